@@ -1,0 +1,31 @@
+// argv -> validated Options, or the text to print and the status to exit with (help, version,
+// or a one-line error). Parsing only: nothing is computed or printed here.
+#pragma once
+
+#include <string>
+
+#include "cli/terminal.hpp"
+#include "core/report.hpp"
+
+namespace embdemo {
+
+enum class OutputFormat { text, json };
+
+struct Options {
+    DemoRequest request;
+    OutputFormat format = OutputFormat::text;
+    int precision = 4;
+    ColorMode color = ColorMode::automatic;
+};
+
+struct CommandLine {
+    bool run = false;        // true: go ahead with `options`
+    Options options;
+    int exit_code = 0;       // when !run: the status to exit with
+    std::string stdout_text; // when !run: help or version text
+    std::string error;       // when !run: one line for stderr, without the "embdemo: error: " prefix
+};
+
+CommandLine parse_command_line(int argc, const char* const argv[]);
+
+}  // namespace embdemo

@@ -1,0 +1,16 @@
+// The terminal facts the CLI needs, decided once: is stdout a terminal, and is colour wanted.
+#pragma once
+
+namespace embdemo {
+
+enum class ColorMode { automatic, always, never };
+
+// Colour only when asked for, or (automatic) when stdout is a terminal, TERM is not "dumb" and
+// NO_COLOR is unset or empty (https://no-color.org). Environment values are passed in (null
+// when unset) so that the rule can be tested without touching the real environment.
+bool color_wanted(ColorMode mode, bool stdout_is_terminal, const char* no_color, const char* term);
+
+bool stdout_is_terminal();
+bool stdin_is_terminal();
+
+}  // namespace embdemo

@@ -1,0 +1,70 @@
+#include "core/limits.hpp"
+
+#include <cstdio>
+
+namespace embdemo {
+namespace {
+
+// "37.3 GiB": the memory a float32 matrix of `values` elements would take.
+std::string describe_bytes(std::uint64_t values) {
+    const double bytes = static_cast<double>(values) * 4.0;
+    const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double amount = bytes;
+    int unit = 0;
+    while (amount >= 1024.0 && unit < 6) {
+        amount /= 1024.0;
+        ++unit;
+    }
+    char text[32];
+    std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.1f %s", amount, units[unit]);
+    return text;
+}
+
+std::optional<std::string> check_matrix(const char* what, std::uint64_t rows, std::uint64_t cols) {
+    const auto values = checked_multiply(rows, cols);
+    if (values && *values <= k_max_matrix_values) return std::nullopt;
+    std::string message = std::string(what) + " would be " + group_thousands(rows) + " x " +
+                          group_thousands(cols);
+    if (values) {
+        message += " = " + group_thousands(*values) + " values (" + describe_bytes(*values) + ")";
+    } else {
+        message += " values (more than 2^64)";
+    }
+    return message + "; the limit is " + group_thousands(k_max_matrix_values) + " values (" +
+           describe_bytes(k_max_matrix_values) + ") per matrix";
+}
+
+}  // namespace
+
+std::optional<std::uint64_t> checked_multiply(std::uint64_t a, std::uint64_t b) {
+    std::uint64_t product = 0;
+    if (__builtin_mul_overflow(a, b, &product)) return std::nullopt;
+    return product;
+}
+
+std::optional<std::string> check_demo_sizes(std::uint64_t id_count, std::uint64_t vocab_size,
+                                            std::uint64_t dim) {
+    if (auto problem = check_matrix("the embedding matrix E (vocab x dim)", vocab_size, dim)) {
+        return problem;
+    }
+    if (auto problem = check_matrix("the one-hot matrix X (ids x vocab)", id_count, vocab_size)) {
+        return problem;
+    }
+    if (auto problem = check_matrix("the result (ids x dim)", id_count, dim)) return problem;
+    const auto terms = checked_multiply(id_count * vocab_size, dim);  // both factors capped above
+    if (!terms || *terms > k_max_product_terms) {
+        return "the one-hot product would take " + group_thousands(id_count) + " x " +
+               group_thousands(vocab_size) + " x " + group_thousands(dim) +
+               " multiply-adds; the limit is " + group_thousands(k_max_product_terms) +
+               " (use fewer ids or a smaller vocab or dim)";
+    }
+    return std::nullopt;
+}
+
+std::string group_thousands(std::uint64_t value) {
+    std::string digits = std::to_string(value);
+    for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(i, ",");
+    return digits;
+}
+
+}  // namespace embdemo

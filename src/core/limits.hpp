@@ -1,0 +1,29 @@
+// Size caps that keep every run small enough to finish in seconds and fit in memory. Sizes are
+// checked against them before anything is allocated, so an absurd --vocab is a clear error,
+// not a crash or a swap storm.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace embdemo {
+
+// 2^26 float32 values = 256 MiB per matrix: enough for GPT-2's token table (50,257 x 768).
+inline constexpr std::uint64_t k_max_matrix_values = std::uint64_t{1} << 26;
+
+// Multiply-adds in the dense one-hot product (n * V * d): about a second of the reference loop.
+inline constexpr std::uint64_t k_max_product_terms = std::uint64_t{1} << 31;
+
+// a * b, or nullopt when it does not fit in 64 bits.
+std::optional<std::uint64_t> checked_multiply(std::uint64_t a, std::uint64_t b);
+
+// nullopt when a demo with these sizes fits the caps; otherwise a message that names the
+// offending matrix, its size, the memory it would need and the cap.
+std::optional<std::string> check_demo_sizes(std::uint64_t id_count, std::uint64_t vocab_size,
+                                            std::uint64_t dim);
+
+// "1,234,567": large counts in messages and in the text view are easier to read grouped.
+std::string group_thousands(std::uint64_t value);
+
+}  // namespace embdemo

@@ -1,0 +1,36 @@
+// Everything one demonstration computes, as plain data: the request it answers, the matrices
+// and the verdict. Renderers turn a DemoReport into text; nothing here prints.
+#pragma once
+
+#include <cstdint>
+
+#include "core/embedding.hpp"
+#include "core/matrix.hpp"
+
+namespace embdemo {
+
+struct DemoRequest {
+    TokenIds ids;
+    std::uint64_t vocab_size = 0;
+    bool vocab_inferred = false;  // vocab_size came from max(ids) + 1, as the notebook does
+    std::uint64_t dim = 0;
+    std::uint64_t seed = 123;
+};
+
+struct DemoReport {
+    DemoRequest request;
+    Matrix weight;          // E, V x d: nn.Embedding(V, d).weight after torch.manual_seed(seed)
+    Matrix onehot;          // X, n x V
+    Matrix lookup;          // E[ids], n x d
+    Matrix onehot_matmul;   // X·E, n x d
+    Matrix linear_output;   // X·Wᵀ with W = Eᵀ (d x V), i.e. nn.Linear(V, d, bias=False)
+    Comparison verdict;          // lookup vs onehot_matmul
+    Comparison linear_verdict;   // lookup vs linear_output
+};
+
+// Computes the whole demonstration from the request and its embedding matrix E (V x d), however
+// E was made (torch's seeded init, a file, a hand-checkable pattern). The request must already
+// be valid: every id < vocab_size and the sizes within check_demo_sizes.
+DemoReport build_demo_report(const DemoRequest& request, Matrix weight);
+
+}  // namespace embdemo

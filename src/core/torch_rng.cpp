@@ -1,0 +1,300 @@
+// PyTorch 1.13's CPU random stream (AVX2 kernels), reproduced bit for bit; the specification with
+// every rounding step is ../shared/torch_rng.md, and the section numbers below refer to it.
+// Bit-exactness rests on three rules: every fused multiply-add torch's binary performs is written
+// here as an explicit std::fma/std::fmaf, the project is compiled with -ffp-contract=off so that
+// the compiler fuses nothing else, and float arithmetic is done in float (no x87 excess precision).
+// It deliberately does not reproduce torch's DEFAULT (non-AVX) kernels, float64 tensors or the CUDA
+// generator: nn.Embedding and nn.Linear on a float32 CPU tensor never use them on an AVX2 machine.
+#include "core/torch_rng.hpp"
+
+#include <cfloat>
+#include <cmath>
+#include <cstring>
+
+namespace embdemo {
+
+static_assert(FLT_EVAL_METHOD == 0,
+              "torch_rng needs float and double arithmetic rounded to their own type (no x87)");
+static_assert(sizeof(float) == 4 && sizeof(double) == 8, "torch_rng needs IEEE binary32/64");
+
+namespace {
+
+// Builds a float from its IEEE-754 bit pattern, so that every constant is exactly the one in
+// torch's binary and no decimal-to-binary conversion can move it by an ulp.
+float float_from_bits(std::uint32_t bits) {
+    float value;
+    std::memcpy(&value, &bits, sizeof value);
+    return value;
+}
+
+std::uint32_t bits_of(float value) {
+    std::uint32_t bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    return bits;
+}
+
+// The constants of §5.3, as bit patterns (the comments give the approximate value).
+constexpr std::uint32_t k_minus_two_bits = 0xc0000000;     // -2.0
+constexpr std::uint32_t k_two_pi_bits = 0x40c90fdb;        // 2*pi rounded to float
+constexpr std::uint32_t k_two_pow_minus_24_bits = 0x33800000;  // 2^-24
+constexpr std::uint32_t k_min_normal_bits = 0x00800000;    // 2^-126, smallest normal float
+constexpr std::uint32_t k_mantissa_mask = 0x807fffff;      // sign and mantissa, exponent cleared
+constexpr std::uint32_t k_half_bits = 0x3f000000;          // 0.5, i.e. the exponent of [0.5, 1)
+constexpr std::uint32_t k_sqrt_half_bits = 0x3f3504f3;     // sqrt(1/2)
+constexpr std::uint32_t k_log_p_bits[9] = {
+    0x3d9021bb, 0xbdebd1b8, 0x3def251a, 0xbdfe5d4f, 0x3e11e9bf,
+    0xbe2aae50, 0x3e4cceac, 0xbe7ffffc, 0x3eaaaaaa,
+};
+constexpr std::uint32_t k_log_q1_bits = 0xb95e8083;  // -2.12194440e-4
+constexpr std::uint32_t k_log_q2_bits = 0x3f318000;  // 0.693359375
+constexpr std::uint32_t k_four_over_pi_bits = 0x3fa2f983;
+constexpr std::uint32_t k_minus_dp_bits[3] = {0xbf490000, 0xb97da000, 0xb3222169};  // -pi/4 split
+constexpr std::uint32_t k_cos_c_bits[3] = {0x37ccf5ce, 0xbab6061a, 0x3d2aaaa5};
+constexpr std::uint32_t k_sin_s_bits[3] = {0xb94ca1f9, 0x3c08839e, 0xbe2aaaa3};
+constexpr std::uint32_t k_sign_bit = 0x80000000;
+
+// The scalar path's double constants (§5.3, last line): 2*pi and 2^-53 as doubles, both exact.
+constexpr double k_two_pi_double = 6.283185307179586;
+constexpr double k_two_pow_minus_53 = 1.1102230246251565e-16;
+constexpr std::uint64_t k_low_53_bits = (std::uint64_t{1} << 53) - 1;
+
+// Below this many elements torch's normal_ takes the scalar Box-Muller path (§5).
+constexpr std::size_t k_block = 16;
+constexpr std::size_t k_lanes = 8;
+
+// §3: a float uniform in [0, 1) from the low 24 bits of one draw.
+float uniform_float(TorchGenerator& generator) {
+    const std::uint32_t r = generator.random();
+    return static_cast<float>(r & 0xFFFFFFu) * float_from_bits(k_two_pow_minus_24_bits);
+}
+
+// §3: a double uniform in [0, 1) from the low 53 bits of random64().
+double uniform_double(TorchGenerator& generator) {
+    const std::uint64_t r = generator.random64();
+    return static_cast<double>(r & k_low_53_bits) * k_two_pow_minus_53;
+}
+
+// §5.2 L(v): avx_mathfun's log256_ps for one lane, with the FMAs GCC put into torch's binary.
+// Cephes' idea: write v = m * 2^e with m near 1, then log v = log m + e*log 2, where log m comes
+// from a polynomial in x = m - 1 and log 2 is split in two parts (Q2 + Q1) for extra precision.
+float cephes_log(float v) {
+    if (!(v > 0.0f)) {
+        // The kernel returns a NaN with all bits set for v <= 0; torch never gets here (v >= 2^-24).
+        return float_from_bits(0xffffffffu);
+    }
+    // Step 1: flush subnormals up to the smallest normal so the exponent field is meaningful.
+    v = std::fmax(v, float_from_bits(k_min_normal_bits));
+
+    // Step 2: split v into its exponent E and a mantissa m in [0.5, 1).
+    const std::uint32_t bits = bits_of(v);
+    const int exponent = static_cast<int>(bits >> 23) - 127;
+    const float m = float_from_bits((bits & k_mantissa_mask) | k_half_bits);
+    float e = static_cast<float>(exponent) + 1.0f;
+
+    // Step 3: for m < sqrt(1/2) use 2m instead (x = m + (m - 1) below), keeping x in
+    // [sqrt(1/2) - 1, sqrt(2) - 1) where the polynomial is accurate.
+    float t = 0.0f;
+    if (m < float_from_bits(k_sqrt_half_bits)) {
+        t = m;
+        e = e - 1.0f;
+    }
+    // Step 4: two separately rounded additions (both exact here).
+    float x = m + float_from_bits(0xbf800000u);  // m + (-1)
+    x = t + x;
+
+    // Step 5: the degree-8 polynomial by Horner's rule, each step one fused multiply-add.
+    float y = float_from_bits(k_log_p_bits[0]);
+    for (int k = 1; k <= 8; ++k) {
+        y = std::fmaf(y, x, float_from_bits(k_log_p_bits[k]));
+    }
+
+    // Step 6: y = x^3 * P(x) + e*Q1; e*Q1 is rounded on its own before the fused add.
+    const float z = x * x;
+    y = x * y;
+    const float e_q1 = e * float_from_bits(k_log_q1_bits);
+    y = std::fmaf(y, z, e_q1);
+
+    // Step 7: subtract x^2/2 (one fused multiply-add with -z).
+    y = std::fmaf(-z, float_from_bits(k_half_bits), y);
+
+    // Step 8: add x and the large part of e*log 2.
+    const float r = x + y;
+    return std::fmaf(e, float_from_bits(k_log_q2_bits), r);
+}
+
+struct SinCos {
+    float sin;
+    float cos;
+};
+
+// §5.2 SC(theta): avx_mathfun's sincos256_ps for one lane, theta >= 0.
+// Cephes' idea: reduce theta by a multiple j of pi/4 to x in [-pi/4, pi/4], evaluate a sine and a
+// cosine polynomial there, then pick and sign them by the octant j.
+SinCos cephes_sincos(float theta) {
+    // Step 1: work on |theta|; the sine's sign starts as theta's sign.
+    const std::uint32_t theta_sign = bits_of(theta) & k_sign_bit;
+    const float a = std::fabs(theta);
+
+    // Step 2: the octant, rounded up to an even number: j = (trunc(a * 4/pi) + 1) & ~1.
+    const float scaled = a * float_from_bits(k_four_over_pi_bits);
+    std::int32_t j = static_cast<std::int32_t>(scaled);  // truncation, like cvttps2dq
+    j = (j + 1) & ~std::int32_t{1};
+    const float q = static_cast<float>(j);
+
+    // Step 3: x = a - q*pi/4 in three fused steps (the constants are stored negated).
+    float x = std::fmaf(q, float_from_bits(k_minus_dp_bits[0]), a);
+    x = std::fmaf(q, float_from_bits(k_minus_dp_bits[1]), x);
+    x = std::fmaf(q, float_from_bits(k_minus_dp_bits[2]), x);
+
+    // Step 4.
+    const float z = x * x;
+
+    // Step 5: cos x ~ 1 - z/2 + z^2 * C(z).
+    float pc = std::fmaf(float_from_bits(k_cos_c_bits[0]), z, float_from_bits(k_cos_c_bits[1]));
+    pc = std::fmaf(pc, z, float_from_bits(k_cos_c_bits[2]));
+    pc = z * pc;
+    const float half_z = z * float_from_bits(k_half_bits);
+    pc = std::fmaf(pc, z, -half_z);
+    pc = pc + 1.0f;
+
+    // Step 6: sin x ~ x + x * z * S(z).
+    float ps = std::fmaf(float_from_bits(k_sin_s_bits[0]), z, float_from_bits(k_sin_s_bits[1]));
+    ps = std::fmaf(ps, z, float_from_bits(k_sin_s_bits[2]));
+    ps = z * ps;
+    ps = std::fmaf(ps, x, x);
+
+    // Step 7: in octants with bit 1 of j set, sine and cosine swap. The kernel selects with bit
+    // masks and then adds the zeroed other polynomial; adding +0 turns -0 into +0, so do the same.
+    const bool swap = (j & 2) != 0;
+    const float sin_poly = (swap ? pc : ps) + 0.0f;
+    const float cos_poly = (swap ? ps : pc) + 0.0f;
+
+    // Step 8: the signs, as bit flips.
+    std::uint32_t sin_sign = theta_sign;
+    if ((j & 4) != 0) {
+        sin_sign ^= k_sign_bit;
+    }
+    const std::uint32_t cos_sign = (((j - 2) & 4) == 0) ? k_sign_bit : 0u;
+    return SinCos{float_from_bits(bits_of(sin_poly) ^ sin_sign),
+                  float_from_bits(bits_of(cos_poly) ^ cos_sign)};
+}
+
+// §5.1 step 2 / §5.2: one 16-element block. On entry block[0..16) hold float uniforms; lane j
+// pairs block[j] with block[8 + j] and writes the cosine normal to block[j] and the sine normal
+// to block[8 + j]. The pair members are 8 apart because the kernel works on two 8-float vectors.
+void normal_block(float* block, float mean, float std_dev) {
+    const float minus_two = float_from_bits(k_minus_two_bits);
+    const float two_pi = float_from_bits(k_two_pi_bits);
+    for (std::size_t lane = 0; lane < k_lanes; ++lane) {
+        const float u1 = 1.0f - block[lane];  // in (0, 1], so the log is finite
+        const float u2 = block[k_lanes + lane];
+        const float radius = std::sqrt(minus_two * cephes_log(u1));
+        const float theta = two_pi * u2;
+        const SinCos sc = cephes_sincos(theta);
+        block[lane] = std::fmaf(radius * sc.cos, std_dev, mean);
+        block[k_lanes + lane] = std::fmaf(radius * sc.sin, std_dev, mean);
+    }
+}
+
+// §5.1: the vectorised path, used for count >= 16.
+void normal_fill_blocks(TorchGenerator& generator, float* out, std::size_t count, float mean,
+                        float std_dev) {
+    // Step 1: one float uniform per element, in memory order.
+    for (std::size_t i = 0; i < count; ++i) {
+        out[i] = uniform_float(generator);
+    }
+    // Step 2: every full block of 16.
+    for (std::size_t start = 0; start + k_block <= count; start += k_block) {
+        normal_block(out + start, mean, std_dev);
+    }
+    // Step 3: a partial tail is not finished from its own uniforms: the last 16 elements are
+    // redrawn (overwriting finished values of the last full block) and run as one more block.
+    if (count % k_block != 0) {
+        float* tail = out + (count - k_block);
+        for (std::size_t i = 0; i < k_block; ++i) {
+            tail[i] = uniform_float(generator);
+        }
+        normal_block(tail, mean, std_dev);
+    }
+}
+
+// §6: one value of at::normal_distribution<double>, Box-Muller in double with glibc's libm.
+// A pair costs four 32-bit draws; its sine half is kept in the generator for the next call.
+float scalar_normal(TorchGenerator& generator, double mean, double std_dev) {
+    if (generator.has_cached_normal()) {
+        const double cached = generator.take_cached_normal();
+        return static_cast<float>(std::fma(cached, std_dev, mean));
+    }
+    const double u1 = uniform_double(generator);
+    const double u2 = uniform_double(generator);
+    const double radius = std::sqrt(-2.0 * std::log(1.0 - u2));  // 1 - u2 is exact and > 0
+    const double theta = k_two_pi_double * u1;
+    generator.set_cached_normal(radius * std::sin(theta));
+    const double value = radius * std::cos(theta);
+    return static_cast<float>(std::fma(value, std_dev, mean));
+}
+
+}  // namespace
+
+TorchGenerator::TorchGenerator(std::uint64_t seed)
+    : m_engine(static_cast<std::mt19937::result_type>(seed & 0xffffffffu)) {}
+
+std::uint32_t TorchGenerator::random() {
+    return static_cast<std::uint32_t>(m_engine());
+}
+
+std::uint64_t TorchGenerator::random64() {
+    const std::uint64_t high = random();
+    const std::uint64_t low = random();
+    return (high << 32) | low;
+}
+
+double TorchGenerator::take_cached_normal() {
+    m_has_cached_normal = false;
+    return m_cached_normal;
+}
+
+void TorchGenerator::set_cached_normal(double value) {
+    m_has_cached_normal = true;
+    m_cached_normal = value;
+}
+
+void normal_fill(TorchGenerator& generator, float* out, std::size_t count, float mean,
+                 float std) {
+    if (count >= k_block) {
+        normal_fill_blocks(generator, out, count, mean, std);
+        return;
+    }
+    // torch passes mean and std to the scalar path as doubles; a float widens exactly.
+    for (std::size_t i = 0; i < count; ++i) {
+        out[i] = scalar_normal(generator, static_cast<double>(mean), static_cast<double>(std));
+    }
+}
+
+void uniform_fill(TorchGenerator& generator, float* out, std::size_t count, double from,
+                  double to) {
+    // §4: the bounds are rounded to float first and the range is a float subtraction.
+    const float from_f = static_cast<float>(from);
+    const float to_f = static_cast<float>(to);
+    const float range = to_f - from_f;
+    for (std::size_t i = 0; i < count; ++i) {
+        // One draw per element; x * range + from in a single rounding, as torch's binary does.
+        out[i] = std::fmaf(uniform_float(generator), range, from_f);
+    }
+}
+
+double kaiming_uniform_bound(std::size_t fan_in) {
+    if (fan_in == 0) {
+        // torch skips zero-element tensors entirely; there is no bound to report.
+        return 0.0;
+    }
+    // torch/nn/init.py, each double operation rounded as written there:
+    // gain = calculate_gain('leaky_relu', sqrt(5)) = sqrt(2 / (1 + a**2)), std = gain/sqrt(fan_in),
+    // bound = sqrt(3) * std. (a**2 is 5.000000000000001 because sqrt(5) is rounded.)
+    const double a = std::sqrt(5.0);
+    const double gain = std::sqrt(2.0 / (1.0 + a * a));
+    const double std_dev = gain / std::sqrt(static_cast<double>(fan_in));
+    return std::sqrt(3.0) * std_dev;
+}
+
+}  // namespace embdemo

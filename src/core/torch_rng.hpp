@@ -1,0 +1,46 @@
+// PyTorch 1.13's CPU random stream, reproduced bit for bit (see ../shared/torch_rng.md).
+// It provides exactly the primitives nn.Embedding and nn.Linear use at construction: the
+// MT19937 generator with torch's seeding and its cached scalar normal, normal_ on a contiguous
+// float32 buffer (vectorised 16-block path and scalar Box-Muller path) and uniform_.
+// It does not know about matrices or modules; init.hpp builds those on top.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <random>
+
+namespace embdemo {
+
+class TorchGenerator {
+public:
+    // Like torch.manual_seed(seed): only the low 32 bits reach the Mersenne Twister, and the
+    // cached normal is cleared.
+    explicit TorchGenerator(std::uint64_t seed);
+
+    std::uint32_t random();    // one 32-bit draw
+    std::uint64_t random64();  // two draws, the first is the high word
+
+    // The scalar normal path keeps the second value of a Box-Muller pair between calls.
+    bool has_cached_normal() const { return m_has_cached_normal; }
+    double take_cached_normal();
+    void set_cached_normal(double value);
+
+private:
+    std::mt19937 m_engine;  // std::mt19937's output sequence is fixed by the standard
+    bool m_has_cached_normal = false;
+    double m_cached_normal = 0.0;
+};
+
+// tensor.normal_(mean, std) on a contiguous float32 tensor of `count` elements.
+void normal_fill(TorchGenerator& generator, float* out, std::size_t count, float mean = 0.0f,
+                 float std = 1.0f);
+
+// tensor.uniform_(from, to) on a contiguous float32 tensor of `count` elements.
+void uniform_fill(TorchGenerator& generator, float* out, std::size_t count, double from, double to);
+
+// The bound kaiming_uniform_(w, a=sqrt(5)) uses for a weight with `fan_in` input features,
+// computed in double exactly as torch/nn/init.py does. Returns 0 for fan_in == 0 (torch draws
+// nothing for a zero-element weight, so there is no bound).
+double kaiming_uniform_bound(std::size_t fan_in);
+
+}  // namespace embdemo

@@ -1,0 +1,74 @@
+#include "render/table.hpp"
+
+#include <algorithm>
+
+namespace embdemo {
+
+bool should_summarise(std::size_t rows, std::size_t cols) {
+    return rows * cols > k_summary_threshold;
+}
+
+std::vector<std::size_t> visible_positions(std::size_t size, bool summarise,
+                                           std::vector<std::size_t> always_show) {
+    std::vector<std::size_t> keep;
+    if (!summarise || size <= 2 * k_edge_items) {
+        keep.resize(size);
+        for (std::size_t i = 0; i < size; ++i) keep[i] = i;
+        return keep;
+    }
+    for (std::size_t i = 0; i < k_edge_items; ++i) {
+        always_show.push_back(i);
+        always_show.push_back(size - 1 - i);
+    }
+    std::sort(always_show.begin(), always_show.end());
+    always_show.erase(std::unique(always_show.begin(), always_show.end()), always_show.end());
+    for (const std::size_t position : always_show) {
+        if (!keep.empty() && position != keep.back() + 1) keep.push_back(k_gap);
+        keep.push_back(position);
+    }
+    return keep;
+}
+
+std::vector<std::size_t> fitting_columns(const Matrix& m, const std::vector<std::size_t>& rows,
+                                         int precision, std::size_t budget) {
+    if (!should_summarise(m.rows, m.cols)) {
+        const auto all = visible_positions(m.cols, false);
+        const NumberFormat format = visible_format(m, rows, all, precision);
+        if (m.cols * (format.width + 1) <= budget + 1) return all;
+    }
+    return visible_positions(m.cols, true);
+}
+
+NumberFormat visible_format(const Matrix& m, const std::vector<std::size_t>& rows,
+                            const std::vector<std::size_t>& cols, int precision) {
+    std::vector<float> shown;
+    for (const std::size_t r : rows) {
+        if (r == k_gap) continue;
+        for (const std::size_t c : cols) {
+            if (c != k_gap) shown.push_back(m.at(r, c));
+        }
+    }
+    return choose_number_format(shown, precision);
+}
+
+std::string format_row_cells(const Matrix& m, std::size_t r, const std::vector<std::size_t>& cols,
+                             const NumberFormat& format) {
+    std::string line;
+    for (const std::size_t c : cols) {
+        if (!line.empty()) line += ' ';
+        line += c == k_gap ? pad_left("...", format.width) : format_number(m.at(r, c), format);
+    }
+    return line;
+}
+
+std::string pad_right(std::string text, std::size_t width) {
+    if (text.size() < width) text.append(width - text.size(), ' ');
+    return text;
+}
+
+std::string pad_left(std::string text, std::size_t width) {
+    if (text.size() < width) text.insert(0, width - text.size(), ' ');
+    return text;
+}
+
+}  // namespace embdemo

@@ -1,0 +1,22 @@
+// The human view of a demonstration: header, E with the selected rows marked, the one-hot X,
+// the lookup and the one-hot product side by side, and a one-line verdict. ASCII only, so the
+// bytes are the same on every terminal; colour (when asked for) only decorates.
+#pragma once
+
+#include <string>
+
+#include "core/report.hpp"
+
+namespace embdemo {
+
+struct TextOptions {
+    int precision = 4;   // decimals, like torch.set_printoptions(precision=4), PyTorch's default
+    bool color = false;
+};
+
+std::string render_text(const DemoReport& report, const TextOptions& options);
+
+// The one-line verdict the text view ends with (also used by the teaching views).
+std::string verdict_line(const DemoReport& report, bool color);
+
+}  // namespace embdemo

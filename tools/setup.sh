@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs embdemo's build dependencies from Debian 12's packages (only the missing ones), then
+# configures and builds into build/ (or $EMBDEMO_BUILD_DIR). Extra arguments go to cmake.
+# Nothing is downloaded at build time: every dependency is a Debian package.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(g++ cmake make libcli11-dev libfmt-dev libxtensor-dev xtl-dev libxsimd-dev doctest-dev)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
+    missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  as_root=()
+  [ "$(id -u)" -eq 0 ] || as_root=(sudo)
+  echo "setup: installing ${missing[*]}"
+  "${as_root[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+build_dir=${EMBDEMO_BUILD_DIR:-build}
+cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
+cmake --build "$build_dir" -j"$(nproc)"

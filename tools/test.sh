@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The whole test suite: installs what is missing and builds (tools/setup.sh), then runs every
+# unit, golden and documentation test with ctest.
+#   tools/test.sh             release build in build/
+#   tools/test.sh --sanitize  AddressSanitizer + UndefinedBehaviorSanitizer build in build-sanitize/
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+cmake_args=()
+if [ "${1:-}" = "--sanitize" ]; then
+  export EMBDEMO_BUILD_DIR=build-sanitize
+  cmake_args=(-DEMBDEMO_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo)
+fi
+build_dir=${EMBDEMO_BUILD_DIR:-build}
+tools/setup.sh "${cmake_args[@]}"
+ctest --test-dir "$build_dir" --output-on-failure -j"$(nproc)"
