@@ -49,10 +49,17 @@ std::string render(const DemoReport& report, const Options& options) {
     return render_text(report, text);
 }
 
+// E for the request, from wherever the options say it comes from.
+Matrix make_weight(const DemoRequest& request) {
+    switch (request.origin.kind) {
+        case WeightOrigin::Kind::torch: break;
+    }
+    return torch_embedding_weight(request.vocab_size, request.dim, request.seed);
+}
+
 int run_demo(const Options& options) {
     const DemoRequest& request = options.request;
-    Matrix weight = torch_embedding_weight(request.vocab_size, request.dim, request.seed);
-    const DemoReport report = build_demo_report(request, std::move(weight));
+    const DemoReport report = build_demo_report(request, make_weight(request));
     // Render everything before writing anything, so that a failure cannot leave half a result.
     const int status = write_stdout(render(report, options));
     if (status != k_exit_ok) return status;

@@ -3,11 +3,19 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "core/embedding.hpp"
 #include "core/matrix.hpp"
 
 namespace embdemo {
+
+// Where E comes from, so that every view can say so.
+struct WeightOrigin {
+    enum class Kind { torch };  // torch: nn.Embedding(V, d) after torch.manual_seed(seed)
+    Kind kind = Kind::torch;
+    std::string detail;  // what the views print about a non-torch origin (e.g. a file's path)
+};
 
 struct DemoRequest {
     TokenIds ids;
@@ -15,6 +23,7 @@ struct DemoRequest {
     bool vocab_inferred = false;  // vocab_size came from max(ids) + 1, as the notebook does
     std::uint64_t dim = 0;
     std::uint64_t seed = 123;
+    WeightOrigin origin;
 };
 
 struct DemoReport {

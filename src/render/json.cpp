@@ -21,6 +21,13 @@ std::string json_number(double value) {
     return fmt::format("{}", value);
 }
 
+const char* weight_source_name(const WeightOrigin& origin) {
+    switch (origin.kind) {
+        case WeightOrigin::Kind::torch: break;
+    }
+    return "torch";
+}
+
 void append_matrix(std::string& out, const char* name, const Matrix& m, bool as_integers) {
     out += fmt::format("  \"{}\": [", name);
     for (std::size_t r = 0; r < m.rows; ++r) {
@@ -45,6 +52,7 @@ std::string render_json(const DemoReport& report) {
     out += fmt::format("  \"vocab_inferred\": {},\n", request.vocab_inferred);
     out += fmt::format("  \"dim\": {},\n", request.dim);
     out += fmt::format("  \"seed\": {},\n", request.seed);
+    out += fmt::format("  \"weight_source\": \"{}\",\n", weight_source_name(request.origin));
     append_matrix(out, "weight", report.weight, false);
     append_matrix(out, "onehot", report.onehot, true);
     append_matrix(out, "lookup", report.lookup, false);

@@ -32,6 +32,13 @@ std::string format_ids(const TokenIds& ids) {
     return text + "]";
 }
 
+std::string describe_origin(const DemoReport& report) {
+    switch (report.request.origin.kind) {
+        case WeightOrigin::Kind::torch: break;
+    }
+    return fmt::format("nn.Embedding({}, {}).weight", report.weight.rows, report.weight.cols);
+}
+
 std::string render_header(const DemoReport& report) {
     const DemoRequest& request = report.request;
     std::string out = "Embedding lookup vs one-hot matrix product\n";
@@ -77,8 +84,9 @@ std::string render_weight(const DemoReport& report, const TextOptions& options) 
     const auto cols = fitting_columns(e, rows, options.precision, budget);
     const NumberFormat format = visible_format(e, rows, cols, options.precision);
 
-    std::string out = fmt::format("E = nn.Embedding({}, {}).weight   {} x {}   (> marks a row the ids select)\n",
-                                  e.rows, e.cols, group_thousands(e.rows), group_thousands(e.cols));
+    std::string out = fmt::format("E = {}   {} x {}   (> marks a row the ids select)\n",
+                                  describe_origin(report), group_thousands(e.rows),
+                                  group_thousands(e.cols));
     for (const std::size_t r : rows) {
         if (r == k_gap) {
             out += fmt::format("  {}   ...\n", std::string(label_width + 1, ' '));
