@@ -1,6 +1,6 @@
 // The human view of a demonstration: header, E with the selected rows marked, the one-hot X,
-// the lookup and the one-hot product side by side, and a one-line verdict. ASCII only, so the
-// bytes are the same on every terminal; colour (when asked for) only decorates.
+// the lookup and the one-hot product next to each other, and a one-line verdict. ASCII only, so
+// the bytes are the same on every terminal; colour (when asked for) only decorates.
 #pragma once
 
 #include <string>
@@ -15,8 +15,5 @@ struct TextOptions {
 };
 
 std::string render_text(const DemoReport& report, const TextOptions& options);
-
-// The one-line verdict the text view ends with (also used by the teaching views).
-std::string verdict_line(const DemoReport& report, bool color);
 
 }  // namespace embdemo
