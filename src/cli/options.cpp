@@ -8,6 +8,7 @@
 #include "cli/exit_codes.hpp"
 #include "core/escape.hpp"
 #include "core/ids.hpp"
+#include "core/init.hpp"
 #include "core/limits.hpp"
 
 namespace embdemo {
@@ -22,6 +23,9 @@ constexpr const char* k_description =
 constexpr const char* k_footer = R"(Examples:
   embdemo --ids 2,3,1 --dim 5                 the notebook's example (PyTorch seed 123)
   embdemo --ids 2,3,1 --dim 5 --format json   the same numbers as JSON, for scripts
+  embdemo --ids 2,3,1 --dim 5 --trace         one id at a time, every step written out
+  embdemo --ids 2,3,1 --dim 5 --walkthrough   the notebook as a narrated lesson
+  embdemo --ids 2,3,1 --dim 3 --init index    hand-checkable numbers: E[k][j] = 10*k + j
 
 Exit status:
   0  the lookup and the one-hot product are identical
@@ -41,6 +45,11 @@ struct RawOptions {
     std::string format = "text";
     std::string precision = "4";
     std::string color = "auto";
+    std::string init = "torch";
+    bool trace = false;
+    std::optional<std::string> trace_positions;
+    bool walkthrough = false;
+    bool pause = false;
 };
 
 CommandLine fail(std::string message) {
@@ -94,6 +103,78 @@ void declare_options(CLI::App& app, RawOptions& raw) {
     single(app.add_option("--color", raw.color, "colour: auto, always or never"))
         ->type_name("WHEN")
         ->capture_default_str();
+    single(app.add_option("--init", raw.init,
+                          "how E is filled: torch (nn.Embedding), index (E[k][j] = 10*k + j), "
+                          "randint (torch.randint(-9, 10, ...))"))
+        ->type_name("KIND")
+        ->capture_default_str();
+    single(app.add_flag("--trace", raw.trace,
+                        "trace every id step by step: one-hot row, copied row, the dot product "
+                        "written out, the nn.Linear view"));
+    single(app.add_option("--trace-positions", raw.trace_positions,
+                          "with --trace: only these positions of --ids, e.g. 0,2 (default: the "
+                          "first 8)"))
+        ->type_name("LIST");
+    single(app.add_flag("--walkthrough", raw.walkthrough,
+                        "a narrated classroom run of the notebook, step by step"));
+    single(app.add_flag("--pause", raw.pause,
+                        "with --trace or --walkthrough: wait for Enter between steps (only when "
+                        "stdin is a terminal)"));
+}
+
+std::optional<std::string> validate_init(const std::string& init, DemoRequest& request) {
+    if (init == "torch") {
+        request.origin.kind = WeightOrigin::Kind::torch;
+    } else if (init == "randint") {
+        request.origin.kind = WeightOrigin::Kind::torch_randint;
+    } else if (init == "index") {
+        request.origin.kind = WeightOrigin::Kind::index_pattern;
+        const std::uint64_t largest = index_pattern_max(request.vocab_size, request.dim);
+        // float32 holds every whole number up to 2^24 exactly; past that the pattern would lie.
+        if (largest > (std::uint64_t{1} << 24)) {
+            return "--init index: the largest value would be " + group_thousands(largest) +
+                   ", which float32 cannot hold exactly (allowed: tables whose values stay at "
+                   "or below 16,777,216; use a smaller --vocab or --dim)";
+        }
+        request.origin.detail = index_pattern_formula(request.dim);
+    } else {
+        return bad_value("--init", init, "is not a known kind", "torch, index, randint");
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> validate_view(const RawOptions& raw, Options& options) {
+    if (raw.trace && raw.walkthrough) {
+        return std::string("--trace and --walkthrough are two different views (allowed: one of them)");
+    }
+    const char* view = raw.trace ? "--trace" : raw.walkthrough ? "--walkthrough" : nullptr;
+    if (view && options.format != OutputFormat::text) {
+        return std::string(view) + " is a text view (allowed: --format text, the default)";
+    }
+    if (raw.trace_positions && !raw.trace) {
+        return std::string("--trace-positions needs --trace");
+    }
+    if (raw.pause && !view) return std::string("--pause needs --trace or --walkthrough");
+    options.view = raw.trace ? View::trace : raw.walkthrough ? View::walkthrough : View::plain;
+    options.pause = raw.pause;
+    if (raw.trace_positions) {
+        const std::size_t count = options.request.ids.size();
+        const auto positions = parse_id_list(*raw.trace_positions);
+        const std::string allowed =
+            "comma-separated positions in --ids, from 0 to " + std::to_string(count - 1);
+        if (!positions) {
+            return bad_value("--trace-positions", *raw.trace_positions, positions.error(), allowed);
+        }
+        for (const std::uint64_t position : positions.value()) {
+            if (position >= count) {
+                return bad_value("--trace-positions", *raw.trace_positions,
+                                 "position " + std::to_string(position) + " is past the last id",
+                                 allowed);
+            }
+            options.trace_positions.push_back(static_cast<std::size_t>(position));
+        }
+    }
+    return std::nullopt;
 }
 
 // Turns the raw strings into a validated Options, or the first problem found.
@@ -169,6 +250,8 @@ CommandLine validate(const RawOptions& raw) {
     if (auto too_big = check_demo_sizes(request.ids.size(), request.vocab_size, request.dim)) {
         return fail("--ids/--vocab/--dim: " + *too_big);
     }
+    if (auto problem = validate_init(raw.init, request)) return fail(*problem);
+    if (auto problem = validate_view(raw, options)) return fail(*problem);
     result.run = true;
     return result;
 }

@@ -2,7 +2,9 @@
 // or a one-line error). Parsing only: nothing is computed or printed here.
 #pragma once
 
+#include <cstddef>
 #include <string>
+#include <vector>
 
 #include "cli/terminal.hpp"
 #include "core/report.hpp"
@@ -11,9 +13,15 @@ namespace embdemo {
 
 enum class OutputFormat { text, json };
 
+// Which text view: the plain demonstration, one id at a time, or the narrated lesson.
+enum class View { plain, trace, walkthrough };
+
 struct Options {
     DemoRequest request;
     OutputFormat format = OutputFormat::text;
+    View view = View::plain;
+    std::vector<std::size_t> trace_positions;  // empty: the default positions
+    bool pause = false;  // wait for Enter between steps (only ever when stdin is a terminal)
     int precision = 4;
     ColorMode color = ColorMode::automatic;
 };

@@ -32,4 +32,45 @@ Matrix torch_linear_weight(std::size_t in_features, std::size_t out_features, st
     return weight;
 }
 
+Matrix torch_randint_weight(std::size_t vocab_size, std::size_t dim, std::uint64_t seed,
+                            std::int64_t low, std::int64_t high) {
+    // torch's random_from_to kernel: one 32-bit draw per element, in memory order,
+    // value = draw % (high - low) + low (ATen's uniform_int_from_to for ranges below 2^32).
+    Matrix weight(vocab_size, dim);
+    const auto range = static_cast<std::uint64_t>(high - low);
+    TorchGenerator generator(seed);
+    for (float& value : weight.values) {
+        value = static_cast<float>(static_cast<std::int64_t>(generator.random() % range) + low);
+    }
+    return weight;
+}
+
+namespace {
+
+std::uint64_t index_pattern_scale(std::uint64_t dim) {
+    std::uint64_t scale = 10;
+    while (scale < dim) scale *= 10;
+    return scale;
+}
+
+}  // namespace
+
+Matrix index_pattern_weight(std::size_t vocab_size, std::size_t dim) {
+    Matrix weight(vocab_size, dim);
+    const std::uint64_t scale = index_pattern_scale(dim);
+    for (std::size_t k = 0; k < vocab_size; ++k) {
+        for (std::size_t j = 0; j < dim; ++j) weight.at(k, j) = static_cast<float>(k * scale + j);
+    }
+    return weight;
+}
+
+std::string index_pattern_formula(std::size_t dim) {
+    return std::to_string(index_pattern_scale(dim)) + "*k + j";
+}
+
+std::uint64_t index_pattern_max(std::uint64_t vocab_size, std::uint64_t dim) {
+    if (vocab_size == 0 || dim == 0) return 0;
+    return (vocab_size - 1) * index_pattern_scale(dim) + (dim - 1);
+}
+
 }  // namespace embdemo

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "core/matrix.hpp"
 
@@ -15,5 +16,26 @@ Matrix torch_embedding_weight(std::size_t vocab_size, std::size_t dim, std::uint
 // torch.manual_seed(seed); torch.nn.Linear(in_features, out_features, bias=False).weight
 // -> out_features x in_features (PyTorch stores Linear weights as out x in)
 Matrix torch_linear_weight(std::size_t in_features, std::size_t out_features, std::uint64_t seed);
+
+// The range of --init randint: whole numbers from -9 to 9, small enough to multiply by hand.
+inline constexpr std::int64_t k_randint_low = -9;
+inline constexpr std::int64_t k_randint_high = 10;  // exclusive, as in torch.randint
+
+// torch.manual_seed(seed); torch.randint(low, high, (vocab_size, dim)) as float32: small
+// integers a class can multiply by hand, still drawn exactly as PyTorch draws them.
+// Requires low < high and a range below 2^32 (each value uses one 32-bit draw).
+Matrix torch_randint_weight(std::size_t vocab_size, std::size_t dim, std::uint64_t seed,
+                            std::int64_t low, std::int64_t high);
+
+// E[k][j] = k * 10^m + j with m the number of digits of dim - 1 (at least 1): every value
+// shows its own position (row 2 of a 4 x 5 table reads 20 21 22 23 24).
+Matrix index_pattern_weight(std::size_t vocab_size, std::size_t dim);
+
+// "10*k + j": the formula index_pattern_weight uses for this dim, as the views print it.
+std::string index_pattern_formula(std::size_t dim);
+
+// The largest value index_pattern_weight would hold, so callers can refuse tables whose values
+// would not be exact in float32 (above 2^24).
+std::uint64_t index_pattern_max(std::uint64_t vocab_size, std::uint64_t dim);
 
 }  // namespace embdemo

@@ -3,10 +3,8 @@
 #include <cstdio>
 
 namespace embdemo {
-namespace {
 
-// "37.3 GiB": the memory a float32 matrix of `values` elements would take.
-std::string describe_bytes(std::uint64_t values) {
+std::string describe_float32_bytes(std::uint64_t values) {
     const double bytes = static_cast<double>(values) * 4.0;
     const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
     double amount = bytes;
@@ -20,18 +18,20 @@ std::string describe_bytes(std::uint64_t values) {
     return text;
 }
 
+namespace {
+
 std::optional<std::string> check_matrix(const char* what, std::uint64_t rows, std::uint64_t cols) {
     const auto values = checked_multiply(rows, cols);
     if (values && *values <= k_max_matrix_values) return std::nullopt;
     std::string message = std::string(what) + " would be " + group_thousands(rows) + " x " +
                           group_thousands(cols);
     if (values) {
-        message += " = " + group_thousands(*values) + " values (" + describe_bytes(*values) + ")";
+        message += " = " + group_thousands(*values) + " values (" + describe_float32_bytes(*values) + ")";
     } else {
         message += " values (more than 2^64)";
     }
     return message + "; the limit is " + group_thousands(k_max_matrix_values) + " values (" +
-           describe_bytes(k_max_matrix_values) + ") per matrix";
+           describe_float32_bytes(k_max_matrix_values) + ") per matrix";
 }
 
 }  // namespace

@@ -23,6 +23,9 @@ std::optional<std::uint64_t> checked_multiply(std::uint64_t a, std::uint64_t b);
 std::optional<std::string> check_demo_sizes(std::uint64_t id_count, std::uint64_t vocab_size,
                                             std::uint64_t dim);
 
+// "37.3 GiB": the memory `values` float32 numbers take.
+std::string describe_float32_bytes(std::uint64_t values);
+
 // "1,234,567": large counts in messages and in the text view are easier to read grouped.
 std::string group_thousands(std::uint64_t value);
 

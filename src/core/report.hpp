@@ -12,7 +12,11 @@ namespace embdemo {
 
 // Where E comes from, so that every view can say so.
 struct WeightOrigin {
-    enum class Kind { torch };  // torch: nn.Embedding(V, d) after torch.manual_seed(seed)
+    enum class Kind {
+        torch,          // nn.Embedding(V, d) after torch.manual_seed(seed)
+        torch_randint,  // torch.randint(-9, 10, (V, d)) after torch.manual_seed(seed)
+        index_pattern,  // E[k][j] = k * 10^m + j (detail spells the formula)
+    };
     Kind kind = Kind::torch;
     std::string detail;  // what the views print about a non-torch origin (e.g. a file's path)
 };

@@ -24,6 +24,8 @@ std::string json_number(double value) {
 const char* weight_source_name(const WeightOrigin& origin) {
     switch (origin.kind) {
         case WeightOrigin::Kind::torch: break;
+        case WeightOrigin::Kind::torch_randint: return "randint";
+        case WeightOrigin::Kind::index_pattern: return "index";
     }
     return "torch";
 }

@@ -9,14 +9,15 @@ bool should_summarise(std::size_t rows, std::size_t cols) {
 }
 
 std::vector<std::size_t> visible_positions(std::size_t size, bool summarise,
-                                           std::vector<std::size_t> always_show) {
+                                           std::vector<std::size_t> always_show,
+                                           std::size_t edge_items) {
     std::vector<std::size_t> keep;
-    if (!summarise || size <= 2 * k_edge_items) {
+    if (!summarise || size <= 2 * edge_items) {
         keep.resize(size);
         for (std::size_t i = 0; i < size; ++i) keep[i] = i;
         return keep;
     }
-    for (std::size_t i = 0; i < k_edge_items; ++i) {
+    for (std::size_t i = 0; i < edge_items; ++i) {
         always_show.push_back(i);
         always_show.push_back(size - 1 - i);
     }
@@ -31,12 +32,18 @@ std::vector<std::size_t> visible_positions(std::size_t size, bool summarise,
 
 std::vector<std::size_t> fitting_columns(const Matrix& m, const std::vector<std::size_t>& rows,
                                          int precision, std::size_t budget) {
+    const auto fits = [&](const std::vector<std::size_t>& cols) {
+        return cols.size() * (visible_format(m, rows, cols, precision).width + 1) <= budget + 1;
+    };
     if (!should_summarise(m.rows, m.cols)) {
-        const auto all = visible_positions(m.cols, false);
-        const NumberFormat format = visible_format(m, rows, all, precision);
-        if (m.cols * (format.width + 1) <= budget + 1) return all;
+        auto all = visible_positions(m.cols, false);
+        if (fits(all)) return all;
     }
-    return visible_positions(m.cols, true);
+    for (std::size_t edges = k_edge_items; edges > 1; --edges) {
+        auto cols = visible_positions(m.cols, true, {}, edges);
+        if (fits(cols)) return cols;
+    }
+    return visible_positions(m.cols, true, {}, 1);
 }
 
 NumberFormat visible_format(const Matrix& m, const std::vector<std::size_t>& rows,

@@ -27,10 +27,12 @@ bool should_summarise(std::size_t rows, std::size_t cols);
 // 0..size-1, or, when summarising, the edges plus `always_show` (sorted), with k_gap between
 // runs that are not adjacent.
 std::vector<std::size_t> visible_positions(std::size_t size, bool summarise,
-                                           std::vector<std::size_t> always_show = {});
+                                           std::vector<std::size_t> always_show = {},
+                                           std::size_t edge_items = k_edge_items);
 
 // The columns of `m` to show for the given rows: all of them when PyTorch would not summarise
-// and they fit in `budget` characters, otherwise the edge columns around a gap.
+// and they fit in `budget` characters, otherwise the edge columns around a gap (three at each
+// edge like PyTorch, fewer when three do not fit).
 std::vector<std::size_t> fitting_columns(const Matrix& m, const std::vector<std::size_t>& rows,
                                          int precision, std::size_t budget);
 

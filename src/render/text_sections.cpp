@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/init.hpp"
 #include "core/limits.hpp"
 #include "render/paint.hpp"
 #include "render/table.hpp"
@@ -54,10 +55,16 @@ std::string format_ids(const TokenIds& ids) {
 }
 
 std::string describe_origin(const DemoReport& report) {
+    const Matrix& e = report.weight;
     switch (report.request.origin.kind) {
         case WeightOrigin::Kind::torch: break;
+        case WeightOrigin::Kind::torch_randint:
+            return fmt::format("torch.randint({}, {}, ({}, {}))", k_randint_low, k_randint_high,
+                               e.rows, e.cols);
+        case WeightOrigin::Kind::index_pattern:
+            return report.request.origin.detail + " for row k, column j";
     }
-    return fmt::format("nn.Embedding({}, {}).weight", report.weight.rows, report.weight.cols);
+    return fmt::format("nn.Embedding({}, {}).weight", e.rows, e.cols);
 }
 
 std::string render_header(const DemoReport& report) {
@@ -67,7 +74,17 @@ std::string render_header(const DemoReport& report) {
     out += fmt::format("  vocab  {}{}\n", group_thousands(request.vocab_size),
                        request.vocab_inferred ? "  (largest id + 1)" : "");
     out += fmt::format("  dim    {}\n", group_thousands(request.dim));
-    out += fmt::format("  seed   {}  (torch.manual_seed)\n", request.seed);
+    switch (request.origin.kind) {
+        case WeightOrigin::Kind::torch:
+            out += fmt::format("  seed   {}  (torch.manual_seed)\n", request.seed);
+            break;
+        case WeightOrigin::Kind::torch_randint:
+            out += fmt::format("  seed   {}  (torch.manual_seed, then torch.randint)\n", request.seed);
+            break;
+        case WeightOrigin::Kind::index_pattern:
+            out += "  init   index pattern, no random numbers\n";
+            break;
+    }
     return out;
 }
 
@@ -168,16 +185,16 @@ std::string render_results(const DemoReport& report, const TextOptions& options)
         return r == k_gap ? pad_left("...", format.width) : format_row_cells(m, r, cols, format);
     };
 
-    // "2  0.6957 ... -0.6315 | 0.6957 ...": the product block starts with its own sign column.
-    const std::size_t side_by_side_width = id_width + 1 + left_width + 2 + block_width(product_format);
+    // "2  0.6957 ... -0.6315 |  0.6957 ...": each block keeps its own sign column.
+    const std::size_t side_by_side_width = id_width + 1 + left_width + 3 + block_width(product_format);
     if (side_by_side_width <= k_max_line_width) {
-        std::string out = fmt::format("{}  one-hot product X @ E   {} x {}\n",
+        std::string out = fmt::format("{}   one-hot product X @ E   {} x {}\n",
                                       pad_right(fmt::format("lookup E[ids]   {} x {}", lookup.rows, lookup.cols),
                                                 id_width + 1 + left_width),
                                       product.rows, product.cols);
         for (const std::size_t r : rows) {
             const std::string label = r == k_gap ? "" : std::to_string(ids[r]);
-            out += fmt::format("{} {} |{}\n", pad_left(label, id_width),
+            out += fmt::format("{} {} | {}\n", pad_left(label, id_width),
                                pad_right(cells(lookup, r, lookup_format), left_width),
                                cells(product, r, product_format));
         }
@@ -242,13 +259,18 @@ std::string render_plain_matrix(const Matrix& m, const TextOptions& options) {
     return out;
 }
 
-std::string format_term(float value, const NumberFormat& format) {
+std::string format_plain(float value, const NumberFormat& format) {
     NumberFormat unpadded = format;
     unpadded.width = 0;
     std::string text = format_number(value, unpadded);
     if (format.mode == NumberFormat::Mode::integer && !text.empty() && text.back() == '.') {
         text.pop_back();
     }
+    return text;
+}
+
+std::string format_term(float value, const NumberFormat& format) {
+    const std::string text = format_plain(value, format);
     return text[0] == '-' ? '(' + text + ')' : text;
 }
 

@@ -23,8 +23,11 @@ std::string verdict_line(const DemoReport& report, bool color);
 // Any matrix with its row numbers, indented by two spaces and summarised like the others.
 std::string render_plain_matrix(const Matrix& m, const TextOptions& options);
 
-// One value as it appears inside a written-out equation: the matrix's format without padding,
-// whole numbers without PyTorch's trailing point, negative values in parentheses.
+// One value on its own in a sentence or equation: the matrix's format without padding, and
+// whole numbers without PyTorch's trailing point ("20", not "20.").
+std::string format_plain(float value, const NumberFormat& format);
+
+// format_plain for a term of a written-out sum: negative values in parentheses.
 std::string format_term(float value, const NumberFormat& format);
 
 }  // namespace embdemo

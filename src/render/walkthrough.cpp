@@ -1,0 +1,220 @@
+#include "render/walkthrough.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/cost.hpp"
+#include "core/init.hpp"
+#include "core/limits.hpp"
+#include "render/paint.hpp"
+#include "render/table.hpp"
+#include "render/text_sections.hpp"
+#include "render/trace.hpp"
+
+namespace embdemo {
+namespace {
+
+constexpr int k_step_count = 7;
+
+std::string heading(int step, const char* title, const TextOptions& options) {
+    return paint(fmt::format("Step {} of {}: {}", step, k_step_count, title), Paint::heading,
+                 options.color) +
+           '\n';
+}
+
+// A line of the notebook's PyTorch code, set off so that it reads as code.
+std::string code(const std::string& line) { return "      " + line + '\n'; }
+
+std::string ids_python(const TokenIds& ids) {
+    return fmt::format("idx = torch.tensor({})", format_ids(ids));
+}
+
+std::string step_ids(const DemoReport& report, const TextOptions& options) {
+    const DemoRequest& request = report.request;
+    std::string out = heading(1, "the token ids", options);
+    out += fmt::format("  We start from {} token ids, the way a tokenizer hands them to a model:\n",
+                       request.ids.size());
+    out += code(ids_python(request.ids));
+    if (request.vocab_inferred) {
+        out += fmt::format("  The embedding table needs one row for every possible id. The largest "
+                           "id is {},\n  so the vocabulary size is V = {} + 1 = {} (ids 0 to {}):\n",
+                           request.vocab_size - 1, request.vocab_size - 1, request.vocab_size,
+                           request.vocab_size - 1);
+        out += code(fmt::format("num_idx = max(idx) + 1    # {}", request.vocab_size));
+    } else {
+        out += fmt::format("  The embedding table needs one row for every possible id; here the "
+                           "vocabulary\n  size was chosen with --vocab: V = {} (ids 0 to {}).\n",
+                           group_thousands(request.vocab_size), request.vocab_size - 1);
+    }
+    out += fmt::format("  The embedding dimension d = {} is a free choice (a hyperparameter):\n",
+                       request.dim);
+    out += code(fmt::format("out_dim = {}", request.dim));
+    return out;
+}
+
+std::string step_weight(const DemoReport& report, const TextOptions& options) {
+    const DemoRequest& request = report.request;
+    std::string out = heading(2, "seeding, and the embedding matrix E", options);
+    out += code(fmt::format("torch.manual_seed({})", request.seed));
+    out += code(fmt::format("embedding = torch.nn.Embedding({}, {})", request.vocab_size, request.dim));
+    out += fmt::format("  An embedding layer is a table E of V x d = {} x {} numbers, one row per "
+                       "id.\n",
+                       group_thousands(request.vocab_size), group_thousands(request.dim));
+    switch (request.origin.kind) {
+        case WeightOrigin::Kind::torch:
+            out += "  PyTorch fills it with random numbers from a standard normal distribution;\n"
+                   "  embdemo draws them exactly as PyTorch does on a CPU, so these are the very\n"
+                   "  numbers the notebook prints, bit for bit:\n";
+            break;
+        case WeightOrigin::Kind::torch_randint:
+            out += fmt::format(
+                "  Here it holds small whole numbers instead (--init randint), drawn as\n"
+                "  torch.randint({}, {}, (V, d)) would draw them after the same seed, so every\n"
+                "  product below can be checked by hand:\n",
+                k_randint_low, k_randint_high);
+            break;
+        case WeightOrigin::Kind::index_pattern:
+            out += fmt::format("  Here it holds a pattern instead (--init index): E[k][j] = {},\n"
+                               "  so every number tells its own row and column:\n",
+                               request.origin.detail);
+            break;
+    }
+    out += '\n' + render_weight(report, options);
+    return out;
+}
+
+// The lookup result with each row labelled by its id.
+std::string render_lookup_rows(const DemoReport& report, const TextOptions& options) {
+    const Matrix& lookup = report.lookup;
+    const TokenIds& ids = report.request.ids;
+    const auto rows = visible_positions(lookup.rows, should_summarise(lookup.rows, lookup.cols));
+    const auto cols = fitting_columns(lookup, rows, options.precision, k_max_line_width - 20);
+    const NumberFormat format = visible_format(lookup, rows, cols, options.precision);
+    std::size_t label_width = 0;
+    for (const std::size_t r : rows) {
+        if (r != k_gap) label_width = std::max(label_width, fmt::format("E[{}]", ids[r]).size());
+    }
+    std::string out;
+    for (const std::size_t r : rows) {
+        const std::string label = r == k_gap ? "..." : fmt::format("E[{}]", ids[r]);
+        const std::string cells = r == k_gap ? "" : format_row_cells(lookup, r, cols, format);
+        out += fmt::format("    {}  {}\n", pad_right(label, label_width), cells);
+    }
+    return out;
+}
+
+std::string step_lookup(const DemoReport& report, const TextOptions& options) {
+    const TokenIds& ids = report.request.ids;
+    std::string out = heading(3, "looking up ids", options);
+    out += fmt::format("  Looking up one id returns one row of E, nothing else. Id {}:\n", ids[0]);
+    out += code(fmt::format("embedding(torch.tensor([{}]))", ids[0]));
+    DemoReport single = report;
+    single.request.ids = {ids[0]};
+    single.lookup = lookup(report.weight, single.request.ids);
+    out += render_lookup_rows(single, options);
+    out += "  Looking up all the ids returns their rows, in the order of the ids (a repeated\n"
+           "  id simply returns its row again):\n";
+    out += code("embedding(idx)");
+    out += render_lookup_rows(report, options);
+    return out;
+}
+
+std::string step_onehot(const DemoReport& report, const TextOptions& options) {
+    const DemoRequest& request = report.request;
+    std::string out = heading(4, "the one-hot matrix X", options);
+    out += code(request.vocab_inferred
+                    ? std::string("onehot = torch.nn.functional.one_hot(idx)")
+                    : fmt::format("onehot = torch.nn.functional.one_hot(idx, num_classes={})",
+                                  request.vocab_size));
+    out += fmt::format("  Each id becomes a row of V = {} numbers: all 0, except a 1 in the "
+                       "column\n  whose number is the id. X has one row per id: {} x {}.\n\n",
+                       group_thousands(request.vocab_size), request.ids.size(),
+                       group_thousands(request.vocab_size));
+    out += render_onehot(report, options);
+    return out;
+}
+
+std::string step_linear(const DemoReport& report, const Matrix& linear_init,
+                        const TextOptions& options) {
+    const DemoRequest& request = report.request;
+    const double bound = 1.0 / std::sqrt(static_cast<double>(request.vocab_size));
+    std::string out = heading(5, "a linear layer, then E.T as its weight", options);
+    out += code(fmt::format("torch.manual_seed({})", request.seed));
+    out += code(fmt::format("linear = torch.nn.Linear({}, {}, bias=False)", request.vocab_size,
+                            request.dim));
+    out += fmt::format(
+        "  A linear layer computes X @ W.T. PyTorch stores its weight W as out x in, that\n"
+        "  is d x V = {} x {}, and starts it with uniform random numbers between -1/sqrt({})\n"
+        "  and +1/sqrt({}) = {:.4f} (these are PyTorch's exact numbers too):\n\n",
+        group_thousands(request.dim), group_thousands(request.vocab_size), request.vocab_size,
+        request.vocab_size, bound);
+    out += fmt::format("W = linear.weight   {} x {}\n", linear_init.rows, linear_init.cols);
+    out += render_plain_matrix(linear_init, options);
+    out += fmt::format(
+        "\n  To compare it with the embedding, give it E's numbers. W must be {} x {} and\n"
+        "  E is {} x {}, so W = E.T: row k of E becomes column k of W. The transpose is\n"
+        "  only how PyTorch stores a linear layer (out x in); the numbers are the same.\n",
+        request.dim, request.vocab_size, request.vocab_size, request.dim);
+    out += code("linear.weight = torch.nn.Parameter(embedding.weight.T)");
+    out += fmt::format("\nW = E.T   {} x {}   (column k is row k of E)\n", request.dim,
+                       request.vocab_size);
+    out += render_plain_matrix(transpose(report.weight), options);
+    return out;
+}
+
+std::string step_product(const DemoReport& report, const TextOptions& options) {
+    std::string out = heading(6, "the product equals the lookup", options);
+    out += code("linear(onehot.float())    # X @ W.T, which is X @ E");
+    out += "  Next to the lookup from step 3:\n\n";
+    out += render_results(report, options);
+    out += "\n  Why they agree, for the first id: in each dot product every term but one is\n"
+           "  multiplied by 0, and the remaining one is multiplied by 1.\n\n";
+    out += render_trace_position(report, 0, options);
+    out += '\n' + render_linear_view(report);
+    out += verdict_line(report, options.color);
+    return out;
+}
+
+std::string describe_cost(const EmbeddingCost& cost) {
+    return fmt::format(
+        "    one-hot product  {} x {} x {} = {} multiplications,\n"
+        "                     {} of them by zero,\n"
+        "                     after building X: {} entries ({} as float32)\n"
+        "    lookup           {} numbers copied, no multiplications\n",
+        group_thousands(cost.ids), group_thousands(cost.vocab_size), group_thousands(cost.dim),
+        group_thousands(cost.product_multiplies), group_thousands(cost.zero_multiplies),
+        group_thousands(cost.onehot_entries), describe_float32_bytes(cost.onehot_entries),
+        group_thousands(cost.lookup_copies));
+}
+
+std::string step_cost(const DemoReport& report, const TextOptions& options) {
+    const DemoRequest& request = report.request;
+    std::string out = heading(7, "why embedding layers use the lookup", options);
+    out += "  Same numbers, very different work (n ids, V rows, d columns). For these sizes:\n";
+    out += describe_cost(embedding_cost(request.ids.size(), request.vocab_size, request.dim));
+    out += fmt::format("  For GPT-2 (V = {}, d = {}) reading {} tokens:\n",
+                       group_thousands(k_gpt2_vocab), k_gpt2_dim, group_thousands(k_gpt2_context));
+    out += describe_cost(embedding_cost(k_gpt2_context, k_gpt2_vocab, k_gpt2_dim));
+    out += fmt::format("  Only 1 multiplication in {} would be by a 1. That is why nn.Embedding is "
+                       "a\n  lookup: the same result as the one-hot product, without the zeros.\n",
+                       group_thousands(k_gpt2_vocab));
+    return out;
+}
+
+}  // namespace
+
+std::vector<std::string> render_walkthrough(const DemoReport& report, const Matrix& linear_init,
+                                            const TextOptions& options) {
+    return {
+        step_ids(report, options),
+        step_weight(report, options),
+        step_lookup(report, options),
+        step_onehot(report, options),
+        step_linear(report, linear_init, options),
+        step_product(report, options),
+        step_cost(report, options),
+    };
+}
+
+}  // namespace embdemo

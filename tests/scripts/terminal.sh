@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Terminal behaviour that only a real pseudo-terminal can show (util-linux `script` makes one):
+# colour on a terminal and never in a pipe, NO_COLOR / TERM=dumb / --color respected, and
+# --pause waiting for Enter on a terminal but never blocking a script.
+# usage: terminal.sh EMBDEMO
+set -u
+binary=$1
+demo=("$binary" --ids 2,3,1 --dim 5)
+esc=$'\x1b['
+failures=0
+check() {  # description, command status (0 = passed)
+  if [ "$2" -eq 0 ]; then echo "ok   $1"; else echo "FAIL $1"; failures=$((failures + 1)); fi
+}
+on_pty() {  # runs the arguments on a pseudo-terminal, prints what the terminal showed
+  local command
+  printf -v command '%q ' "$@"
+  timeout 20 script -qec "$command" /dev/null
+}
+has_colour() { [[ "$1" == *"$esc"* ]]; }
+
+if ! command -v script >/dev/null; then
+  echo "SKIP: util-linux 'script' is not installed, no pseudo-terminal available"
+  exit 0
+fi
+
+out=$(unset NO_COLOR; TERM=xterm on_pty "${demo[@]}" </dev/null)
+has_colour "$out"; check "colour on a terminal" $?
+[[ "$out" == *"verdict: "*"IDENTICAL"* ]]; check "the verdict is there on a terminal" $?
+
+out=$(NO_COLOR=1 TERM=xterm on_pty "${demo[@]}" </dev/null)
+! has_colour "$out"; check "NO_COLOR=1 turns colour off on a terminal" $?
+
+out=$(unset NO_COLOR; TERM=xterm on_pty "${demo[@]}" --color never </dev/null)
+! has_colour "$out"; check "--color never on a terminal" $?
+
+out=$(unset NO_COLOR; TERM=dumb on_pty "${demo[@]}" </dev/null)
+! has_colour "$out"; check "TERM=dumb turns colour off" $?
+
+out=$(env -u NO_COLOR TERM=xterm "${demo[@]}" </dev/null | cat)
+! has_colour "$out"; check "no colour when piped" $?
+
+out=$(NO_COLOR=1 "${demo[@]}" --color always </dev/null | cat)
+has_colour "$out"; check "--color always in a pipe" $?
+
+plain=$(NO_COLOR=1 "${demo[@]}" </dev/null)
+coloured=$(unset NO_COLOR; TERM=xterm on_pty "${demo[@]}" </dev/null | tr -d '\r' | sed 's/\x1b\[[0-9;]*m//g')
+[ "$plain" = "$coloured" ]; check "the characters are the same with and without colour" $?
+
+# --pause with stdin an open pipe that never sends anything: must not wait.
+start=$SECONDS
+timeout 10 "${demo[@]}" --walkthrough --pause >/dev/null < <(sleep 30)
+status=$?
+[ $status -eq 0 ] && [ $((SECONDS - start)) -lt 5 ]; check "--pause does not block when stdin is not a terminal" $?
+
+# --pause on a terminal: one prompt per step boundary, and every step arrives after Enter.
+out=$( (for _ in 1 2 3 4 5 6 7; do sleep 0.3; printf '\r'; done) |
+  NO_COLOR=1 on_pty "${demo[@]}" --walkthrough --pause)
+prompts=$(grep -c -- "-- press Enter for the next step --" <<<"$out")
+[ "$prompts" -eq 6 ] && [[ "$out" == *"Step 7 of 7"* ]]; check "--pause waits at each of the 6 step boundaries on a terminal (saw $prompts)" $?
+
+echo "$((10 - failures)) passed, $failures failed"
+[ $failures -eq 0 ]
