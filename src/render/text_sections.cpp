@@ -234,8 +234,9 @@ std::string verdict_line(const DemoReport& report, bool color) {
     const Comparison& verdict = report.verdict;
     const std::size_t total = report.lookup.values.size();
     if (verdict.identical) {
-        return fmt::format("verdict: {} -- lookup and one-hot product agree bit for bit ({} values)\n",
-                           paint("IDENTICAL", Paint::good, color), group_thousands(total));
+        return fmt::format("verdict: {} -- lookup and one-hot product agree bit for bit ({} {})\n",
+                           paint("IDENTICAL", Paint::good, color), group_thousands(total),
+                           total == 1 ? "value" : "values");
     }
     return fmt::format("verdict: {} -- {} of {} values differ, max abs diff {}\n",
                        paint("DIFFERENT", Paint::bad, color), group_thousands(verdict.differing),
