@@ -74,6 +74,10 @@ std::string render_header(const DemoReport& report) {
     out += fmt::format("  vocab  {}{}\n", group_thousands(request.vocab_size),
                        request.vocab_inferred ? "  (largest id + 1)" : "");
     out += fmt::format("  dim    {}\n", group_thousands(request.dim));
+    out += fmt::format("  shapes E {} x {}, X {} x {}, lookup and product {} x {}\n",
+                       group_thousands(request.vocab_size), group_thousands(request.dim),
+                       request.ids.size(), group_thousands(request.vocab_size), request.ids.size(),
+                       group_thousands(request.dim));
     switch (request.origin.kind) {
         case WeightOrigin::Kind::torch:
             out += fmt::format("  seed   {}  (torch.manual_seed)\n", request.seed);
@@ -105,7 +109,7 @@ std::string render_weight(const DemoReport& report, const TextOptions& options) 
     const auto cols = fitting_columns(e, rows, options.precision, budget);
     const NumberFormat format = visible_format(e, rows, cols, options.precision);
 
-    std::string out = fmt::format("E = {}   {} x {}   (> marks a row the ids select)\n",
+    std::string out = fmt::format("E = {}   {} x {}   > marks selected rows\n",
                                   describe_origin(report), group_thousands(e.rows),
                                   group_thousands(e.cols));
     for (const std::size_t r : rows) {
@@ -225,18 +229,19 @@ std::string render_results(const DemoReport& report, const TextOptions& options)
 
 std::string render_linear_view(const DemoReport& report) {
     const Matrix& e = report.weight;
-    return fmt::format("nn.Linear({}, {}, bias=False) with W = E.T ({} x {}): X @ W.T {}\n",
-                       e.rows, e.cols, e.cols, e.rows,
-                       report.linear_verdict.identical ? "equals the lookup too" : "differs from the lookup");
+    return fmt::format("nn.Linear({}, {}, bias=False), W = E.T: X @ W.T {}\n", e.rows, e.cols,
+                       report.linear_verdict.identical ? "equals the lookup too"
+                                                       : "differs from the lookup");
 }
 
 std::string verdict_line(const DemoReport& report, bool color) {
     const Comparison& verdict = report.verdict;
     const std::size_t total = report.lookup.values.size();
     if (verdict.identical) {
-        return fmt::format("verdict: {} -- lookup and one-hot product agree bit for bit ({} {})\n",
-                           paint("IDENTICAL", Paint::good, color), group_thousands(total),
-                           total == 1 ? "value" : "values");
+        const std::string which =
+            total == 1 ? "the only value agrees" : "all " + group_thousands(total) + " values agree";
+        return fmt::format("verdict: {} -- {} bit for bit, max abs diff 0\n",
+                           paint("IDENTICAL", Paint::good, color), which);
     }
     return fmt::format("verdict: {} -- {} of {} values differ, max abs diff {}\n",
                        paint("DIFFERENT", Paint::bad, color), group_thousands(verdict.differing),

@@ -89,9 +89,9 @@ std::string render_dot_product(const DemoReport& report, std::size_t position,
                            group_thousands(hidden), j);
     }
     if (e.cols > 1) {
-        const std::string others = e.cols == 2 ? std::string("column 1 works")
-                                               : fmt::format("columns 1 to {} work", e.cols - 1);
-        out += fmt::format("            {} the same way: only row {} of E is multiplied by 1\n",
+        const std::string others =
+            e.cols == 2 ? std::string("column 1") : fmt::format("columns 1 to {}", e.cols - 1);
+        out += fmt::format("            {} likewise: only row {} of E is multiplied by 1\n",
                            others, id);
     }
     return out;
@@ -126,8 +126,8 @@ std::string render_trace_position(const DemoReport& report, std::size_t position
                        pad_right(fmt::format("E[{}]", id), result_label.size()),
                        paint(traced_row(e, id, options), Paint::selected, options.color));
     out += render_dot_product(report, position, options);
-    out += fmt::format("  nn.Linear W = E.T is {} x {} (out x in): X[{}] @ W.T picks column {} of "
-                       "W,\n            and column {} of W is row {} of E\n",
+    out += fmt::format("  nn.Linear W = E.T is {} x {} (out x in), so X[{}] @ W.T picks\n"
+                       "            column {} of W, and column {} of W is row {} of E\n",
                        e.cols, e.rows, position, id, id, id);
     const bool same = rows_identical(report.lookup, report.onehot_matmul, position);
     out += fmt::format("  result    {} = {}\n            {}\n", result_label,

@@ -26,6 +26,27 @@ std::string heading(int step, const char* title, const TextOptions& options) {
 // A line of the notebook's PyTorch code, set off so that it reads as code.
 std::string code(const std::string& line) { return "      " + line + '\n'; }
 
+// Narration wrapped at word boundaries to the 80-column budget, indented by two spaces.
+std::string paragraph(const std::string& text) {
+    constexpr std::size_t k_indent = 2;
+    std::string out;
+    std::string line;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = text.find(' ', start);
+        if (end == std::string::npos) end = text.size();
+        const std::string word = text.substr(start, end - start);
+        if (!line.empty() && k_indent + line.size() + 1 + word.size() > k_max_line_width) {
+            out += std::string(k_indent, ' ') + line + '\n';
+            line.clear();
+        }
+        line += (line.empty() ? "" : " ") + word;
+        start = end + 1;
+    }
+    if (!line.empty()) out += std::string(k_indent, ' ') + line + '\n';
+    return out;
+}
+
 std::string ids_python(const TokenIds& ids) {
     return fmt::format("idx = torch.tensor({})", format_ids(ids));
 }
@@ -33,22 +54,24 @@ std::string ids_python(const TokenIds& ids) {
 std::string step_ids(const DemoReport& report, const TextOptions& options) {
     const DemoRequest& request = report.request;
     std::string out = heading(1, "the token ids", options);
-    out += fmt::format("  We start from {} token ids, the way a tokenizer hands them to a model:\n",
-                       request.ids.size());
+    out += paragraph(fmt::format("We start from {} token ids, the way a tokenizer hands them to a model:",
+                                 request.ids.size()));
     out += code(ids_python(request.ids));
     if (request.vocab_inferred) {
-        out += fmt::format("  The embedding table needs one row for every possible id. The largest "
-                           "id is {},\n  so the vocabulary size is V = {} + 1 = {} (ids 0 to {}):\n",
-                           request.vocab_size - 1, request.vocab_size - 1, request.vocab_size,
-                           request.vocab_size - 1);
+        out += paragraph(fmt::format(
+            "The embedding table needs one row for every possible id. The largest id is {}, so "
+            "the vocabulary size is V = {} + 1 = {} (ids 0 to {}):",
+            request.vocab_size - 1, request.vocab_size - 1, request.vocab_size,
+            request.vocab_size - 1));
         out += code(fmt::format("num_idx = max(idx) + 1    # {}", request.vocab_size));
     } else {
-        out += fmt::format("  The embedding table needs one row for every possible id; here the "
-                           "vocabulary\n  size was chosen with --vocab: V = {} (ids 0 to {}).\n",
-                           group_thousands(request.vocab_size), request.vocab_size - 1);
+        out += paragraph(fmt::format(
+            "The embedding table needs one row for every possible id; here the vocabulary size "
+            "was chosen with --vocab: V = {} (ids 0 to {}).",
+            group_thousands(request.vocab_size), request.vocab_size - 1));
     }
-    out += fmt::format("  The embedding dimension d = {} is a free choice (a hyperparameter):\n",
-                       request.dim);
+    out += paragraph(fmt::format(
+        "The embedding dimension d = {} is a free choice (a hyperparameter):", request.dim));
     out += code(fmt::format("out_dim = {}", request.dim));
     return out;
 }
@@ -58,28 +81,29 @@ std::string step_weight(const DemoReport& report, const TextOptions& options) {
     std::string out = heading(2, "seeding, and the embedding matrix E", options);
     out += code(fmt::format("torch.manual_seed({})", request.seed));
     out += code(fmt::format("embedding = torch.nn.Embedding({}, {})", request.vocab_size, request.dim));
-    out += fmt::format("  An embedding layer is a table E of V x d = {} x {} numbers, one row per "
-                       "id.\n",
-                       group_thousands(request.vocab_size), group_thousands(request.dim));
+    std::string story = fmt::format("An embedding layer is a table E of V x d = {} x {} numbers, "
+                                    "one row per id. ",
+                                    group_thousands(request.vocab_size), group_thousands(request.dim));
     switch (request.origin.kind) {
         case WeightOrigin::Kind::torch:
-            out += "  PyTorch fills it with random numbers from a standard normal distribution;\n"
-                   "  embdemo draws them exactly as PyTorch does on a CPU, so these are the very\n"
-                   "  numbers the notebook prints, bit for bit:\n";
+            story += "PyTorch fills it with random numbers from a standard normal distribution; "
+                     "embdemo draws them exactly as PyTorch does on a CPU, so these are the very "
+                     "numbers the notebook prints, bit for bit:";
             break;
         case WeightOrigin::Kind::torch_randint:
-            out += fmt::format(
-                "  Here it holds small whole numbers instead (--init randint), drawn as\n"
-                "  torch.randint({}, {}, (V, d)) would draw them after the same seed, so every\n"
-                "  product below can be checked by hand:\n",
+            story += fmt::format(
+                "Here it holds small whole numbers instead (--init randint), drawn as "
+                "torch.randint({}, {}, (V, d)) would draw them after the same seed, so every "
+                "product below can be checked by hand:",
                 k_randint_low, k_randint_high);
             break;
         case WeightOrigin::Kind::index_pattern:
-            out += fmt::format("  Here it holds a pattern instead (--init index): E[k][j] = {},\n"
-                               "  so every number tells its own row and column:\n",
-                               request.origin.detail);
+            story += fmt::format("Here it holds a pattern instead (--init index): E[k][j] = {}, "
+                                 "so every number tells its own row and column:",
+                                 request.origin.detail);
             break;
     }
+    out += paragraph(story);
     out += '\n' + render_weight(report, options);
     return out;
 }
@@ -107,14 +131,14 @@ std::string render_lookup_rows(const DemoReport& report, const TextOptions& opti
 std::string step_lookup(const DemoReport& report, const TextOptions& options) {
     const TokenIds& ids = report.request.ids;
     std::string out = heading(3, "looking up ids", options);
-    out += fmt::format("  Looking up one id returns one row of E, nothing else. Id {}:\n", ids[0]);
+    out += paragraph(fmt::format("Looking up one id returns one row of E, nothing else. Id {}:", ids[0]));
     out += code(fmt::format("embedding(torch.tensor([{}]))", ids[0]));
     DemoReport single = report;
     single.request.ids = {ids[0]};
     single.lookup = lookup(report.weight, single.request.ids);
     out += render_lookup_rows(single, options);
-    out += "  Looking up all the ids returns their rows, in the order of the ids (a repeated\n"
-           "  id simply returns its row again):\n";
+    out += paragraph("Looking up all the ids returns their rows, in the order of the ids (a "
+                     "repeated id simply returns its row again):");
     out += code("embedding(idx)");
     out += render_lookup_rows(report, options);
     return out;
@@ -127,10 +151,11 @@ std::string step_onehot(const DemoReport& report, const TextOptions& options) {
                     ? std::string("onehot = torch.nn.functional.one_hot(idx)")
                     : fmt::format("onehot = torch.nn.functional.one_hot(idx, num_classes={})",
                                   request.vocab_size));
-    out += fmt::format("  Each id becomes a row of V = {} numbers: all 0, except a 1 in the "
-                       "column\n  whose number is the id. X has one row per id: {} x {}.\n\n",
-                       group_thousands(request.vocab_size), request.ids.size(),
-                       group_thousands(request.vocab_size));
+    out += paragraph(fmt::format("Each id becomes a row of V = {} numbers: all 0, except a 1 in "
+                                 "the column whose number is the id. X has one row per id: {} x {}.",
+                                 group_thousands(request.vocab_size), request.ids.size(),
+                                 group_thousands(request.vocab_size)));
+    out += '\n';
     out += render_onehot(report, options);
     return out;
 }
@@ -143,19 +168,20 @@ std::string step_linear(const DemoReport& report, const Matrix& linear_init,
     out += code(fmt::format("torch.manual_seed({})", request.seed));
     out += code(fmt::format("linear = torch.nn.Linear({}, {}, bias=False)", request.vocab_size,
                             request.dim));
-    out += fmt::format(
-        "  A linear layer computes X @ W.T. PyTorch stores its weight W as out x in, that\n"
-        "  is d x V = {} x {}, and starts it with uniform random numbers between -1/sqrt({})\n"
-        "  and +1/sqrt({}) = {:.4f} (these are PyTorch's exact numbers too):\n\n",
+    out += paragraph(fmt::format(
+        "A linear layer computes X @ W.T. PyTorch stores its weight W as out x in, that is d x V "
+        "= {} x {}, and starts it with uniform random numbers between -1/sqrt({}) and "
+        "+1/sqrt({}) = {:.4f} (these are PyTorch's exact numbers too):",
         group_thousands(request.dim), group_thousands(request.vocab_size), request.vocab_size,
-        request.vocab_size, bound);
+        request.vocab_size, bound));
+    out += '\n';
     out += fmt::format("W = linear.weight   {} x {}\n", linear_init.rows, linear_init.cols);
     out += render_plain_matrix(linear_init, options);
-    out += fmt::format(
-        "\n  To compare it with the embedding, give it E's numbers. W must be {} x {} and\n"
-        "  E is {} x {}, so W = E.T: row k of E becomes column k of W. The transpose is\n"
-        "  only how PyTorch stores a linear layer (out x in); the numbers are the same.\n",
-        request.dim, request.vocab_size, request.vocab_size, request.dim);
+    out += '\n' + paragraph(fmt::format(
+        "To compare it with the embedding, give it E's numbers. W must be {} x {} and E is {} x "
+        "{}, so W = E.T: row k of E becomes column k of W. The transpose is only how PyTorch "
+        "stores a linear layer (out x in); the numbers are the same.",
+        request.dim, request.vocab_size, request.vocab_size, request.dim));
     out += code("linear.weight = torch.nn.Parameter(embedding.weight.T)");
     out += fmt::format("\nW = E.T   {} x {}   (column k is row k of E)\n", request.dim,
                        request.vocab_size);
@@ -166,10 +192,12 @@ std::string step_linear(const DemoReport& report, const Matrix& linear_init,
 std::string step_product(const DemoReport& report, const TextOptions& options) {
     std::string out = heading(6, "the product equals the lookup", options);
     out += code("linear(onehot.float())    # X @ W.T, which is X @ E");
-    out += "  Next to the lookup from step 3:\n\n";
+    out += paragraph("Next to the lookup from step 3:");
+    out += '\n';
     out += render_results(report, options);
-    out += "\n  Why they agree, for the first id: in each dot product every term but one is\n"
-           "  multiplied by 0, and the remaining one is multiplied by 1.\n\n";
+    out += '\n' + paragraph("Why they agree, for the first id: in each dot product every term "
+                           "but one is multiplied by 0, and the remaining one is multiplied by 1.");
+    out += '\n';
     out += render_trace_position(report, 0, options);
     out += '\n' + render_linear_view(report);
     out += verdict_line(report, options.color);
@@ -191,14 +219,16 @@ std::string describe_cost(const EmbeddingCost& cost) {
 std::string step_cost(const DemoReport& report, const TextOptions& options) {
     const DemoRequest& request = report.request;
     std::string out = heading(7, "why embedding layers use the lookup", options);
-    out += "  Same numbers, very different work (n ids, V rows, d columns). For these sizes:\n";
+    out += paragraph("Same numbers, very different work (n ids, V rows, d columns). For these sizes:");
     out += describe_cost(embedding_cost(request.ids.size(), request.vocab_size, request.dim));
-    out += fmt::format("  For GPT-2 (V = {}, d = {}) reading {} tokens:\n",
-                       group_thousands(k_gpt2_vocab), k_gpt2_dim, group_thousands(k_gpt2_context));
+    out += paragraph(fmt::format("For GPT-2 (V = {}, d = {}) reading {} tokens:",
+                                 group_thousands(k_gpt2_vocab), k_gpt2_dim,
+                                 group_thousands(k_gpt2_context)));
     out += describe_cost(embedding_cost(k_gpt2_context, k_gpt2_vocab, k_gpt2_dim));
-    out += fmt::format("  Only 1 multiplication in {} would be by a 1. That is why nn.Embedding is "
-                       "a\n  lookup: the same result as the one-hot product, without the zeros.\n",
-                       group_thousands(k_gpt2_vocab));
+    out += paragraph(fmt::format("Only 1 multiplication in {} would be by a 1. That is why "
+                                 "nn.Embedding is a lookup: the same result as the one-hot "
+                                 "product, without the zeros.",
+                                 group_thousands(k_gpt2_vocab)));
     return out;
 }
 
