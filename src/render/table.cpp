@@ -33,7 +33,7 @@ std::vector<std::size_t> visible_positions(std::size_t size, bool summarise,
 std::vector<std::size_t> fitting_columns(const Matrix& m, const std::vector<std::size_t>& rows,
                                          int precision, std::size_t budget) {
     const auto fits = [&](const std::vector<std::size_t>& cols) {
-        return cols.size() * (visible_format(m, rows, cols, precision).width + 1) <= budget + 1;
+        return cells_width(cols, visible_format(m, rows, cols, precision).width) <= budget;
     };
     if (!should_summarise(m.rows, m.cols)) {
         auto all = visible_positions(m.cols, false);
@@ -58,12 +58,18 @@ NumberFormat visible_format(const Matrix& m, const std::vector<std::size_t>& row
     return choose_number_format(shown, precision);
 }
 
+std::size_t cells_width(const std::vector<std::size_t>& cols, std::size_t cell_width) {
+    std::size_t width = cols.empty() ? 0 : cols.size() - 1;
+    for (const std::size_t c : cols) width += c == k_gap ? 3 : cell_width;
+    return width;
+}
+
 std::string format_row_cells(const Matrix& m, std::size_t r, const std::vector<std::size_t>& cols,
                              const NumberFormat& format) {
     std::string line;
     for (const std::size_t c : cols) {
         if (!line.empty()) line += ' ';
-        line += c == k_gap ? pad_left("...", format.width) : format_number(m.at(r, c), format);
+        line += c == k_gap ? std::string("...") : format_number(m.at(r, c), format);
     }
     return line;
 }

@@ -40,6 +40,10 @@ std::vector<std::size_t> fitting_columns(const Matrix& m, const std::vector<std:
 NumberFormat visible_format(const Matrix& m, const std::vector<std::size_t>& rows,
                             const std::vector<std::size_t>& cols, int precision);
 
+// The width format_row_cells takes for these columns: cells of `cell_width`, "..." for a gap,
+// one space between them.
+std::size_t cells_width(const std::vector<std::size_t>& cols, std::size_t cell_width);
+
 // The visible cells of row `r`, right-aligned and joined by one space, "..." for a column gap.
 std::string format_row_cells(const Matrix& m, std::size_t r, const std::vector<std::size_t>& cols,
                              const NumberFormat& format);

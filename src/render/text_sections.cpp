@@ -97,15 +97,21 @@ std::string render_weight(const DemoReport& report, const TextOptions& options) 
     const auto selected = positions_by_row(report.request.ids);
     const bool summarise = should_summarise(e.rows, e.cols);
 
+    // A summary keeps the selected rows in view, up to a screenful of them.
     std::vector<std::size_t> forced;
+    std::size_t annotation_width = 0;
     for (const auto& entry : selected) {
         if (forced.size() == k_max_selected_rows_shown) break;
         forced.push_back(entry.first);
+        annotation_width = std::max(annotation_width, 3 + describe_positions(entry.second).size());
     }
     const auto rows = visible_positions(e.rows, summarise, forced);
+    std::size_t hidden_selected = 0;
+    for (const auto& entry : selected) {
+        hidden_selected += std::find(rows.begin(), rows.end(), entry.first) == rows.end();
+    }
     const std::size_t label_width = std::to_string(e.rows - 1).size();
-    // Room for "  > 12  " before the cells and "   ids[0]" after them.
-    const std::size_t budget = k_max_line_width - (label_width + 6) - 10;
+    const std::size_t budget = k_max_line_width - (label_width + 6) - annotation_width;  // "  > 12  "
     const auto cols = fitting_columns(e, rows, options.precision, budget);
     const NumberFormat format = visible_format(e, rows, cols, options.precision);
 
@@ -118,10 +124,9 @@ std::string render_weight(const DemoReport& report, const TextOptions& options) 
             continue;
         }
         const auto hit = selected.find(r);
-        const bool is_selected = hit != selected.end();
         const std::string label = pad_left(std::to_string(r), label_width);
         const std::string cells = format_row_cells(e, r, cols, format);
-        if (is_selected) {
+        if (hit != selected.end()) {
             out += fmt::format("  {} {}  {}   {}\n", paint(">", Paint::selected, options.color),
                                paint(label, Paint::selected, options.color),
                                paint(cells, Paint::selected, options.color),
@@ -129,6 +134,13 @@ std::string render_weight(const DemoReport& report, const TextOptions& options) 
         } else {
             out += fmt::format("    {}  {}\n", label, cells);
         }
+    }
+    if (hidden_selected > 0) {
+        out += fmt::format("  ({} more selected {} inside the \"...\")\n",
+                           group_thousands(hidden_selected), hidden_selected == 1 ? "row is" : "rows are");
+    }
+    if (format.mode == NumberFormat::Mode::scientific) {
+        out += "  (scientific notation, as PyTorch prints values that span more than 1000x)\n";
     }
     return out;
 }
@@ -139,8 +151,8 @@ std::string render_onehot(const DemoReport& report, const TextOptions& options) 
     const auto rows = visible_positions(ids.size(), should_summarise(ids.size(), vocab));
     const std::size_t id_width = std::to_string(vocab - 1).size();
 
-    std::string out = fmt::format("X = one_hot(ids, {})   {} x {}\n", vocab, ids.size(),
-                                  group_thousands(vocab));
+    std::string out = fmt::format("X = one_hot(ids, {})   {} x {}\n", vocab,
+                                  group_thousands(ids.size()), group_thousands(vocab));
     for (const std::size_t i : rows) {
         if (i == k_gap) {
             out += "    ...\n";
@@ -189,16 +201,21 @@ std::string render_results(const DemoReport& report, const TextOptions& options)
         return r == k_gap ? pad_left("...", format.width) : format_row_cells(m, r, cols, format);
     };
 
-    // "2  0.6957 ... -0.6315 |  0.6957 ...": each block keeps its own sign column.
-    const std::size_t side_by_side_width = id_width + 1 + left_width + 3 + block_width(product_format);
+    // "  id 2   0.6957 ... -0.6315 |  0.6957 ...": each block keeps its own sign column.
+    const std::size_t id_label_width = 5 + id_width;  // "  id 2"
+    const std::size_t side_by_side_width =
+        id_label_width + 1 + left_width + 3 + block_width(product_format);
     if (side_by_side_width <= k_max_line_width) {
-        std::string out = fmt::format("{}   one-hot product X @ E   {} x {}\n",
-                                      pad_right(fmt::format("lookup E[ids]   {} x {}", lookup.rows, lookup.cols),
-                                                id_width + 1 + left_width),
-                                      product.rows, product.cols);
+        std::string out = fmt::format(
+            "lookup E[ids] and one-hot product X @ E, side by side   {} x {} each\n",
+            group_thousands(lookup.rows), group_thousands(lookup.cols));
+        out += fmt::format("{} {}   {}\n", std::string(id_label_width, ' '),
+                           pad_right("E[ids]", left_width), "X @ E");
         for (const std::size_t r : rows) {
-            const std::string label = r == k_gap ? "" : std::to_string(ids[r]);
-            out += fmt::format("{} {} | {}\n", pad_left(label, id_width),
+            const std::string label =
+                r == k_gap ? std::string(id_label_width, ' ')
+                           : "  id " + pad_left(std::to_string(ids[r]), id_width);
+            out += fmt::format("{} {} | {}\n", label,
                                pad_right(cells(lookup, r, lookup_format), left_width),
                                cells(product, r, product_format));
         }
@@ -206,8 +223,8 @@ std::string render_results(const DemoReport& report, const TextOptions& options)
     }
 
     std::string out = fmt::format(
-        "lookup E[ids] and one-hot product X @ E, row by row   {} x {} each\n", lookup.rows,
-        lookup.cols);
+        "lookup E[ids] and one-hot product X @ E, row by row   {} x {} each\n",
+        group_thousands(lookup.rows), group_thousands(lookup.cols));
     std::size_t label_width = 0;
     for (const std::size_t r : rows) {
         if (r != k_gap) label_width = std::max(label_width, fmt::format("X[{}] @ E", r).size());

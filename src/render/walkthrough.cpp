@@ -47,6 +47,16 @@ std::string paragraph(const std::string& text) {
     return out;
 }
 
+// "1 token id", "3 token ids", "1,024 numbers".
+std::string count_of(std::uint64_t count, const char* singular, const char* plural) {
+    return group_thousands(count) + ' ' + (count == 1 ? singular : plural);
+}
+
+// "ids 0 to 3", or "id 0" when there is only one.
+std::string id_range(std::uint64_t vocab_size) {
+    return vocab_size == 1 ? std::string("id 0") : fmt::format("ids 0 to {}", vocab_size - 1);
+}
+
 std::string ids_python(const TokenIds& ids) {
     return fmt::format("idx = torch.tensor({})", format_ids(ids));
 }
@@ -54,21 +64,22 @@ std::string ids_python(const TokenIds& ids) {
 std::string step_ids(const DemoReport& report, const TextOptions& options) {
     const DemoRequest& request = report.request;
     std::string out = heading(1, "the token ids", options);
-    out += paragraph(fmt::format("We start from {} token ids, the way a tokenizer hands them to a model:",
-                                 request.ids.size()));
+    out += paragraph(fmt::format("We start from {}, the way a tokenizer hands them to a model "
+                                 "(ids count from 0, as in PyTorch):",
+                                 count_of(request.ids.size(), "token id", "token ids")));
     out += code(ids_python(request.ids));
     if (request.vocab_inferred) {
         out += paragraph(fmt::format(
             "The embedding table needs one row for every possible id. The largest id is {}, so "
-            "the vocabulary size is V = {} + 1 = {} (ids 0 to {}):",
-            request.vocab_size - 1, request.vocab_size - 1, request.vocab_size,
-            request.vocab_size - 1));
+            "the vocabulary size is V = {} + 1 = {} ({}):",
+            request.vocab_size - 1, request.vocab_size - 1, group_thousands(request.vocab_size),
+            id_range(request.vocab_size)));
         out += code(fmt::format("num_idx = max(idx) + 1    # {}", request.vocab_size));
     } else {
         out += paragraph(fmt::format(
             "The embedding table needs one row for every possible id; here the vocabulary size "
-            "was chosen with --vocab: V = {} (ids 0 to {}).",
-            group_thousands(request.vocab_size), request.vocab_size - 1));
+            "was chosen with --vocab: V = {} ({}).",
+            group_thousands(request.vocab_size), id_range(request.vocab_size)));
     }
     out += paragraph(fmt::format(
         "The embedding dimension d = {} is a free choice (a hyperparameter):", request.dim));
@@ -171,7 +182,7 @@ std::string step_linear(const DemoReport& report, const Matrix& linear_init,
     out += paragraph(fmt::format(
         "A linear layer computes X @ W.T. PyTorch stores its weight W as out x in, that is d x V "
         "= {} x {}, and starts it with uniform random numbers between -1/sqrt({}) and "
-        "+1/sqrt({}) = {:.4f} (these are PyTorch's exact numbers too):",
+        "+1/sqrt({}) = {:.4f} (PyTorch's exact numbers again):",
         group_thousands(request.dim), group_thousands(request.vocab_size), request.vocab_size,
         request.vocab_size, bound));
     out += '\n';
@@ -181,7 +192,8 @@ std::string step_linear(const DemoReport& report, const Matrix& linear_init,
         "To compare it with the embedding, give it E's numbers. W must be {} x {} and E is {} x "
         "{}, so W = E.T: row k of E becomes column k of W. The transpose is only how PyTorch "
         "stores a linear layer (out x in); the numbers are the same.",
-        request.dim, request.vocab_size, request.vocab_size, request.dim));
+        group_thousands(request.dim), group_thousands(request.vocab_size),
+        group_thousands(request.vocab_size), group_thousands(request.dim)));
     out += code("linear.weight = torch.nn.Parameter(embedding.weight.T)");
     out += fmt::format("\nW = E.T   {} x {}   (column k is row k of E)\n", request.dim,
                        request.vocab_size);
@@ -206,14 +218,15 @@ std::string step_product(const DemoReport& report, const TextOptions& options) {
 
 std::string describe_cost(const EmbeddingCost& cost) {
     return fmt::format(
-        "    one-hot product  {} x {} x {} = {} multiplications,\n"
-        "                     {} of them by zero,\n"
-        "                     after building X: {} entries ({} as float32)\n"
-        "    lookup           {} numbers copied, no multiplications\n",
+        "    one-hot product  {} x {} x {} = {},\n"
+        "                     {} by zero,\n"
+        "                     and first it builds X: {} ({} as float32)\n"
+        "    lookup           {} copied, no multiplications\n",
         group_thousands(cost.ids), group_thousands(cost.vocab_size), group_thousands(cost.dim),
-        group_thousands(cost.product_multiplies), group_thousands(cost.zero_multiplies),
-        group_thousands(cost.onehot_entries), describe_float32_bytes(cost.onehot_entries),
-        group_thousands(cost.lookup_copies));
+        count_of(cost.product_multiplies, "multiplication", "multiplications"),
+        group_thousands(cost.zero_multiplies),
+        count_of(cost.onehot_entries, "entry", "entries"), describe_float32_bytes(cost.onehot_entries),
+        count_of(cost.lookup_copies, "number", "numbers"));
 }
 
 std::string step_cost(const DemoReport& report, const TextOptions& options) {
@@ -225,10 +238,13 @@ std::string step_cost(const DemoReport& report, const TextOptions& options) {
                                  group_thousands(k_gpt2_vocab), k_gpt2_dim,
                                  group_thousands(k_gpt2_context)));
     out += describe_cost(embedding_cost(k_gpt2_context, k_gpt2_vocab, k_gpt2_dim));
-    out += paragraph(fmt::format("Only 1 multiplication in {} would be by a 1. That is why "
-                                 "nn.Embedding is a lookup: the same result as the one-hot "
-                                 "product, without the zeros.",
-                                 group_thousands(k_gpt2_vocab)));
+    out += paragraph(fmt::format(
+        "Only 1 multiplication in {} would be by a 1. The table itself holds V x d = {} "
+        "parameters ({} as float32), often the largest single matrix of a model; every id reads "
+        "just one row of it. That is why nn.Embedding is a lookup: the same result as the "
+        "one-hot product, without the zeros.",
+        group_thousands(k_gpt2_vocab), group_thousands(k_gpt2_vocab * k_gpt2_dim),
+        describe_float32_bytes(k_gpt2_vocab * k_gpt2_dim)));
     return out;
 }
 
