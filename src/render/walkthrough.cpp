@@ -218,15 +218,14 @@ std::string step_product(const DemoReport& report, const TextOptions& options) {
 
 std::string describe_cost(const EmbeddingCost& cost) {
     return fmt::format(
-        "    one-hot product  {} x {} x {} = {},\n"
-        "                     {} by zero,\n"
-        "                     and first it builds X: {} ({} as float32)\n"
+        "    one-hot product  X with {} ({} as float32), then\n"
+        "                     {} x {} x {} = {},\n"
+        "                     {} of them by zero\n"
         "    lookup           {} copied, no multiplications\n",
+        count_of(cost.onehot_entries, "entry", "entries"), describe_float32_bytes(cost.onehot_entries),
         group_thousands(cost.ids), group_thousands(cost.vocab_size), group_thousands(cost.dim),
         count_of(cost.product_multiplies, "multiplication", "multiplications"),
-        group_thousands(cost.zero_multiplies),
-        count_of(cost.onehot_entries, "entry", "entries"), describe_float32_bytes(cost.onehot_entries),
-        count_of(cost.lookup_copies, "number", "numbers"));
+        group_thousands(cost.zero_multiplies), count_of(cost.lookup_copies, "number", "numbers"));
 }
 
 std::string step_cost(const DemoReport& report, const TextOptions& options) {
