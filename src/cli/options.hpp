@@ -2,20 +2,26 @@
 // or a one-line error). Parsing only: nothing is computed or printed here.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "cli/terminal.hpp"
 #include "core/report.hpp"
+#include "core/report_matrices.hpp"
 
 namespace embdemo {
 
-enum class OutputFormat { text, json };
+enum class OutputFormat { text, json, csv, tsv, markdown };
 
 struct Options {
-    DemoRequest request;
+    DemoRequest request;  // with --weights, vocab_size and dim are 0 unless given: the file decides
     OutputFormat format = OutputFormat::text;
+    std::optional<ReportMatrix> show;  // csv, tsv, markdown: only this matrix
     int precision = 4;
     ColorMode color = ColorMode::automatic;
+    std::string save_weights;      // --save-weights FILE.npy, or empty
+    std::string export_projector;  // --export-projector DIR, or empty
+    std::string labels;            // --labels FILE for the projector's metadata, or empty
 };
 
 struct CommandLine {

@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
+#include "core/difference.hpp"
 #include "core/embedding.hpp"
 #include "core/matrix.hpp"
 
@@ -12,7 +14,8 @@ namespace embdemo {
 
 // Where E comes from, so that every view can say so.
 struct WeightOrigin {
-    enum class Kind { torch };  // torch: nn.Embedding(V, d) after torch.manual_seed(seed)
+    // torch: nn.Embedding(V, d) after torch.manual_seed(seed); file: loaded from `detail` (a path)
+    enum class Kind { torch, file };
     Kind kind = Kind::torch;
     std::string detail;  // what the views print about a non-torch origin (e.g. a file's path)
 };
@@ -28,13 +31,14 @@ struct DemoRequest {
 
 struct DemoReport {
     DemoRequest request;
-    Matrix weight;          // E, V x d: nn.Embedding(V, d).weight after torch.manual_seed(seed)
+    Matrix weight;          // E, V x d, from request.origin
     Matrix onehot;          // X, n x V
     Matrix lookup;          // E[ids], n x d
     Matrix onehot_matmul;   // X·E, n x d
     Matrix linear_output;   // X·Wᵀ with W = Eᵀ (d x V), i.e. nn.Linear(V, d, bias=False)
     Comparison verdict;          // lookup vs onehot_matmul
     Comparison linear_verdict;   // lookup vs linear_output
+    std::optional<Difference> difference;  // where and why lookup and onehot_matmul first differ
 };
 
 // Computes the whole demonstration from the request and its embedding matrix E (V x d), however

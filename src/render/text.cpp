@@ -5,7 +5,9 @@
 
 #include <fmt/format.h>
 
+#include "core/escape.hpp"
 #include "core/limits.hpp"
+#include "render/explain.hpp"
 #include "render/paint.hpp"
 #include "render/table.hpp"
 
@@ -35,6 +37,7 @@ std::string format_ids(const TokenIds& ids) {
 std::string describe_origin(const DemoReport& report) {
     switch (report.request.origin.kind) {
         case WeightOrigin::Kind::torch: break;
+        case WeightOrigin::Kind::file: return "loaded from " + escape_for_message(report.request.origin.detail);
     }
     return fmt::format("nn.Embedding({}, {}).weight", report.weight.rows, report.weight.cols);
 }
@@ -43,10 +46,15 @@ std::string render_header(const DemoReport& report) {
     const DemoRequest& request = report.request;
     std::string out = "Embedding lookup vs one-hot matrix product\n";
     out += fmt::format("  ids    {}  (n = {})\n", format_ids(request.ids), request.ids.size());
+    const bool from_file = request.origin.kind == WeightOrigin::Kind::file;
     out += fmt::format("  vocab  {}{}\n", group_thousands(request.vocab_size),
-                       request.vocab_inferred ? "  (largest id + 1)" : "");
-    out += fmt::format("  dim    {}\n", group_thousands(request.dim));
-    out += fmt::format("  seed   {}  (torch.manual_seed)\n", request.seed);
+                       request.vocab_inferred ? "  (largest id + 1)" : from_file ? "  (rows in the file)" : "");
+    out += fmt::format("  dim    {}{}\n", group_thousands(request.dim), from_file ? "  (columns in the file)" : "");
+    if (from_file) {
+        out += fmt::format("  file   {}\n", escape_for_message(request.origin.detail));
+    } else {
+        out += fmt::format("  seed   {}  (torch.manual_seed)\n", request.seed);
+    }
     return out;
 }
 
@@ -220,9 +228,11 @@ std::string verdict_line(const DemoReport& report, bool color) {
         return fmt::format("verdict: {} -- lookup and one-hot product agree bit for bit ({} values)\n",
                            paint("IDENTICAL", Paint::good, color), group_thousands(total));
     }
-    return fmt::format("verdict: {} -- {} of {} values differ, max abs diff {}\n",
-                       paint("DIFFERENT", Paint::bad, color), group_thousands(verdict.differing),
-                       group_thousands(total), format_diff(verdict.max_abs_diff));
+    std::string out = fmt::format("verdict: {} -- {} of {} values differ, max abs diff {}\n",
+                                  paint("DIFFERENT", Paint::bad, color), group_thousands(verdict.differing),
+                                  group_thousands(total), format_diff(verdict.max_abs_diff));
+    if (report.difference) out += "  why: " + explain_difference(*report.difference) + '\n';
+    return out;
 }
 
 std::string render_text(const DemoReport& report, const TextOptions& options) {
