@@ -125,8 +125,8 @@ void declare_options(CLI::App& app, RawOptions& raw) {
         ->type_name("WHEN")
         ->capture_default_str();
     single(app.add_option("--save-weights", raw.save_weights,
-                          "also write E to FILE.npy (float32), readable by numpy.load"))
-        ->type_name("FILE.npy");
+                          "also write E to FILE (a .npy name) as float32, readable by numpy.load"))
+        ->type_name("FILE");
     single(app.add_option("--export-projector", raw.export_projector,
                           "also write vectors.tsv and metadata.tsv for the TensorFlow Embedding "
                           "Projector into DIR"))
