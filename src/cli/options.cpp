@@ -118,7 +118,7 @@ void declare_options(CLI::App& app, RawOptions& raw) {
                           "csv, tsv, markdown: print only this matrix: weight, onehot, lookup, "
                           "onehot_matmul or linear_output"))
         ->type_name("MATRIX");
-    single(app.add_option("--precision", raw.precision, "decimals in the text view, 0 to 9"))
+    single(app.add_option("--precision", raw.precision, "decimals in the text and markdown views, 0 to 9"))
         ->type_name("P")
         ->capture_default_str();
     single(app.add_option("--color", raw.color, "colour: auto, always or never"))
