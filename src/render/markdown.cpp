@@ -5,6 +5,7 @@
 #include "core/escape.hpp"
 #include "core/limits.hpp"
 #include "render/explain.hpp"
+#include "render/parameters.hpp"
 #include "render/table.hpp"
 
 namespace embdemo {
@@ -178,15 +179,11 @@ std::string matrix_table(const DemoReport& report, ReportMatrix which, int preci
 }
 
 std::string header_list(const DemoRequest& request) {
-    const bool from_file = request.origin.kind == WeightOrigin::Kind::file;
-    std::string out = fmt::format("- ids: {} (n = {})\n", fmt::join(request.ids, ", "), request.ids.size());
-    out += fmt::format("- vocab: {}{}\n", group_thousands(request.vocab_size),
-                       request.vocab_inferred ? " (largest id + 1)" : from_file ? " (rows in the file)" : "");
-    out += fmt::format("- dim: {}{}\n", group_thousands(request.dim), from_file ? " (columns in the file)" : "");
-    if (from_file) {
-        out += fmt::format("- file: ``{}``\n", escape_for_message(request.origin.detail));
-    } else {
-        out += fmt::format("- seed: {} (`torch.manual_seed`)\n", request.seed);
+    std::string out;
+    for (const Parameter& parameter : demo_parameters(request, fmt::format("{}", fmt::join(request.ids, ", ")))) {
+        const bool code = parameter.name == "file";
+        out += fmt::format("- {}: {}{}{}\n", parameter.name, code ? "``" + parameter.value + "``" : parameter.value,
+                           parameter.note.empty() ? "" : " (", parameter.note.empty() ? "" : parameter.note + ")");
     }
     return out;
 }

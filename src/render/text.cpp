@@ -9,6 +9,7 @@
 #include "core/limits.hpp"
 #include "render/explain.hpp"
 #include "render/paint.hpp"
+#include "render/parameters.hpp"
 #include "render/table.hpp"
 
 namespace embdemo {
@@ -43,17 +44,10 @@ std::string describe_origin(const DemoReport& report) {
 }
 
 std::string render_header(const DemoReport& report) {
-    const DemoRequest& request = report.request;
     std::string out = "Embedding lookup vs one-hot matrix product\n";
-    out += fmt::format("  ids    {}  (n = {})\n", format_ids(request.ids), request.ids.size());
-    const bool from_file = request.origin.kind == WeightOrigin::Kind::file;
-    out += fmt::format("  vocab  {}{}\n", group_thousands(request.vocab_size),
-                       request.vocab_inferred ? "  (largest id + 1)" : from_file ? "  (rows in the file)" : "");
-    out += fmt::format("  dim    {}{}\n", group_thousands(request.dim), from_file ? "  (columns in the file)" : "");
-    if (from_file) {
-        out += fmt::format("  file   {}\n", escape_for_message(request.origin.detail));
-    } else {
-        out += fmt::format("  seed   {}  (torch.manual_seed)\n", request.seed);
+    for (const Parameter& parameter : demo_parameters(report.request, format_ids(report.request.ids))) {
+        out += fmt::format("  {:<7}{}{}\n", parameter.name, parameter.value,
+                           parameter.note.empty() ? "" : "  (" + parameter.note + ")");
     }
     return out;
 }

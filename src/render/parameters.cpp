@@ -1,0 +1,23 @@
+#include "render/parameters.hpp"
+
+#include "core/escape.hpp"
+#include "core/limits.hpp"
+
+namespace embdemo {
+
+std::vector<Parameter> demo_parameters(const DemoRequest& request, const std::string& ids_text) {
+    const bool from_file = request.origin.kind == WeightOrigin::Kind::file;
+    std::vector<Parameter> parameters;
+    parameters.push_back({"ids", ids_text, "n = " + std::to_string(request.ids.size())});
+    parameters.push_back({"vocab", group_thousands(request.vocab_size),
+                          request.vocab_inferred ? "largest id + 1" : from_file ? "rows in the file" : ""});
+    parameters.push_back({"dim", group_thousands(request.dim), from_file ? "columns in the file" : ""});
+    if (from_file) {
+        parameters.push_back({"file", escape_for_message(request.origin.detail), ""});
+    } else {
+        parameters.push_back({"seed", std::to_string(request.seed), "torch.manual_seed"});
+    }
+    return parameters;
+}
+
+}  // namespace embdemo
