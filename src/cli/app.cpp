@@ -10,17 +10,29 @@
 #include <vector>
 
 #include "cli/exit_codes.hpp"
+#include "cli/files.hpp"
 #include "cli/options.hpp"
 #include "cli/terminal.hpp"
+#include "cli/weight_files.hpp"
+#include "core/escape.hpp"
 #include "core/init.hpp"
+#include "core/labels.hpp"
+#include "core/npy.hpp"
 #include "core/report.hpp"
+#include "render/delimited.hpp"
+#include "render/explain.hpp"
 #include "render/json.hpp"
+#include "render/markdown.hpp"
+#include "render/projector.hpp"
 #include "render/text.hpp"
 #include "render/trace.hpp"
 #include "render/walkthrough.hpp"
 
 namespace embdemo {
 namespace {
+
+// 256 MiB: ample for any real vocabulary (GPT-2's 50,257 tokens take under 1 MiB).
+constexpr std::uint64_t k_max_labels_bytes = std::uint64_t{1} << 28;
 
 void print_error(const std::string& message) {
     std::fprintf(stderr, "embdemo: error: %s\n", message.c_str());
@@ -40,17 +52,19 @@ int write_stdout(const std::string& text) {
     return k_exit_ok;
 }
 
-// E for the request, from wherever the options say it comes from.
-Matrix make_weight(const DemoRequest& request) {
+// E for the request, from wherever the options say it comes from. A file also decides the
+// request's vocab and dim.
+ParseResult<Matrix> make_weight(DemoRequest& request) {
     switch (request.origin.kind) {
         case WeightOrigin::Kind::torch: break;
         case WeightOrigin::Kind::torch_randint:
-            return torch_randint_weight(request.vocab_size, request.dim, request.seed,
-                                        k_randint_low, k_randint_high);
+            return ParseResult<Matrix>::ok(torch_randint_weight(
+                request.vocab_size, request.dim, request.seed, k_randint_low, k_randint_high));
         case WeightOrigin::Kind::index_pattern:
-            return index_pattern_weight(request.vocab_size, request.dim);
+            return ParseResult<Matrix>::ok(index_pattern_weight(request.vocab_size, request.dim));
+        case WeightOrigin::Kind::file: return load_weight_file(request);
     }
-    return torch_embedding_weight(request.vocab_size, request.dim, request.seed);
+    return ParseResult<Matrix>::ok(torch_embedding_weight(request.vocab_size, request.dim, request.seed));
 }
 
 // The output as steps: one for the plain view and the machine formats, several for the
@@ -58,6 +72,9 @@ Matrix make_weight(const DemoRequest& request) {
 std::vector<std::string> render_steps(const DemoReport& report, const Options& options) {
     switch (options.format) {
         case OutputFormat::json: return {render_json(report)};
+        case OutputFormat::csv: return {render_delimited(report, ',', options.show)};
+        case OutputFormat::tsv: return {render_delimited(report, '\t', options.show)};
+        case OutputFormat::markdown: return {render_markdown(report, options.precision, options.show)};
         case OutputFormat::text: break;
     }
     TextOptions text;
@@ -96,23 +113,81 @@ std::string join_steps(const std::vector<std::string>& steps, std::size_t first)
     return text;
 }
 
-int run_demo(const Options& options) {
-    const DemoRequest& request = options.request;
-    const DemoReport report = build_demo_report(request, make_weight(request));
-    // Render everything before writing anything, so that a failure cannot leave half a result.
-    const std::vector<std::string> steps = render_steps(report, options);
+// Writes the steps: all at once, or with --pause on a terminal one at a time until the last
+// one or until stdin is closed.
+int write_steps(const std::vector<std::string>& steps, bool pause) {
     std::size_t next = 0;
-    if (options.pause && stdin_is_terminal()) {
-        // One step at a time, until the last one or until stdin is closed.
+    if (pause && stdin_is_terminal()) {
         while (next + 1 < steps.size()) {
             const int status = write_stdout(steps[next++] + '\n');
             if (status != k_exit_ok) return status;
             if (!wait_for_enter()) break;
         }
     }
-    const int status = write_stdout(join_steps(steps, next));
+    return write_stdout(join_steps(steps, next));
+}
+
+// The files --save-weights and --export-projector ask for, rendered in full first. Returns an
+// error message (with the option) or an empty string.
+std::string write_requested_files(const Options& options, const DemoReport& report,
+                                  const std::vector<std::string>& labels) {
+    if (!options.save_weights.empty()) {
+        const std::string problem = write_file_atomically(options.save_weights, encode_npy(report.weight));
+        if (!problem.empty()) return "--save-weights " + quote_for_message(options.save_weights) + ": " + problem;
+    }
+    if (!options.export_projector.empty()) {
+        const std::string& dir = options.export_projector;
+        const std::string vectors = render_projector_vectors(report.weight);
+        const std::string metadata = render_projector_metadata(report.weight.rows, labels);
+        std::string problem = ensure_directory(dir);
+        if (problem.empty()) problem = write_file_atomically(dir + "/vectors.tsv", vectors);
+        if (problem.empty()) problem = write_file_atomically(dir + "/metadata.tsv", metadata);
+        if (!problem.empty()) return "--export-projector " + quote_for_message(dir) + ": " + problem;
+    }
+    return {};
+}
+
+ParseResult<std::vector<std::string>> read_labels(const Options& options, std::size_t vocab_size) {
+    using Result = ParseResult<std::vector<std::string>>;
+    if (options.labels.empty()) return Result::ok({});
+    const auto fail = [&](const std::string& problem) {
+        return Result::fail("--labels " + quote_for_message(options.labels) + ": " + problem);
+    };
+    const auto text = read_small_file(options.labels, k_max_labels_bytes);
+    if (!text) return fail(text.error());
+    auto labels = parse_labels(text.value(), vocab_size);
+    return labels ? labels : fail(labels.error());
+}
+
+int run_demo(const Options& options) {
+    DemoRequest request = options.request;
+    auto weight = make_weight(request);
+    if (!weight) {
+        print_error(weight.error());
+        return k_exit_usage;
+    }
+    const auto labels = read_labels(options, request.vocab_size);
+    if (!labels) {
+        print_error(labels.error());
+        return k_exit_usage;
+    }
+    const DemoReport report = build_demo_report(request, std::move(weight.value()));
+    // Render everything before writing anything, so that a failure cannot leave half a result.
+    const std::vector<std::string> steps = render_steps(report, options);
+    if (const std::string problem = write_requested_files(options, report, labels.value()); !problem.empty()) {
+        print_error(problem);
+        return k_exit_failure;
+    }
+    const int status = write_steps(steps, options.pause);
     if (status != k_exit_ok) return status;
-    return report.verdict.identical ? k_exit_ok : k_exit_differ;
+    if (report.verdict.identical) return k_exit_ok;
+    // CSV and TSV carry only numbers; say on stderr why the exit status is "differ".
+    const bool data_only = options.format == OutputFormat::csv || options.format == OutputFormat::tsv;
+    if (data_only && report.difference) {
+        std::fprintf(stderr, "embdemo: note: the lookup and the one-hot product differ, %s\n",
+                     explain_difference(*report.difference).c_str());
+    }
+    return k_exit_differ;
 }
 
 }  // namespace

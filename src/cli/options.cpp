@@ -1,6 +1,7 @@
 #include "cli/options.hpp"
 
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -26,12 +27,18 @@ constexpr const char* k_footer = R"(Examples:
   embdemo --ids 2,3,1 --dim 5 --trace         one id at a time, every step written out
   embdemo --ids 2,3,1 --dim 5 --walkthrough   the notebook as a narrated lesson
   embdemo --ids 2,3,1 --dim 3 --init index    hand-checkable numbers: E[k][j] = 10*k + j
+  embdemo --ids 2,3,1 --dim 5 --format csv --show lookup   one matrix as CSV
+  embdemo --ids 464,3290 --weights wte.npy    a real model's table, saved with numpy.save
+
+Weight files: a .npy file (recognised by its content; float32 or float64, 2-D, C order) or a
+.csv/.tsv file (by its name; one row of E per line, no header).
 
 Exit status:
   0  the lookup and the one-hot product are identical
-  1  failure while writing the output (e.g. a full disk)
-  2  bad command line or input (one line on stderr, nothing on stdout)
-  3  the two results differ
+  1  failure while writing the output or a file (e.g. a full disk)
+  2  bad command line or input, including an unreadable or malformed file
+     (one line on stderr, nothing on stdout)
+  3  the two results differ (possible with weights from a file: -0.0, inf, nan)
 
 Colour is used only on a terminal; NO_COLOR, TERM=dumb and --color are respected.)";
 
@@ -41,8 +48,13 @@ struct RawOptions {
     std::optional<std::string> ids;
     std::optional<std::string> vocab;
     std::optional<std::string> dim;
-    std::string seed = "123";
+    std::optional<std::string> seed;
     std::string format = "text";
+    std::optional<std::string> show;
+    std::optional<std::string> weights;
+    std::optional<std::string> save_weights;
+    std::optional<std::string> export_projector;
+    std::optional<std::string> labels;
     std::string precision = "4";
     std::string color = "auto";
     std::string init = "torch";
@@ -79,6 +91,16 @@ ParseResult<std::uint64_t> parse_bounded(const char* option, const std::string& 
     return parsed;
 }
 
+std::optional<OutputFormat> find_format(const std::string& name) {
+    const std::pair<const char*, OutputFormat> formats[] = {
+        {"text", OutputFormat::text}, {"json", OutputFormat::json}, {"csv", OutputFormat::csv},
+        {"tsv", OutputFormat::tsv}, {"markdown", OutputFormat::markdown}};
+    for (const auto& [known, format] : formats) {
+        if (name == known) return format;
+    }
+    return std::nullopt;
+}
+
 void declare_options(CLI::App& app, RawOptions& raw) {
     const auto single = [](CLI::Option* option) {
         return option->multi_option_policy(CLI::MultiOptionPolicy::Throw);
@@ -91,13 +113,20 @@ void declare_options(CLI::App& app, RawOptions& raw) {
                           "vocabulary size V (rows of E); default: largest id + 1, as in the notebook"))
         ->type_name("V");
     single(app.add_option("--dim", raw.dim, "embedding dimension d (columns of E)"))->type_name("D");
-    single(app.add_option("--seed", raw.seed, "torch.manual_seed value, 0 to 2^64-1"))
-        ->type_name("SEED")
-        ->capture_default_str();
-    single(app.add_option("--format", raw.format, "output format: text or json"))
+    single(app.add_option("--seed", raw.seed, "torch.manual_seed value, 0 to 2^64-1 (default 123)"))
+        ->type_name("SEED");
+    single(app.add_option("--weights", raw.weights,
+                          "read E from a .npy, .csv or .tsv file instead of torch's initialisation; "
+                          "vocab and dim come from the file"))
+        ->type_name("FILE");
+    single(app.add_option("--format", raw.format, "output format: text, json, csv, tsv or markdown"))
         ->type_name("FORMAT")
         ->capture_default_str();
-    single(app.add_option("--precision", raw.precision, "decimals in the text view, 0 to 9"))
+    single(app.add_option("--show", raw.show,
+                          "csv, tsv, markdown: print only this matrix: weight, onehot, lookup, "
+                          "onehot_matmul or linear_output"))
+        ->type_name("MATRIX");
+    single(app.add_option("--precision", raw.precision, "decimals in the text and markdown views, 0 to 9"))
         ->type_name("P")
         ->capture_default_str();
     single(app.add_option("--color", raw.color, "colour: auto, always or never"))
@@ -120,9 +149,57 @@ void declare_options(CLI::App& app, RawOptions& raw) {
     single(app.add_flag("--pause", raw.pause,
                         "with --trace or --walkthrough: wait for Enter between steps (only when "
                         "stdin is a terminal)"));
+    single(app.add_option("--save-weights", raw.save_weights,
+                          "also write E to FILE (a .npy name) as float32, readable by numpy.load"))
+        ->type_name("FILE");
+    single(app.add_option("--export-projector", raw.export_projector,
+                          "also write vectors.tsv and metadata.tsv for the TensorFlow Embedding "
+                          "Projector into DIR"))
+        ->type_name("DIR");
+    single(app.add_option("--labels", raw.labels,
+                          "with --export-projector: one label per row of E, one per line, for "
+                          "metadata.tsv (default: the token ids)"))
+        ->type_name("FILE");
 }
 
-std::optional<std::string> validate_init(const std::string& init, DemoRequest& request) {
+// A file or directory name given to `option`: anything but empty.
+std::optional<std::string> check_path(const char* option, const std::optional<std::string>& path) {
+    if (path && path->empty()) return bad_value(option, *path, "is empty", "a file or directory name");
+    return std::nullopt;
+}
+
+// The options about files and formats that only make sense together.
+std::optional<std::string> check_combinations(const RawOptions& raw, const Options& options) {
+    for (const auto& [option, path] : {std::pair{"--weights", raw.weights}, {"--save-weights", raw.save_weights},
+                                       {"--export-projector", raw.export_projector}, {"--labels", raw.labels}}) {
+        if (auto problem = check_path(option, path)) return problem;
+    }
+    if (raw.weights && raw.seed) {
+        return std::string("--seed cannot be combined with --weights: E comes from the file, so the seed "
+                           "would have no effect (allowed: one of them)");
+    }
+    const std::string& save = options.save_weights;
+    if (!save.empty() && (save.size() < 5 || save.compare(save.size() - 4, 4, ".npy") != 0)) {
+        return bad_value("--save-weights", save, "does not end in .npy", "a file name ending in .npy");
+    }
+    if (raw.labels && !raw.export_projector) {
+        return std::string("--labels has no effect without --export-projector (allowed: both, or neither)");
+    }
+    if (raw.show && options.format != OutputFormat::csv && options.format != OutputFormat::tsv &&
+        options.format != OutputFormat::markdown) {
+        return bad_value("--show", *raw.show, "needs --format csv, tsv or markdown",
+                         "--show with one of those formats; json always carries every matrix");
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> validate_init(const RawOptions& raw, DemoRequest& request) {
+    const std::string& init = raw.init;
+    if (raw.weights) {  // E comes from the file; the origin is already set
+        if (init == "torch") return std::nullopt;
+        return bad_value("--init", init, "cannot be combined with --weights, which already fills E",
+                         "one of them");
+    }
     if (init == "torch") {
         request.origin.kind = WeightOrigin::Kind::torch;
     } else if (init == "randint") {
@@ -183,9 +260,14 @@ CommandLine validate(const RawOptions& raw) {
     Options& options = result.options;
     DemoRequest& request = options.request;
 
-    if (!raw.ids || !raw.dim) {
-        const char* missing = !raw.ids && !raw.dim ? "--ids and --dim are" : !raw.ids ? "--ids is" : "--dim is";
+    const bool need_dim = !raw.dim && !raw.weights;  // a weight file brings its own dim
+    if (!raw.ids || need_dim) {
+        const char* missing = !raw.ids && need_dim ? "--ids and --dim are" : !raw.ids ? "--ids is" : "--dim is";
         return fail(std::string(missing) + " required, e.g. embdemo --ids 2,3,1 --dim 5; see embdemo --help");
+    }
+    if (raw.weights) {
+        request.origin.kind = WeightOrigin::Kind::file;
+        request.origin.detail = *raw.weights;
     }
     auto ids = parse_id_list(*raw.ids);
     if (!ids) {
@@ -208,7 +290,7 @@ CommandLine validate(const RawOptions& raw) {
                             std::to_string(request.vocab_size - 1) + ")");
             }
         }
-    } else {
+    } else if (!raw.weights) {
         if (largest_id == UINT64_MAX) {
             return fail("--ids: id " + std::to_string(largest_id) +
                         " leaves no room for a vocab of largest id + 1 (allowed: ids below 2^64-1)");
@@ -217,21 +299,32 @@ CommandLine validate(const RawOptions& raw) {
         request.vocab_inferred = true;
     }
 
-    const auto dim = parse_bounded("--dim", *raw.dim, 1, UINT64_MAX);
-    if (!dim) return fail(dim.error());
-    request.dim = dim.value();
-
-    const auto seed = parse_bounded("--seed", raw.seed, 0, UINT64_MAX);
-    if (!seed) return fail(seed.error());
-    request.seed = seed.value();
-
-    if (raw.format == "text") {
-        options.format = OutputFormat::text;
-    } else if (raw.format == "json") {
-        options.format = OutputFormat::json;
-    } else {
-        return fail(bad_value("--format", raw.format, "is not a known format", "text, json"));
+    if (raw.dim) {
+        const auto dim = parse_bounded("--dim", *raw.dim, 1, UINT64_MAX);
+        if (!dim) return fail(dim.error());
+        request.dim = dim.value();
     }
+
+    if (raw.seed) {
+        const auto seed = parse_bounded("--seed", *raw.seed, 0, UINT64_MAX);
+        if (!seed) return fail(seed.error());
+        request.seed = seed.value();
+    }
+
+    const auto format = find_format(raw.format);
+    if (!format) return fail(bad_value("--format", raw.format, "is not a known format", "text, json, csv, tsv, markdown"));
+    options.format = *format;
+    if (raw.show) {
+        options.show = find_report_matrix(*raw.show);
+        if (!options.show) {
+            return fail(bad_value("--show", *raw.show, "is not a matrix name",
+                                  "weight, onehot, lookup, onehot_matmul, linear_output"));
+        }
+    }
+    options.save_weights = raw.save_weights.value_or("");
+    options.export_projector = raw.export_projector.value_or("");
+    options.labels = raw.labels.value_or("");
+    if (auto problem = check_combinations(raw, options)) return fail(*problem);
 
     const auto precision = parse_bounded("--precision", raw.precision, 0, k_max_precision);
     if (!precision) return fail(precision.error());
@@ -247,10 +340,11 @@ CommandLine validate(const RawOptions& raw) {
         return fail(bad_value("--color", raw.color, "is not a known mode", "auto, always, never"));
     }
 
-    if (auto too_big = check_demo_sizes(request.ids.size(), request.vocab_size, request.dim)) {
+    // With --weights the sizes are checked against the file's header, before its data is read.
+    if (auto too_big = check_demo_sizes(request.ids.size(), request.vocab_size, request.dim); too_big && !raw.weights) {
         return fail("--ids/--vocab/--dim: " + *too_big);
     }
-    if (auto problem = validate_init(raw.init, request)) return fail(*problem);
+    if (auto problem = validate_init(raw, request)) return fail(*problem);
     if (auto problem = validate_view(raw, options)) return fail(*problem);
     result.run = true;
     return result;

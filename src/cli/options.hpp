@@ -3,27 +3,33 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cli/terminal.hpp"
 #include "core/report.hpp"
+#include "core/report_matrices.hpp"
 
 namespace embdemo {
 
-enum class OutputFormat { text, json };
+enum class OutputFormat { text, json, csv, tsv, markdown };
 
 // Which text view: the plain demonstration, one id at a time, or the narrated lesson.
 enum class View { plain, trace, walkthrough };
 
 struct Options {
-    DemoRequest request;
+    DemoRequest request;  // with --weights, vocab_size and dim are 0 unless given: the file decides
     OutputFormat format = OutputFormat::text;
     View view = View::plain;
     std::vector<std::size_t> trace_positions;  // empty: the default positions
     bool pause = false;  // wait for Enter between steps (only ever when stdin is a terminal)
+    std::optional<ReportMatrix> show;  // csv, tsv, markdown: only this matrix
     int precision = 4;
     ColorMode color = ColorMode::automatic;
+    std::string save_weights;      // --save-weights FILE.npy, or empty
+    std::string export_projector;  // --export-projector DIR, or empty
+    std::string labels;            // --labels FILE for the projector's metadata, or empty
 };
 
 struct CommandLine {

@@ -14,6 +14,7 @@ DemoReport build_demo_report(const DemoRequest& request, Matrix weight) {
     report.linear_output = linear_forward(report.onehot, transpose(report.weight));
     report.verdict = compare_exact(report.lookup, report.onehot_matmul);
     report.linear_verdict = compare_exact(report.lookup, report.linear_output);
+    report.difference = first_difference(report.weight, request.ids, report.lookup, report.onehot_matmul);
     return report;
 }
 

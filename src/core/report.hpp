@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
+#include "core/difference.hpp"
 #include "core/embedding.hpp"
 #include "core/matrix.hpp"
 
@@ -16,6 +18,7 @@ struct WeightOrigin {
         torch,          // nn.Embedding(V, d) after torch.manual_seed(seed)
         torch_randint,  // torch.randint(-9, 10, (V, d)) after torch.manual_seed(seed)
         index_pattern,  // E[k][j] = k * 10^m + j (detail spells the formula)
+        file,           // loaded from a file (detail is its path)
     };
     Kind kind = Kind::torch;
     std::string detail;  // what the views print about a non-torch origin (e.g. a file's path)
@@ -32,13 +35,14 @@ struct DemoRequest {
 
 struct DemoReport {
     DemoRequest request;
-    Matrix weight;          // E, V x d: nn.Embedding(V, d).weight after torch.manual_seed(seed)
+    Matrix weight;          // E, V x d, from request.origin
     Matrix onehot;          // X, n x V
     Matrix lookup;          // E[ids], n x d
     Matrix onehot_matmul;   // X·E, n x d
     Matrix linear_output;   // X·Wᵀ with W = Eᵀ (d x V), i.e. nn.Linear(V, d, bias=False)
     Comparison verdict;          // lookup vs onehot_matmul
     Comparison linear_verdict;   // lookup vs linear_output
+    std::optional<Difference> difference;  // where and why lookup and onehot_matmul first differ
 };
 
 // Computes the whole demonstration from the request and its embedding matrix E (V x d), however

@@ -1,9 +1,13 @@
 #include "render/json.hpp"
 
 #include <cmath>
+#include <cstdint>
+#include <optional>
+#include <string_view>
 
 #include <fmt/format.h>
 
+#include "render/explain.hpp"
 #include "render/number_format.hpp"
 
 namespace embdemo {
@@ -26,8 +30,75 @@ const char* weight_source_name(const WeightOrigin& origin) {
         case WeightOrigin::Kind::torch: break;
         case WeightOrigin::Kind::torch_randint: return "randint";
         case WeightOrigin::Kind::index_pattern: return "index";
+        case WeightOrigin::Kind::file: return "file";
     }
     return "torch";
+}
+
+// A JSON string in ASCII: UTF-8 text becomes \\u escapes, and bytes that are not UTF-8 (a file
+// name may hold any bytes) become U+FFFD, so the output is always valid JSON.
+std::string json_string(std::string_view text) {
+    std::string out = "\"";
+    for (std::size_t i = 0; i < text.size();) {
+        const auto byte = static_cast<unsigned char>(text[i]);
+        if (byte == '"' || byte == '\\') {
+            out += '\\';
+            out += static_cast<char>(byte);
+            ++i;
+            continue;
+        }
+        if (byte >= 0x20 && byte < 0x7f) {
+            out += static_cast<char>(byte);
+            ++i;
+            continue;
+        }
+        std::uint32_t code_point = byte < 0x80 ? byte : 0xfffd;
+        std::size_t length = 1;
+        if (byte >= 0xc2 && byte <= 0xf4) {
+            const std::size_t expected = byte < 0xe0 ? 2 : byte < 0xf0 ? 3 : 4;
+            std::uint32_t value = byte & (0x7f >> expected);
+            std::size_t k = 1;
+            for (; k < expected && i + k < text.size(); ++k) {
+                const auto next = static_cast<unsigned char>(text[i + k]);
+                if ((next & 0xc0) != 0x80) break;
+                value = (value << 6) | (next & 0x3f);
+            }
+            const std::uint32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
+            if (k == expected && value >= smallest[expected] && value <= 0x10ffff &&
+                (value < 0xd800 || value > 0xdfff)) {
+                code_point = value;
+                length = expected;
+            }
+        }
+        if (code_point >= 0x10000) {
+            code_point -= 0x10000;
+            out += fmt::format("\\u{:04x}\\u{:04x}", 0xd800 + (code_point >> 10), 0xdc00 + (code_point & 0x3ff));
+        } else {
+            out += fmt::format("\\u{:04x}", code_point);
+        }
+        i += length;
+    }
+    return out + '"';
+}
+
+// null when identical; otherwise where the first difference is and why.
+void append_difference(std::string& out, const std::optional<Difference>& difference) {
+    if (!difference) {
+        out += "  \"first_difference\": null,\n";
+        return;
+    }
+    const Difference& d = *difference;
+    out += "  \"first_difference\": {\n";
+    out += fmt::format("    \"position\": {},\n", d.position);
+    out += fmt::format("    \"id\": {},\n", d.id);
+    out += fmt::format("    \"column\": {},\n", d.column);
+    out += fmt::format("    \"lookup\": {},\n", json_number(d.lookup_value));
+    out += fmt::format("    \"onehot_matmul\": {},\n", json_number(d.product_value));
+    out += fmt::format("    \"cause\": \"{}\",\n", difference_cause_name(d.cause));
+    out += fmt::format("    \"weight_row\": {},\n", d.cause == Difference::Cause::nonfinite_elsewhere
+                                                           ? std::to_string(d.source_row) : "null");
+    out += fmt::format("    \"explanation\": {}\n", json_string(explain_difference(d)));
+    out += "  },\n";
 }
 
 void append_matrix(std::string& out, const char* name, const Matrix& m, bool as_integers) {
@@ -53,8 +124,11 @@ std::string render_json(const DemoReport& report) {
     out += fmt::format("  \"vocab\": {},\n", request.vocab_size);
     out += fmt::format("  \"vocab_inferred\": {},\n", request.vocab_inferred);
     out += fmt::format("  \"dim\": {},\n", request.dim);
-    out += fmt::format("  \"seed\": {},\n", request.seed);
+    const bool from_file = request.origin.kind == WeightOrigin::Kind::file;
+    // A seed means nothing for weights read from a file.
+    out += fmt::format("  \"seed\": {},\n", from_file ? "null" : std::to_string(request.seed));
     out += fmt::format("  \"weight_source\": \"{}\",\n", weight_source_name(request.origin));
+    out += fmt::format("  \"weight_file\": {},\n", from_file ? json_string(request.origin.detail) : "null");
     append_matrix(out, "weight", report.weight, false);
     append_matrix(out, "onehot", report.onehot, true);
     append_matrix(out, "lookup", report.lookup, false);
@@ -63,6 +137,7 @@ std::string render_json(const DemoReport& report) {
     out += fmt::format("  \"identical\": {},\n", report.verdict.identical);
     out += fmt::format("  \"differing\": {},\n", report.verdict.differing);
     out += fmt::format("  \"max_abs_diff\": {},\n", json_number(report.verdict.max_abs_diff));
+    append_difference(out, report.difference);
     out += fmt::format("  \"linear_identical\": {}\n", report.linear_verdict.identical);
     out += "}\n";
     return out;

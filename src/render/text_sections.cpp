@@ -5,9 +5,12 @@
 
 #include <fmt/format.h>
 
+#include "core/escape.hpp"
 #include "core/init.hpp"
 #include "core/limits.hpp"
+#include "render/explain.hpp"
 #include "render/paint.hpp"
+#include "render/parameters.hpp"
 #include "render/table.hpp"
 
 namespace embdemo {
@@ -63,31 +66,17 @@ std::string describe_origin(const DemoReport& report) {
                                e.rows, e.cols);
         case WeightOrigin::Kind::index_pattern:
             return report.request.origin.detail + " for row k, column j";
+        case WeightOrigin::Kind::file:
+            return "loaded from " + escape_for_message(report.request.origin.detail);
     }
     return fmt::format("nn.Embedding({}, {}).weight", e.rows, e.cols);
 }
 
 std::string render_header(const DemoReport& report) {
-    const DemoRequest& request = report.request;
     std::string out = "Embedding lookup vs one-hot matrix product\n";
-    out += fmt::format("  ids    {}  (n = {})\n", format_ids(request.ids), request.ids.size());
-    out += fmt::format("  vocab  {}{}\n", group_thousands(request.vocab_size),
-                       request.vocab_inferred ? "  (largest id + 1)" : "");
-    out += fmt::format("  dim    {}\n", group_thousands(request.dim));
-    out += fmt::format("  shapes E {} x {}, X {} x {}, lookup and product {} x {}\n",
-                       group_thousands(request.vocab_size), group_thousands(request.dim),
-                       request.ids.size(), group_thousands(request.vocab_size), request.ids.size(),
-                       group_thousands(request.dim));
-    switch (request.origin.kind) {
-        case WeightOrigin::Kind::torch:
-            out += fmt::format("  seed   {}  (torch.manual_seed)\n", request.seed);
-            break;
-        case WeightOrigin::Kind::torch_randint:
-            out += fmt::format("  seed   {}  (torch.manual_seed, then torch.randint)\n", request.seed);
-            break;
-        case WeightOrigin::Kind::index_pattern:
-            out += "  init   index pattern, no random numbers\n";
-            break;
+    for (const Parameter& parameter : demo_parameters(report.request, format_ids(report.request.ids))) {
+        out += fmt::format("  {:<7}{}{}\n", parameter.name, parameter.value,
+                           parameter.note.empty() ? "" : "  (" + parameter.note + ")");
     }
     return out;
 }
@@ -260,9 +249,12 @@ std::string verdict_line(const DemoReport& report, bool color) {
         return fmt::format("verdict: {} -- {} bit for bit, max abs diff 0\n",
                            paint("IDENTICAL", Paint::good, color), which);
     }
-    return fmt::format("verdict: {} -- {} of {} values differ, max abs diff {}\n",
-                       paint("DIFFERENT", Paint::bad, color), group_thousands(verdict.differing),
-                       group_thousands(total), format_diff(verdict.max_abs_diff));
+    std::string out = fmt::format("verdict: {} -- {} of {} values differ, max abs diff {}\n",
+                                  paint("DIFFERENT", Paint::bad, color),
+                                  group_thousands(verdict.differing), group_thousands(total),
+                                  format_diff(verdict.max_abs_diff));
+    if (report.difference) out += "  why: " + explain_difference(*report.difference) + '\n';
+    return out;
 }
 
 std::string render_plain_matrix(const Matrix& m, const TextOptions& options) {

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/cost.hpp"
+#include "core/escape.hpp"
 #include "core/init.hpp"
 #include "core/limits.hpp"
 #include "render/paint.hpp"
@@ -112,6 +113,11 @@ std::string step_weight(const DemoReport& report, const TextOptions& options) {
             story += fmt::format("Here it holds a pattern instead (--init index): E[k][j] = {}, "
                                  "so every number tells its own row and column:",
                                  request.origin.detail);
+            break;
+        case WeightOrigin::Kind::file:
+            story += fmt::format("Here it was read from a file instead (--weights {}), which "
+                                 "also decided V and d:",
+                                 escape_for_message(request.origin.detail));
             break;
     }
     out += paragraph(story);

@@ -7,10 +7,11 @@
 #   stdout_file=PATH      optional: send stdout there instead of capturing it (e.g. /dev/full)
 #   env_vars=(K=V ...)    optional: extra environment for the run
 #
-# Every case runs with NO_COLOR=1, LC_ALL=C and stdin from /dev/null.
+# Every case runs with NO_COLOR=1, LC_ALL=C and stdin from /dev/null, in tests/data, so that
+# weight files are named by short relative paths (weights/notebook_f32.npy, bad/fortran.npy).
 # EMBDEMO_REGENERATE_GOLDEN=1 rewrites the expected files instead of comparing: review the diff.
 set -u
-binary=$1
+binary=$(realpath "$1")  # the case runs in tests/data
 case_file=$2
 case_dir=$(dirname "$case_file")
 name=$(basename "$case_file" .args)
@@ -27,7 +28,7 @@ trap 'rm -rf "$work"' EXIT
 actual_stdout="$work/stdout"
 target=${stdout_file:-$actual_stdout}
 
-env NO_COLOR=1 LC_ALL=C "${env_vars[@]}" "$binary" "${args[@]}" </dev/null >"$target" 2>"$work/stderr"
+(cd "$case_dir/../../data" && env NO_COLOR=1 LC_ALL=C "${env_vars[@]}" "$binary" "${args[@]}" </dev/null >"$target" 2>"$work/stderr")
 echo $? >"$work/status"
 [ -n "$stdout_file" ] && : >"$actual_stdout"
 

@@ -69,3 +69,51 @@ TEST_CASE("--help and --version print to stdout and exit 0") {
     const CommandLine version = parse({"--version"});
     CHECK(version.stdout_text.rfind("embdemo ", 0) == 0);
 }
+
+TEST_CASE("--weights makes --dim and --vocab optional and leaves them to the file") {
+    const CommandLine command_line = parse({"--ids", "2,3", "--weights", "wte.npy"});
+    REQUIRE_MESSAGE(command_line.run, command_line.error);
+    const DemoRequest& request = command_line.options.request;
+    CHECK(request.origin.kind == WeightOrigin::Kind::file);
+    CHECK(request.origin.detail == "wte.npy");
+    CHECK(request.vocab_size == 0);
+    CHECK(request.dim == 0);
+    CHECK_FALSE(request.vocab_inferred);
+}
+
+TEST_CASE("the new formats and --show are parsed") {
+    const CommandLine command_line = parse({"--ids", "1", "--dim", "2", "--format", "tsv", "--show", "onehot_matmul"});
+    REQUIRE(command_line.run);
+    CHECK(command_line.options.format == OutputFormat::tsv);
+    CHECK(command_line.options.show == ReportMatrix::onehot_matmul);
+    CHECK(parse({"--ids", "1", "--dim", "2", "--format", "markdown"}).options.format == OutputFormat::markdown);
+}
+
+TEST_CASE("file and format options that make no sense together are refused") {
+    const struct {
+        std::vector<const char*> args;
+        const char* message;
+    } cases[] = {
+        {{"--ids", "1", "--weights", "w.npy", "--seed", "5"},
+         "--seed cannot be combined with --weights: E comes from the file, so the seed would have no effect "
+         "(allowed: one of them)"},
+        {{"--ids", "1", "--dim", "2", "--show", "lookup"},
+         "--show \"lookup\": needs --format csv, tsv or markdown (allowed: --show with one of those formats; "
+         "json always carries every matrix)"},
+        {{"--ids", "1", "--dim", "2", "--format", "csv", "--show", "E"},
+         "--show \"E\": is not a matrix name (allowed: weight, onehot, lookup, onehot_matmul, linear_output)"},
+        {{"--ids", "1", "--dim", "2", "--labels", "l.txt"},
+         "--labels has no effect without --export-projector (allowed: both, or neither)"},
+        {{"--ids", "1", "--dim", "2", "--save-weights", "e.csv"},
+         "--save-weights \"e.csv\": does not end in .npy (allowed: a file name ending in .npy)"},
+        {{"--ids", "1", "--weights", ""}, "--weights \"\": is empty (allowed: a file or directory name)"},
+        {{"--ids", "1"}, "--dim is required, e.g. embdemo --ids 2,3,1 --dim 5; see embdemo --help"},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.message);
+        const CommandLine command_line = parse(c.args);
+        CHECK_FALSE(command_line.run);
+        CHECK(command_line.exit_code == k_exit_usage);
+        CHECK(command_line.error == c.message);
+    }
+}

@@ -1,0 +1,85 @@
+#include "cli/files.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <iterator>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace embdemo {
+namespace {
+
+std::string system_error(const char* what) { return std::string(what) + ": " + std::strerror(errno); }
+
+// Writes everything, retrying short writes and interrupted calls.
+bool write_all(int fd, const char* data, std::size_t size) {
+    while (size > 0) {
+        const ssize_t written = ::write(fd, data, size);
+        if (written < 0) {
+            if (errno == EINTR) continue;
+            return false;
+        }
+        data += written;
+        size -= static_cast<std::size_t>(written);
+    }
+    return true;
+}
+
+}  // namespace
+
+ParseResult<std::ifstream> open_for_reading(const std::string& path) {
+    struct stat info {};
+    if (::stat(path.c_str(), &info) != 0) return ParseResult<std::ifstream>::fail(system_error("cannot open"));
+    if (S_ISDIR(info.st_mode)) return ParseResult<std::ifstream>::fail("is a directory (allowed: a file)");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return ParseResult<std::ifstream>::fail(system_error("cannot open"));
+    return ParseResult<std::ifstream>::ok(std::move(in));
+}
+
+ParseResult<std::string> read_small_file(const std::string& path, std::uint64_t max_bytes) {
+    auto in = open_for_reading(path);
+    if (!in) return ParseResult<std::string>::fail(in.error());
+    std::string content;
+    char buffer[65536];
+    while (in.value().read(buffer, sizeof buffer) || in.value().gcount() > 0) {
+        content.append(buffer, static_cast<std::size_t>(in.value().gcount()));
+        if (content.size() > max_bytes) {
+            return ParseResult<std::string>::fail("is larger than " + std::to_string(max_bytes) + " bytes");
+        }
+    }
+    if (in.value().bad()) return ParseResult<std::string>::fail(system_error("cannot read"));
+    return ParseResult<std::string>::ok(std::move(content));
+}
+
+std::string write_file_atomically(const std::string& path, const std::string& bytes) {
+    std::string temporary = path + ".tmp-XXXXXX";
+    const int fd = ::mkstemp(temporary.data());
+    if (fd < 0) return system_error("cannot create a temporary file next to it");
+    // mkstemp makes the file private (0600); give it the permissions a new file normally gets.
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    bool ok = ::fchmod(fd, 0666 & ~mask) == 0 && write_all(fd, bytes.data(), bytes.size()) && ::fsync(fd) == 0;
+    std::string problem = ok ? "" : system_error("cannot write");
+    if (::close(fd) != 0 && ok) {
+        ok = false;
+        problem = system_error("cannot write");
+    }
+    if (ok && ::rename(temporary.c_str(), path.c_str()) != 0) {
+        ok = false;
+        problem = system_error("cannot rename the temporary file to it");
+    }
+    if (!ok) ::unlink(temporary.c_str());
+    return problem;
+}
+
+std::string ensure_directory(const std::string& path) {
+    if (::mkdir(path.c_str(), 0777) == 0) return {};
+    if (errno != EEXIST) return system_error("cannot create the directory");
+    struct stat info {};
+    if (::stat(path.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) return "exists and is not a directory";
+    return {};
+}
+
+}  // namespace embdemo

@@ -1,0 +1,62 @@
+#include "cli/weight_files.hpp"
+
+#include "cli/files.hpp"
+#include "core/delimited_weights.hpp"
+#include "core/escape.hpp"
+#include "core/limits.hpp"
+#include "core/npy.hpp"
+#include "core/weight_file.hpp"
+
+namespace embdemo {
+
+std::optional<std::string> check_weight_shape(const DemoRequest& request, std::uint64_t rows, std::uint64_t cols) {
+    const std::string shape = std::to_string(rows) + " x " + std::to_string(cols);
+    if (request.vocab_size != 0 && request.vocab_size != rows) {
+        return "holds " + shape + " but --vocab is " + std::to_string(request.vocab_size) +
+               " (allowed: leave --vocab out, or --vocab " + std::to_string(rows) + ")";
+    }
+    if (request.dim != 0 && request.dim != cols) {
+        return "holds " + shape + " but --dim is " + std::to_string(request.dim) +
+               " (allowed: leave --dim out, or --dim " + std::to_string(cols) + ")";
+    }
+    for (std::size_t i = 0; i < request.ids.size(); ++i) {
+        if (request.ids[i] >= rows) {
+            return "holds " + shape + ", so id " + std::to_string(request.ids[i]) + " (item " +
+                   std::to_string(i + 1) + " of --ids) has no row (allowed: ids 0 to " +
+                   std::to_string(rows - 1) + ")";
+        }
+    }
+    if (auto too_big = check_demo_sizes(request.ids.size(), rows, cols)) return "holds " + shape + ": " + *too_big;
+    return std::nullopt;
+}
+
+ParseResult<Matrix> load_weight_file(DemoRequest& request) {
+    const std::string& path = request.origin.detail;
+    const auto fail = [&](const std::string& problem) {
+        return ParseResult<Matrix>::fail("--weights " + quote_for_message(path) + ": " + problem);
+    };
+    auto in = open_for_reading(path);
+    if (!in) return fail(in.error());
+    std::ifstream& stream = in.value();
+    char first_bytes[6] = {};
+    stream.read(first_bytes, sizeof first_bytes);
+    const auto format = detect_weight_format(path, std::string_view(first_bytes, static_cast<std::size_t>(stream.gcount())));
+    if (!format) return fail(format.error());
+    stream.clear();
+    stream.seekg(0);
+    if (!stream) return fail("cannot read it from the start again (allowed: a regular file)");
+
+    const ShapeCheck check = [&request](std::uint64_t rows, std::uint64_t cols) {
+        return check_weight_shape(request, rows, cols);
+    };
+    auto weight = format.value() == WeightFormat::npy
+                      ? read_npy(stream, check)
+                      : read_delimited_weights(stream, format.value() == WeightFormat::csv ? ',' : '\t', check);
+    if (!weight && stream.bad()) return fail("cannot read: input/output error");
+    if (!weight) return fail(weight.error());
+    request.vocab_size = weight.value().rows;
+    request.dim = weight.value().cols;
+    return weight;
+}
+
+}  // namespace embdemo

@@ -1,0 +1,23 @@
+// Reading E from the file --weights names: opening it (cli/files), recognising its format and
+// checking its shape against the request before any data is read. The request's vocab and dim
+// are taken from the file; when the user also gave --vocab or --dim they must agree.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "core/matrix.hpp"
+#include "core/parse_result.hpp"
+#include "core/report.hpp"
+
+namespace embdemo {
+
+// Why a file of rows x cols cannot serve `request` (vocab_size/dim 0 = not given), or nullopt.
+std::optional<std::string> check_weight_shape(const DemoRequest& request, std::uint64_t rows, std::uint64_t cols);
+
+// Loads E from request.origin.detail and sets request.vocab_size and request.dim from it. The
+// error is a whole message: "--weights \"PATH\": PROBLEM".
+ParseResult<Matrix> load_weight_file(DemoRequest& request);
+
+}  // namespace embdemo

@@ -1,0 +1,37 @@
+#include "core/labels.hpp"
+
+#include "core/escape.hpp"
+
+namespace embdemo {
+
+ParseResult<std::vector<std::string>> parse_labels(std::string_view text, std::size_t expected_count) {
+    using Result = ParseResult<std::vector<std::string>>;
+    std::vector<std::string> labels;
+    if (!text.empty() && text.back() == '\n') text.remove_suffix(1);
+    if (text.empty()) return Result::fail("is empty (allowed: one label per row of E)");
+    for (std::size_t start = 0;;) {
+        const std::size_t end = text.find('\n', start);
+        std::string_view label = text.substr(start, end == std::string_view::npos ? end : end - start);
+        if (!label.empty() && label.back() == '\r') label.remove_suffix(1);
+        const std::string line = "line " + std::to_string(labels.size() + 1);
+        if (label.empty()) return Result::fail(line + " is empty (allowed: one non-empty label per line)");
+        if (label.find('\t') != std::string_view::npos) {
+            return Result::fail(line + ' ' + quote_for_message(label, 30) +
+                                " contains a tab (allowed: labels without tabs; metadata.tsv is tab-separated)");
+        }
+        if (labels.size() == expected_count) {
+            return Result::fail("has more than " + std::to_string(expected_count) +
+                                " lines (allowed: exactly one label per row of E)");
+        }
+        labels.emplace_back(label);
+        if (end == std::string_view::npos) break;
+        start = end + 1;
+    }
+    if (labels.size() != expected_count) {
+        return Result::fail("has " + std::to_string(labels.size()) + " lines but E has " +
+                            std::to_string(expected_count) + " rows (allowed: exactly one label per row of E)");
+    }
+    return Result::ok(std::move(labels));
+}
+
+}  // namespace embdemo

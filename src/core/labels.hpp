@@ -1,0 +1,19 @@
+// Labels for the rows of E (one token string per line), as the TensorFlow Embedding Projector
+// shows them next to each point. A label must fit one cell of the projector's metadata.tsv, so
+// tabs and empty labels are refused rather than silently shifting every later row.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/parse_result.hpp"
+
+namespace embdemo {
+
+// One label per line ('\n' or "\r\n"; a final line break is optional); exactly `expected_count`
+// lines, one per row of E.
+ParseResult<std::vector<std::string>> parse_labels(std::string_view text, std::size_t expected_count);
+
+}  // namespace embdemo

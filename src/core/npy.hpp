@@ -1,0 +1,31 @@
+// NumPy's .npy format (numpy.lib.format), read and written without numpy: enough of it to load
+// an embedding table saved with numpy.save and to write one that numpy.load reads back bit for
+// bit. Only 2-D float32/float64 arrays in C order are accepted; everything else is refused with
+// a message that says what the file holds and what is allowed. The header is parsed and the
+// shape checked before a single data byte is read, so a hostile header cannot cause a huge
+// allocation.
+#pragma once
+
+#include <cstddef>
+#include <istream>
+#include <string>
+
+#include "core/matrix.hpp"
+#include "core/parse_result.hpp"
+#include "core/weight_file.hpp"
+
+namespace embdemo {
+
+// numpy.load refuses longer headers by default (max_header_size), and so do we.
+inline constexpr std::size_t k_max_npy_header_bytes = 10000;
+
+// Reads a whole .npy stream: magic, version 1.0/2.0/3.0 header, then rows x cols values
+// ('<f4', '>f4', '<f8' or '>f8'; float64 is rounded to float32). `check` sees the shape first.
+// No trailing bytes are allowed after the data.
+ParseResult<Matrix> read_npy(std::istream& in, const ShapeCheck& check);
+
+// The bytes numpy.save(file, m) writes for a float32 C-order array: version 1.0, the same
+// header text and padding, little-endian data.
+std::string encode_npy(const Matrix& m);
+
+}  // namespace embdemo

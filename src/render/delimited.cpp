@@ -1,0 +1,33 @@
+#include "render/delimited.hpp"
+
+#include <fmt/format.h>
+
+#include "render/number_format.hpp"
+
+namespace embdemo {
+
+std::string delimited_rows(const Matrix& m, char delimiter, bool as_integers) {
+    std::string out;
+    for (std::size_t r = 0; r < m.rows; ++r) {
+        for (std::size_t c = 0; c < m.cols; ++c) {
+            if (c) out += delimiter;
+            out += as_integers ? fmt::format("{}", static_cast<int>(m.at(r, c))) : shortest_round_trip(m.at(r, c));
+        }
+        out += '\n';
+    }
+    return out;
+}
+
+std::string render_delimited(const DemoReport& report, char delimiter, std::optional<ReportMatrix> show) {
+    if (show) return delimited_rows(report_matrix(report, *show), delimiter, *show == ReportMatrix::onehot);
+    std::string out;
+    for (const ReportMatrix which : k_report_matrices) {
+        const Matrix& m = report_matrix(report, which);
+        if (!out.empty()) out += '\n';
+        out += fmt::format("# {} ({}) {} x {}\n", matrix_name(which), matrix_formula(which), m.rows, m.cols);
+        out += delimited_rows(m, delimiter, which == ReportMatrix::onehot);
+    }
+    return out;
+}
+
+}  // namespace embdemo

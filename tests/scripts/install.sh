@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# cmake --install into a temporary prefix must put the binary, the man page and the bash
+# completion in their standard places; the man page (generated from --help by help2man) and the
+# completion must mention every option that --help lists.
+# usage: install.sh BUILD_DIR
+set -u
+build_dir=$1
+prefix=$(mktemp -d)
+trap 'rm -rf "$prefix"' EXIT
+
+cmake --install "$build_dir" --prefix "$prefix" >/dev/null || { echo "cmake --install failed"; exit 1; }
+
+failures=0
+binary=$prefix/bin/embdemo
+man_page=$prefix/share/man/man1/embdemo.1
+completion=$prefix/share/bash-completion/completions/embdemo
+for file in "$binary" "$man_page" "$completion"; do
+  [ -f "$file" ] || { echo "missing after install: ${file#"$prefix"/}"; failures=$((failures + 1)); }
+done
+[ $failures -eq 0 ] || exit 1
+
+options=$("$binary" --help | grep -oE -- '--[a-z][a-z-]*' | sort -u)
+[ -n "$options" ] || { echo "no options found in --help"; exit 1; }
+man_text=$(sed 's/\\-/-/g' "$man_page")  # troff writes - as \-
+for option in $options; do
+  grep -qF -- "$option" <<<"$man_text" || { echo "man page lacks $option"; failures=$((failures + 1)); }
+  grep -qE -- "(^|[ \"])$option( |\$|\\))" "$completion" || { echo "completion lacks $option"; failures=$((failures + 1)); }
+done
+# The completion script must at least load and register itself.
+bash -c "_filedir() { :; }; source '$completion' && complete -p embdemo" >/dev/null ||
+  { echo "the completion script does not load"; failures=$((failures + 1)); }
+
+echo "install: $(wc -w <<<"$options") options checked, $failures problems"
+[ $failures -eq 0 ]

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Weights in and out through the real binary: --save-weights writes numpy.save's exact bytes,
+# --weights reads them (and CSV) back bit for bit, --export-projector writes the projector's
+# files. If Debian's python3-numpy happens to be installed, numpy.load is asked too; CI does not
+# need it.
+# usage: weights_roundtrip.sh EMBDEMO DATA_DIR
+set -u
+binary=$1
+data=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+run() { "$binary" "$@" 2>"$work/stderr" </dev/null; }
+
+# The notebook's E, saved: byte for byte the file real numpy wrote for the same values.
+run --ids 2,3,1 --dim 5 --save-weights "$work/notebook.npy" >/dev/null || fail "save notebook"
+cmp -s "$work/notebook.npy" "$data/weights/notebook_f32.npy" || fail "saved .npy differs from numpy.save's bytes"
+
+# A larger table: save, load, save again -> identical files; every value identical in CSV.
+run --ids 0,999 --vocab 1000 --dim 33 --seed 7 --save-weights "$work/a.npy" --format csv --show weight \
+  >"$work/a.csv" || fail "save 1000 x 33"
+run --ids 0,999 --weights "$work/a.npy" --save-weights "$work/b.npy" --format csv --show weight \
+  >"$work/b.csv" || fail "load 1000 x 33"
+cmp -s "$work/a.npy" "$work/b.npy" || fail "save -> load -> save changed the .npy"
+cmp -s "$work/a.csv" "$work/b.csv" || fail "values loaded from .npy differ"
+# CSV written by --show weight reads back to the same bits.
+run --ids 0,999 --weights "$work/a.csv" --save-weights "$work/c.npy" >/dev/null || fail "load CSV"
+cmp -s "$work/a.npy" "$work/c.npy" || fail "CSV round trip changed a value"
+
+# Overwriting keeps no temporary files around.
+run --ids 1 --dim 2 --save-weights "$work/a.npy" >/dev/null || fail "overwrite"
+[ -z "$(find "$work" -name '*.tmp-*')" ] || fail "temporary file left behind"
+
+# Projector export: vectors.tsv is E, metadata.tsv the ids or the labels.
+run --ids 2,3,1 --dim 5 --export-projector "$work/projector" >/dev/null || fail "export"
+run --ids 2,3,1 --dim 5 --format tsv --show weight | cmp -s - "$work/projector/vectors.tsv" || fail "vectors.tsv"
+[ "$(cat "$work/projector/metadata.tsv")" = $'0\n1\n2\n3' ] || fail "metadata.tsv with ids"
+printf 'the\ncat\nsat\non\n' >"$work/labels.txt"
+run --ids 2,3,1 --dim 5 --export-projector "$work/projector" --labels "$work/labels.txt" >/dev/null ||
+  fail "export with labels"
+[ "$(cat "$work/projector/metadata.tsv")" = $'the\ncat\nsat\non' ] || fail "metadata.tsv with labels"
+printf 'the\ncat\n' >"$work/short.txt"
+run --ids 2,3,1 --dim 5 --export-projector "$work/p2" --labels "$work/short.txt" >"$work/stdout"
+status=$?
+[ $status -eq 2 ] && [ ! -s "$work/stdout" ] && [ ! -e "$work/p2" ] || fail "short labels: status $status"
+grep -qF 'has 2 lines but E has 4 rows' "$work/stderr" || fail "short labels message: $(cat "$work/stderr")"
+
+# A write failure: exit 1, nothing on stdout.
+run --ids 2,3,1 --dim 5 --save-weights "$work/missing/e.npy" >"$work/stdout"
+status=$?
+[ $status -eq 1 ] && [ ! -s "$work/stdout" ] || fail "unwritable --save-weights: status $status"
+
+if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
+  /usr/bin/python3 - "$work/b.npy" "$work/b.csv" <<'PY' || fail "numpy.load does not read back the same bits"
+import sys, numpy as np
+saved = np.load(sys.argv[1])
+text = np.loadtxt(sys.argv[2], delimiter=",", dtype=np.float64).astype(np.float32)
+assert saved.dtype == np.float32 and saved.shape == (1000, 33), (saved.dtype, saved.shape)
+assert saved.tobytes() == text.tobytes()
+PY
+else
+  echo "SKIP: numpy.load check (python3-numpy not installed)"
+fi
+
+echo "weights round trip: $failures failures"
+[ $failures -eq 0 ]

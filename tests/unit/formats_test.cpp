@@ -1,0 +1,67 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "core/init.hpp"
+#include "core/report.hpp"
+#include "render/delimited.hpp"
+#include "render/json.hpp"
+#include "render/markdown.hpp"
+#include "render/projector.hpp"
+
+using namespace embdemo;
+
+namespace {
+
+DemoReport tiny_report(Matrix weight, WeightOrigin origin = {}) {
+    DemoRequest request;
+    request.ids = {1, 0};
+    request.vocab_size = weight.rows;
+    request.dim = weight.cols;
+    request.origin = std::move(origin);
+    return build_demo_report(request, std::move(weight));
+}
+
+Matrix tiny_weight() {
+    Matrix e(2, 2);
+    e.values = {0.5f, -1.0f, 0.1f, INFINITY};
+    return e;
+}
+
+}  // namespace
+
+TEST_CASE("csv with --show is the bare matrix, non-finite values spelled out") {
+    const DemoReport report = tiny_report(tiny_weight());
+    CHECK(render_delimited(report, ',', ReportMatrix::weight) == "0.5,-1\n0.1,inf\n");
+    CHECK(render_delimited(report, '\t', ReportMatrix::onehot) == "0\t1\n1\t0\n");
+    CHECK(render_delimited(report, ',', ReportMatrix::onehot_matmul) == "0.1,inf\n0.5,nan\n");
+}
+
+TEST_CASE("csv without --show names every matrix in a header line") {
+    const std::string csv = render_delimited(tiny_report(tiny_weight()), ',', std::nullopt);
+    CHECK(csv.rfind("# weight (E) 2 x 2\n0.5,-1\n0.1,inf\n\n# onehot (X = one_hot(ids)) 2 x 2\n", 0) == 0);
+    CHECK(csv.find("\n# linear_output (X @ W.T with W = E.T) 2 x 2\n") != std::string::npos);
+}
+
+TEST_CASE("markdown says why the results differ") {
+    const std::string markdown = render_markdown(tiny_report(tiny_weight()), 4, std::nullopt);
+    CHECK(markdown.find("**Verdict: DIFFERENT** -- 1 of 4 values differ, max abs diff nan. Why: first at ids[1] = 0, column 1: E[1][1] is inf, and 0 * inf = nan poisons the sum "
+                        "X[1] @ E (lookup -1, product nan).") != std::string::npos);
+}
+
+TEST_CASE("json names a weight file as an ASCII JSON string, whatever its bytes") {
+    WeightOrigin origin;
+    origin.kind = WeightOrigin::Kind::file;
+    origin.detail = "a\"b\\c\x01 \xc3\xa9 \xf0\x9f\x98\x80 \xff.npy";
+    const std::string json = render_json(tiny_report(tiny_weight(), origin));
+    CHECK(json.find("  \"seed\": null,\n  \"weight_source\": \"file\",\n") != std::string::npos);
+    CHECK(json.find("  \"weight_file\": \"a\\\"b\\\\c\\u0001 \\u00e9 \\ud83d\\ude00 \\ufffd.npy\",\n") !=
+          std::string::npos);
+    CHECK(json.find("\"cause\": \"nonfinite_elsewhere\"") != std::string::npos);
+}
+
+TEST_CASE("the projector files hold E and one label per row") {
+    CHECK(render_projector_vectors(tiny_weight()) == "0.5\t-1\n0.1\tinf\n");
+    CHECK(render_projector_metadata(3, {}) == "0\n1\n2\n");
+    CHECK(render_projector_metadata(2, {"the", "cat"}) == "the\ncat\n");
+}

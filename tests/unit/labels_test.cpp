@@ -1,0 +1,31 @@
+#include <doctest/doctest.h>
+
+#include "core/labels.hpp"
+
+using namespace embdemo;
+
+TEST_CASE("parse_labels reads one label per line, with or without CRLF and a final newline") {
+    CHECK(parse_labels("the\nĠcat\r\nsat", 3).value() == std::vector<std::string>{"the", "Ġcat", "sat"});
+    CHECK(parse_labels("a\nb\n", 2).value() == std::vector<std::string>{"a", "b"});
+}
+
+TEST_CASE("parse_labels refuses empty labels, tabs and a count that does not match E") {
+    const struct {
+        const char* text;
+        std::size_t count;
+        const char* message;
+    } cases[] = {
+        {"", 2, "is empty (allowed: one label per row of E)"},
+        {"a\n\nb\n", 3, "line 2 is empty (allowed: one non-empty label per line)"},
+        {"a\tb\n", 1,
+         "line 1 \"a\\x09b\" contains a tab (allowed: labels without tabs; metadata.tsv is tab-separated)"},
+        {"a\nb\n", 3, "has 2 lines but E has 3 rows (allowed: exactly one label per row of E)"},
+        {"a\nb\nc\n", 2, "has more than 2 lines (allowed: exactly one label per row of E)"},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.text);
+        const auto result = parse_labels(c.text, c.count);
+        REQUIRE_FALSE(result);
+        CHECK(result.error() == c.message);
+    }
+}

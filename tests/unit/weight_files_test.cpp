@@ -1,0 +1,118 @@
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include <dirent.h>
+#include <unistd.h>
+
+#include "cli/files.hpp"
+#include "cli/weight_files.hpp"
+#include "core/init.hpp"
+
+using namespace embdemo;
+
+namespace {
+
+DemoRequest file_request(const std::string& path, TokenIds ids) {
+    DemoRequest request;
+    request.ids = std::move(ids);
+    request.origin.kind = WeightOrigin::Kind::file;
+    request.origin.detail = path;
+    return request;
+}
+
+// A fresh empty directory, removed with its files at the end of the test.
+struct TemporaryDirectory {
+    std::string path;
+    TemporaryDirectory() {
+        char name[] = "/tmp/embdemo-test-XXXXXX";
+        REQUIRE(::mkdtemp(name) != nullptr);
+        path = name;
+    }
+    ~TemporaryDirectory() {
+        if (DIR* dir = ::opendir(path.c_str())) {
+            while (const dirent* entry = ::readdir(dir)) {
+                const std::string name = entry->d_name;
+                if (name != "." && name != "..") ::unlink((path + "/" + name).c_str());
+            }
+            ::closedir(dir);
+        }
+        ::rmdir(path.c_str());
+    }
+    std::size_t entries() const {
+        std::size_t count = 0;
+        DIR* dir = ::opendir(path.c_str());
+        while (const dirent* entry = ::readdir(dir)) count += entry->d_name[0] != '.';
+        ::closedir(dir);
+        return count;
+    }
+};
+
+}  // namespace
+
+TEST_CASE("load_weight_file takes vocab and dim from the file") {
+    DemoRequest request = file_request(EMBDEMO_TEST_DATA_DIR "/weights/notebook_f32.npy", {2, 3, 1});
+    const auto weight = load_weight_file(request);
+    REQUIRE_MESSAGE(weight, weight.error());
+    CHECK(request.vocab_size == 4);
+    CHECK(request.dim == 5);
+    CHECK(weight.value() == torch_embedding_weight(4, 5, 123));
+}
+
+TEST_CASE("check_weight_shape requires --vocab, --dim and the ids to fit the file") {
+    DemoRequest request = file_request("w.npy", {2, 9});
+    CHECK(check_weight_shape(request, 4, 5).value() ==
+          "holds 4 x 5, so id 9 (item 2 of --ids) has no row (allowed: ids 0 to 3)");
+    request.ids = {1};
+    CHECK_FALSE(check_weight_shape(request, 4, 5));
+    request.vocab_size = 3;
+    CHECK(check_weight_shape(request, 4, 5).value() ==
+          "holds 4 x 5 but --vocab is 3 (allowed: leave --vocab out, or --vocab 4)");
+    request.vocab_size = 4;
+    request.dim = 6;
+    CHECK(check_weight_shape(request, 4, 5).value() == "holds 4 x 5 but --dim is 6 (allowed: leave --dim out, or --dim 5)");
+    request.vocab_size = 0;
+    request.dim = 0;
+    CHECK(check_weight_shape(request, 100000000, 768).value().find("holds 100000000 x 768: the embedding matrix") == 0);
+}
+
+TEST_CASE("load_weight_file names the file and the problem") {
+    DemoRequest missing = file_request("/nonexistent/w.npy", {0});
+    CHECK(load_weight_file(missing).error() == "--weights \"/nonexistent/w.npy\": cannot open: No such file or directory");
+    DemoRequest directory = file_request("/tmp", {0});
+    CHECK(load_weight_file(directory).error() == "--weights \"/tmp\": is a directory (allowed: a file)");
+    DemoRequest text = file_request(EMBDEMO_TEST_DATA_DIR "/bad/weights.txt", {0});
+    CHECK(load_weight_file(text).error().find("is neither a .npy file") != std::string::npos);
+}
+
+TEST_CASE("write_file_atomically replaces the file and leaves no temporary file behind") {
+    TemporaryDirectory dir;
+    const std::string path = dir.path + "/e.npy";
+    CHECK(write_file_atomically(path, "first") == "");
+    CHECK(write_file_atomically(path, "second") == "");
+    CHECK(read_small_file(path, 100).value() == "second");
+    CHECK(dir.entries() == 1);
+    CHECK(read_small_file(path, 3).error() == "is larger than 3 bytes");
+}
+
+TEST_CASE("write_file_atomically reports a failure and cleans up") {
+    CHECK(write_file_atomically("/nonexistent/dir/e.npy", "x") ==
+          "cannot create a temporary file next to it: No such file or directory");
+    if (::access("/dev/full", W_OK) == 0 && ::geteuid() != 0) {
+        // A directory we cannot write to gives the same clean failure.
+        CHECK_FALSE(write_file_atomically("/e.npy", "x").empty());
+    }
+}
+
+TEST_CASE("ensure_directory creates a directory once and refuses a file in the way") {
+    TemporaryDirectory dir;
+    const std::string sub = dir.path + "/projector";
+    CHECK(ensure_directory(sub) == "");
+    CHECK(ensure_directory(sub) == "");
+    ::rmdir(sub.c_str());
+    std::ofstream(sub) << "x";
+    CHECK(ensure_directory(sub) == "exists and is not a directory");
+}
