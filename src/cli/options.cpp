@@ -11,38 +11,42 @@
 #include "core/ids.hpp"
 #include "core/init.hpp"
 #include "core/limits.hpp"
+#include "core/report_matrices.hpp"
 
 namespace embdemo {
 namespace {
 
 constexpr const char* k_description =
-    "embdemo shows that an embedding layer is a linear layer applied to one-hot vectors: it builds "
-    "E exactly as torch.manual_seed(SEED); torch.nn.Embedding(VOCAB, DIM) does, then prints the "
-    "lookup E[ids] and the one-hot product one_hot(ids) @ E side by side, and checks that they "
-    "are identical bit for bit.";
+    "embdemo shows that an embedding layer is a linear layer applied to one-hot\n"
+    "vectors. It builds E exactly as torch.manual_seed(SEED) followed by\n"
+    "torch.nn.Embedding(V, D) does, prints the lookup E[ids] next to the one-hot\n"
+    "product one_hot(ids) @ E, and checks that they are identical bit for bit.\n";
 
 constexpr const char* k_footer = R"(Examples:
-  embdemo --ids 2,3,1 --dim 5                 the notebook's example (PyTorch seed 123)
-  embdemo --ids 2,3,1 --dim 5 --format json   the same numbers as JSON, for scripts
-  embdemo --ids 2,3,1 --dim 5 --trace         one id at a time, every step written out
+  embdemo --ids 2,3,1 --dim 5                 the notebook's example (seed 123)
+  embdemo --ids 2,3,1 --dim 5 --format json   the same numbers as JSON
+  embdemo --ids 2,3,1 --dim 5 --trace         one id at a time, step by step
   embdemo --ids 2,3,1 --dim 5 --walkthrough   the notebook as a narrated lesson
-  embdemo --ids 2,3,1 --dim 3 --init index    hand-checkable numbers: E[k][j] = 10*k + j
+  embdemo --ids 2,3,1 --dim 3 --init index    numbers to check by hand
   embdemo --ids 2,3,1 --dim 5 --format csv --show lookup   one matrix as CSV
-  embdemo --ids 464,3290 --weights wte.npy    a real model's table, saved with numpy.save
+  embdemo --ids 464,3290 --weights wte.npy    a real model's table (numpy.save)
 
-Weight files: a .npy file (recognised by its content; float32 or float64, 2-D, C order) or a
-.csv/.tsv file (by its name; one row of E per line, no header).
+Matrices for --show: weight, onehot, lookup, onehot_matmul, linear_output.
+Weight files: a .npy file (recognised by its content; float32 or float64, 2-D,
+C order) or a .csv/.tsv file (by its name; one row of E per line, no header).
 
 Exit status:
   0  the lookup and the one-hot product are identical
-  1  failure while writing the output or a file (e.g. a full disk)
+  1  failure while writing the output or a file (e.g. a full disk), or an
+     internal error
   2  bad command line or input, including an unreadable or malformed file
      (one line on stderr, nothing on stdout)
   3  the two results differ (possible with weights from a file: -0.0, inf, nan)
 
-Colour is used only on a terminal; NO_COLOR, TERM=dumb and --color are respected.)";
+Colour only on a terminal; NO_COLOR, TERM=dumb and --color are respected.)";
 
-constexpr std::uint64_t k_max_precision = 9;  // float32 never needs more digits than that
+constexpr std::uint64_t k_max_precision = 9;
+constexpr std::size_t k_max_traced_positions = 64;  // float32 never needs more digits than that
 
 struct RawOptions {
     std::optional<std::string> ids;
@@ -91,74 +95,57 @@ ParseResult<std::uint64_t> parse_bounded(const char* option, const std::string& 
     return parsed;
 }
 
+constexpr std::pair<const char*, OutputFormat> k_formats[] = {
+    {"text", OutputFormat::text}, {"json", OutputFormat::json}, {"csv", OutputFormat::csv},
+    {"tsv", OutputFormat::tsv}, {"markdown", OutputFormat::markdown}};
+
 std::optional<OutputFormat> find_format(const std::string& name) {
-    const std::pair<const char*, OutputFormat> formats[] = {
-        {"text", OutputFormat::text}, {"json", OutputFormat::json}, {"csv", OutputFormat::csv},
-        {"tsv", OutputFormat::tsv}, {"markdown", OutputFormat::markdown}};
-    for (const auto& [known, format] : formats) {
+    for (const auto& [known, format] : k_formats) {
         if (name == known) return format;
     }
     return std::nullopt;
 }
 
 void declare_options(CLI::App& app, RawOptions& raw) {
+    // Every value is read as a string and checked by our own parsers in validate(). Help lines
+    // stay within 80 columns: CLI11 does not wrap them.
     const auto single = [](CLI::Option* option) {
         return option->multi_option_policy(CLI::MultiOptionPolicy::Throw);
     };
-    single(app.add_option("--ids", raw.ids,
-                          "token ids, comma-separated non-negative decimal integers, e.g. 2,3,1 "
-                          "(repeats allowed)"))
-        ->type_name("LIST");
-    single(app.add_option("--vocab", raw.vocab,
-                          "vocabulary size V (rows of E); default: largest id + 1, as in the notebook"))
-        ->type_name("V");
-    single(app.add_option("--dim", raw.dim, "embedding dimension d (columns of E)"))->type_name("D");
-    single(app.add_option("--seed", raw.seed, "torch.manual_seed value, 0 to 2^64-1 (default 123)"))
+    single(app.add_option("--ids", raw.ids, "token ids, e.g. 2,3,1 (required)"))->type_name("LIST");
+    single(app.add_option("--vocab", raw.vocab, "rows of E (default: largest id + 1)"))->type_name("V");
+    single(app.add_option("--dim", raw.dim, "columns of E (required unless --weights)"))->type_name("D");
+    single(app.add_option("--seed", raw.seed, "torch.manual_seed, 0 to 2^64-1 (default 123)"))
         ->type_name("SEED");
-    single(app.add_option("--weights", raw.weights,
-                          "read E from a .npy, .csv or .tsv file instead of torch's initialisation; "
-                          "vocab and dim come from the file"))
-        ->type_name("FILE");
-    single(app.add_option("--format", raw.format, "output format: text, json, csv, tsv or markdown"))
-        ->type_name("FORMAT")
-        ->capture_default_str();
-    single(app.add_option("--show", raw.show,
-                          "csv, tsv, markdown: print only this matrix: weight, onehot, lookup, "
-                          "onehot_matmul or linear_output"))
-        ->type_name("MATRIX");
-    single(app.add_option("--precision", raw.precision, "decimals in the text and markdown views, 0 to 9"))
-        ->type_name("P")
-        ->capture_default_str();
-    single(app.add_option("--color", raw.color, "colour: auto, always or never"))
-        ->type_name("WHEN")
-        ->capture_default_str();
-    single(app.add_option("--init", raw.init,
-                          "how E is filled: torch (nn.Embedding), index (E[k][j] = 10*k + j), "
-                          "randint (torch.randint(-9, 10, ...))"))
+    single(app.add_option("--init", raw.init, "torch, index (10*k + j) or randint (-9..9)"))
         ->type_name("KIND")
         ->capture_default_str();
-    single(app.add_flag("--trace", raw.trace,
-                        "trace every id step by step: one-hot row, copied row, the dot product "
-                        "written out, the nn.Linear view"));
+    single(app.add_option("--weights", raw.weights, "E from a .npy, .csv or .tsv file instead"))
+        ->type_name("FILE");
+    single(app.add_option("--format", raw.format, "text, json, csv, tsv or markdown"))
+        ->type_name("FORMAT")
+        ->capture_default_str();
+    single(app.add_option("--show", raw.show, "csv/tsv/markdown: only this matrix (see below)"))
+        ->type_name("MATRIX");
+    single(app.add_option("--precision", raw.precision, "decimals in text and markdown, 0 to 9"))
+        ->type_name("P")
+        ->capture_default_str();
+    single(app.add_option("--color", raw.color, "auto, always or never"))
+        ->type_name("WHEN")
+        ->capture_default_str();
+    single(app.add_flag("--trace", raw.trace, "show each id step by step"));
     single(app.add_option("--trace-positions", raw.trace_positions,
-                          "with --trace: only these positions of --ids, e.g. 0,2 (default: the "
-                          "first 8)"))
+                          "with --trace: only these positions, e.g. 0,2"))
         ->type_name("LIST");
-    single(app.add_flag("--walkthrough", raw.walkthrough,
-                        "a narrated classroom run of the notebook, step by step"));
-    single(app.add_flag("--pause", raw.pause,
-                        "with --trace or --walkthrough: wait for Enter between steps (only when "
-                        "stdin is a terminal)"));
+    single(app.add_flag("--walkthrough", raw.walkthrough, "the notebook as a narrated lesson"));
+    single(app.add_flag("--pause", raw.pause, "wait for Enter between steps (on a terminal)"));
     single(app.add_option("--save-weights", raw.save_weights,
-                          "also write E to FILE (a .npy name) as float32, readable by numpy.load"))
+                          "also write E to FILE.npy (numpy.save format)"))
         ->type_name("FILE");
     single(app.add_option("--export-projector", raw.export_projector,
-                          "also write vectors.tsv and metadata.tsv for the TensorFlow Embedding "
-                          "Projector into DIR"))
+                          "also write TensorFlow Projector files to DIR"))
         ->type_name("DIR");
-    single(app.add_option("--labels", raw.labels,
-                          "with --export-projector: one label per row of E, one per line, for "
-                          "metadata.tsv (default: the token ids)"))
+    single(app.add_option("--labels", raw.labels, "with --export-projector: a label per row"))
         ->type_name("FILE");
 }
 
@@ -241,6 +228,12 @@ std::optional<std::string> validate_view(const RawOptions& raw, Options& options
             "comma-separated positions in --ids, from 0 to " + std::to_string(count - 1);
         if (!positions) {
             return bad_value("--trace-positions", *raw.trace_positions, positions.error(), allowed);
+        }
+        if (positions.value().size() > k_max_traced_positions) {
+            return bad_value("--trace-positions", *raw.trace_positions,
+                             "names " + std::to_string(positions.value().size()) + " positions",
+                             "at most " + std::to_string(k_max_traced_positions) +
+                                 "; each one is a screenful");
         }
         for (const std::uint64_t position : positions.value()) {
             if (position >= count) {
@@ -345,6 +338,9 @@ CommandLine validate(const RawOptions& raw) {
         return fail("--ids/--vocab/--dim: " + *too_big);
     }
     if (auto problem = validate_init(raw, request)) return fail(*problem);
+    if (!raw.weights) {  // a file's sizes are checked once its header is read
+        if (auto too_big = check_output_size(options, request)) return fail(*too_big);
+    }
     if (auto problem = validate_view(raw, options)) return fail(*problem);
     result.run = true;
     return result;
@@ -360,13 +356,55 @@ std::string describe_parse_error(const CLI::ParseError& error) {
     return escape_for_message(message) + "; see embdemo --help";
 }
 
+// An option given twice, or one whose value is missing ("--dim" at the very end).
+std::string describe_mismatch(const CLI::App& app, const CLI::ArgumentMismatch& error) {
+    for (const CLI::Option* option : app.get_options()) {
+        if (option->count() > 1) {
+            return option->get_name() + " was given " + std::to_string(option->count()) +
+                   " times (allowed: once)";
+        }
+    }
+    const std::string what = error.what();
+    const std::string option = what.substr(0, what.find(':'));
+    if (option.rfind("--", 0) == 0) return option + " needs a value; see embdemo --help";
+    return describe_parse_error(error);
+}
+
+// The first word on the command line that is not an option embdemo knows.
+std::string describe_extra(const std::string& word) {
+    if (word == "--") {
+        return std::string("unexpected \"--\" (allowed: options only; embdemo takes no other "
+                           "arguments)");
+    }
+    if (word.size() > 1 && word[0] == '-') {
+        return "unknown option " + quote_for_message(word) +
+               " (allowed: the options listed by embdemo --help)";
+    }
+    return "unexpected argument " + quote_for_message(word) +
+           " (allowed: options only, e.g. embdemo --ids 2,3,1 --dim 5)";
+}
+
 }  // namespace
+
+std::optional<std::string> check_output_size(const Options& options, const DemoRequest& request) {
+    if (options.format == OutputFormat::text || options.format == OutputFormat::markdown) {
+        return std::nullopt;  // summarised views
+    }
+    auto too_big = check_printed_values(options.show, request.ids.size(), request.vocab_size,
+                                        request.dim);
+    if (!too_big) return std::nullopt;
+    for (const auto& [name, format] : k_formats) {
+        if (format == options.format) return "--format " + std::string(name) + ": " + *too_big;
+    }
+    return too_big;
+}
 
 CommandLine parse_command_line(int argc, const char* const argv[]) {
     CLI::App app{k_description, "embdemo"};
     app.set_version_flag("--version", std::string("embdemo ") + EMBDEMO_VERSION);
     app.footer(k_footer);
     app.get_formatter()->column_width(26);
+    app.allow_extras();  // reported by describe_extra, in our words
     RawOptions raw;
     declare_options(app, raw);
 
@@ -380,9 +418,12 @@ CommandLine parse_command_line(int argc, const char* const argv[]) {
         CommandLine result;
         result.stdout_text = std::string(version.what()) + '\n';
         return result;
+    } catch (const CLI::ArgumentMismatch& error) {
+        return fail(describe_mismatch(app, error));
     } catch (const CLI::ParseError& error) {
         return fail(describe_parse_error(error));
     }
+    if (!app.remaining().empty()) return fail(describe_extra(app.remaining().front()));
     return validate(raw);
 }
 

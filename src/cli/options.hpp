@@ -42,4 +42,8 @@ struct CommandLine {
 
 CommandLine parse_command_line(int argc, const char* const argv[]);
 
+// A message when the machine format asked for would print more values than
+// k_max_printed_values for the request's sizes; nullopt when it fits or the view summarises.
+std::optional<std::string> check_output_size(const Options& options, const DemoRequest& request);
+
 }  // namespace embdemo

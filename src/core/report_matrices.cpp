@@ -1,5 +1,7 @@
 #include "core/report_matrices.hpp"
 
+#include "core/limits.hpp"
+
 namespace embdemo {
 
 const char* matrix_name(ReportMatrix which) {
@@ -40,6 +42,33 @@ const Matrix& report_matrix(const DemoReport& report, ReportMatrix which) {
         case ReportMatrix::linear_output: break;
     }
     return report.linear_output;
+}
+
+std::uint64_t report_matrix_values(ReportMatrix which, std::uint64_t ids, std::uint64_t vocab_size,
+                                   std::uint64_t dim) {
+    switch (which) {
+        case ReportMatrix::weight: return vocab_size * dim;
+        case ReportMatrix::onehot: return ids * vocab_size;
+        case ReportMatrix::lookup:
+        case ReportMatrix::onehot_matmul:
+        case ReportMatrix::linear_output: break;
+    }
+    return ids * dim;
+}
+
+std::optional<std::string> check_printed_values(std::optional<ReportMatrix> shown,
+                                                std::uint64_t ids, std::uint64_t vocab_size,
+                                                std::uint64_t dim) {
+    std::uint64_t total = 0;
+    for (const ReportMatrix which : k_report_matrices) {
+        if (!shown || *shown == which) total += report_matrix_values(which, ids, vocab_size, dim);
+    }
+    if (total <= k_max_printed_values) return std::nullopt;
+    return "the output would hold " + group_thousands(total) + " numbers (about " +
+           group_thousands(total * 12 / 1000000) + " MB); the limit for json, csv and tsv is " +
+           group_thousands(k_max_printed_values) +
+           " (allowed: --show one smaller matrix with csv or tsv, a smaller vocab or dim, or the "
+           "summarised text or markdown views)";
 }
 
 }  // namespace embdemo

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "core/report.hpp"
@@ -25,5 +27,20 @@ const char* matrix_formula(ReportMatrix which);
 std::optional<ReportMatrix> find_report_matrix(std::string_view name);
 
 const Matrix& report_matrix(const DemoReport& report, ReportMatrix which);
+
+// How many values `which` holds for n ids, vocab V and dim d (sizes already within the caps).
+std::uint64_t report_matrix_values(ReportMatrix which, std::uint64_t ids, std::uint64_t vocab_size,
+                                   std::uint64_t dim);
+
+// Machine formats print every value; past this many a run would write hundreds of megabytes
+// (about 12 bytes a value), which no diff or spreadsheet wants. The text and markdown views
+// summarise and have no such limit.
+inline constexpr std::uint64_t k_max_printed_values = std::uint64_t{1} << 24;
+
+// nullopt when printing `shown` (every matrix when empty) fits k_max_printed_values; otherwise
+// a message with the count, the rough size and what to do instead.
+std::optional<std::string> check_printed_values(std::optional<ReportMatrix> shown,
+                                                std::uint64_t ids, std::uint64_t vocab_size,
+                                                std::uint64_t dim);
 
 }  // namespace embdemo
