@@ -53,10 +53,9 @@ NumberFormat choose_number_format(const std::vector<float>& values, int precisio
                                                            : NumberFormat::Mode::fixed;
         }
     }
-    // Like PyTorch, the common width is set by the finite non-zero values; zeros and
-    // non-finite values are padded to it (and may be wider in rare cases).
+    // PyTorch sets the common width from the finite non-zero values only, so "-0." or "inf"
+    // can stick out; every value counts here, so columns always line up.
     for (const float value : values) {
-        if (!std::isfinite(value) || value == 0.0f) continue;
         format.width = std::max(format.width, spell(value, format).size());
     }
     return format;

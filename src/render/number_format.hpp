@@ -20,7 +20,8 @@ struct NumberFormat {
 
 // PyTorch's choice for printing `values` with `precision` decimals: scientific when the finite
 // non-zero magnitudes span more than 1000x, exceed 1e8 or go below 1e-4; integer mode ("20.")
-// when every finite value is whole; fixed otherwise.
+// when every finite value is whole; fixed otherwise. The width fits every value, "-0." and
+// "nan" included.
 NumberFormat choose_number_format(const std::vector<float>& values, int precision);
 
 // `value` in `format`, padded on the left to format.width.

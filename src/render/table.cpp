@@ -74,6 +74,28 @@ std::string format_row_cells(const Matrix& m, std::size_t r, const std::vector<s
     return line;
 }
 
+std::string wrap_words(const std::string& text, const std::string& first_prefix,
+                       const std::string& prefix) {
+    std::string out;
+    std::string line = first_prefix;
+    bool line_has_word = false;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = text.find(' ', start);
+        if (end == std::string::npos) end = text.size();
+        const std::string word = text.substr(start, end - start);
+        if (line_has_word && line.size() + 1 + word.size() > k_max_line_width) {
+            out += line + '\n';
+            line = prefix;
+            line_has_word = false;
+        }
+        line += (line_has_word ? " " : "") + word;
+        line_has_word = true;
+        start = end + 1;
+    }
+    return out + line + '\n';
+}
+
 std::string pad_right(std::string text, std::size_t width) {
     if (text.size() < width) text.append(width - text.size(), ' ');
     return text;

@@ -48,6 +48,11 @@ std::size_t cells_width(const std::vector<std::size_t>& cols, std::size_t cell_w
 std::string format_row_cells(const Matrix& m, std::size_t r, const std::vector<std::size_t>& cols,
                              const NumberFormat& format);
 
+// `text` wrapped at spaces into lines of at most k_max_line_width columns (a longer word keeps
+// its own line), the first starting with `first_prefix`, the others with `prefix`.
+std::string wrap_words(const std::string& text, const std::string& first_prefix,
+                       const std::string& prefix);
+
 // A string of `count` spaces, or `text` padded with spaces on the right/left to `width`.
 std::string pad_right(std::string text, std::size_t width);
 std::string pad_left(std::string text, std::size_t width);

@@ -253,7 +253,7 @@ std::string verdict_line(const DemoReport& report, bool color) {
                                   paint("DIFFERENT", Paint::bad, color),
                                   group_thousands(verdict.differing), group_thousands(total),
                                   format_diff(verdict.max_abs_diff));
-    if (report.difference) out += "  why: " + explain_difference(*report.difference) + '\n';
+    if (report.difference) out += wrap_words(explain_difference(*report.difference), "  why: ", "       ");
     return out;
 }
 

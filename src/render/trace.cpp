@@ -13,8 +13,6 @@
 namespace embdemo {
 namespace {
 
-// Output column whose dot product is written out term by term.
-constexpr std::size_t k_traced_column = 0;
 
 // "[0 0 1 0]", or for a wide vocabulary "[0 0 0 ... 0 1 0 ... 0 0 0]".
 std::string onehot_row_text(std::size_t id, std::size_t vocab, bool color) {
@@ -42,15 +40,26 @@ std::vector<std::size_t> shown_terms(std::size_t id, std::size_t vocab) {
     return with_gaps;
 }
 
+bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
 bool rows_identical(const Matrix& a, const Matrix& b, std::size_t row) {
     return std::memcmp(a.row(row), b.row(row), a.cols * sizeof(float)) == 0;
+}
+
+// The output column whose dot product is written out: the first one where the product differs
+// from the lookup (that is the one worth seeing), otherwise column 0.
+std::size_t traced_column(const DemoReport& report, std::size_t position) {
+    for (std::size_t j = 0; j < report.lookup.cols; ++j) {
+        if (!same_bits(report.lookup.at(position, j), report.onehot_matmul.at(position, j))) return j;
+    }
+    return 0;
 }
 
 std::string render_dot_product(const DemoReport& report, std::size_t position,
                                const TextOptions& options) {
     const Matrix& e = report.weight;
     const std::size_t id = report.request.ids[position];
-    const std::size_t j = k_traced_column;
+    const std::size_t j = traced_column(report, position);
     const auto terms = shown_terms(id, e.rows);
 
     std::vector<float> shown_values;
@@ -82,17 +91,26 @@ std::string render_dot_product(const DemoReport& report, std::size_t position,
     std::string out = fmt::format("  product   X[{}] @ E, output column {}:\n", position, j);
     out += fmt::format("              {}\n", symbols);
     out += fmt::format("            = {}\n", values);
-    out += fmt::format("            = {}{}\n", format_plain(result, format),
-                       result == e.at(id, j) ? fmt::format("   which is E[{},{}]", id, j) : "");
+    const float looked_up = e.at(id, j);
+    std::string verdict = fmt::format("   which is E[{},{}]", id, j);
+    if (!same_bits(result, looked_up)) {
+        verdict = fmt::format("   but E[{},{}] is {}: {}", id, j, format_plain(looked_up, format),
+                              result == 0.0f && looked_up == 0.0f
+                                  ? "a sum that starts at +0 never ends at -0"
+                                  : "0 * inf or 0 * nan is nan, not 0");
+    }
+    out += fmt::format("            = {}{}\n", format_plain(result, format), verdict);
     if (hidden > 0) {
         out += fmt::format("            ({} terms not written out are 0 * E[k,{}] = 0)\n",
                            group_thousands(hidden), j);
     }
     if (e.cols > 1) {
-        const std::string others =
-            e.cols == 2 ? std::string("column 1") : fmt::format("columns 1 to {}", e.cols - 1);
-        out += fmt::format("            {} likewise: only row {} of E is multiplied by 1\n",
-                           others, id);
+        const std::string others = e.cols == 2 ? fmt::format("column {} adds", 1 - j)
+                                               : fmt::format("the other {} columns add", e.cols - 1);
+        const std::string indent(12, ' ');
+        out += wrap_words(fmt::format("{} up the same way: only row {} of E is multiplied by 1",
+                                      others, id),
+                          indent, indent);
     }
     return out;
 }

@@ -27,26 +27,8 @@ std::string heading(int step, const char* title, const TextOptions& options) {
 // A line of the notebook's PyTorch code, set off so that it reads as code.
 std::string code(const std::string& line) { return "      " + line + '\n'; }
 
-// Narration wrapped at word boundaries to the 80-column budget, indented by two spaces.
-std::string paragraph(const std::string& text) {
-    constexpr std::size_t k_indent = 2;
-    std::string out;
-    std::string line;
-    std::size_t start = 0;
-    while (start < text.size()) {
-        std::size_t end = text.find(' ', start);
-        if (end == std::string::npos) end = text.size();
-        const std::string word = text.substr(start, end - start);
-        if (!line.empty() && k_indent + line.size() + 1 + word.size() > k_max_line_width) {
-            out += std::string(k_indent, ' ') + line + '\n';
-            line.clear();
-        }
-        line += (line.empty() ? "" : " ") + word;
-        start = end + 1;
-    }
-    if (!line.empty()) out += std::string(k_indent, ' ') + line + '\n';
-    return out;
-}
+// Narration, wrapped to the 80-column budget and indented by two spaces.
+std::string paragraph(const std::string& text) { return wrap_words(text, "  ", "  "); }
 
 // "1 token id", "3 token ids", "1,024 numbers".
 std::string count_of(std::uint64_t count, const char* singular, const char* plural) {
