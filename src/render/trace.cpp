@@ -105,11 +105,10 @@ std::string render_dot_product(const DemoReport& report, std::size_t position,
                            group_thousands(hidden), j);
     }
     if (e.cols > 1) {
-        const std::string others = e.cols == 2 ? fmt::format("column {} adds", 1 - j)
-                                               : fmt::format("the other {} columns add", e.cols - 1);
+        const std::string others = e.cols == 2 ? fmt::format("column {}", 1 - j)
+                                               : fmt::format("the other {} columns", e.cols - 1);
         const std::string indent(12, ' ');
-        out += wrap_words(fmt::format("{} up the same way: only row {} of E is multiplied by 1",
-                                      others, id),
+        out += wrap_words(fmt::format("{} too: only row {} of E is multiplied by 1", others, id),
                           indent, indent);
     }
     return out;
