@@ -166,9 +166,12 @@ int run_demo(const Options& options) {
         print_error(weight.error());
         return k_exit_usage;
     }
-    if (auto too_big = check_output_size(options, request)) {  // sizes now known for files too
-        print_error(*too_big);
-        return k_exit_usage;
+    // A file's sizes are known only now; seeded tables were checked with the options.
+    if (request.origin.kind == WeightOrigin::Kind::file) {
+        if (auto too_big = check_output_size(options, request)) {
+            print_error(*too_big);
+            return k_exit_usage;
+        }
     }
     const auto labels = read_labels(options, request.vocab_size);
     if (!labels) {

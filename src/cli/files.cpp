@@ -54,7 +54,7 @@ ParseResult<std::string> read_small_file(const std::string& path, std::uint64_t 
 }
 
 std::string write_file_atomically(const std::string& path, const std::string& bytes) {
-    std::string temporary = path + ".tmp-XXXXXX";
+    std::string temporary = path + ".tmp-" + std::string(6, 'X');  // mkstemp's template
     const int fd = ::mkstemp(temporary.data());
     if (fd < 0) return system_error("cannot create a temporary file next to it");
     // mkstemp makes the file private (0600); give it the permissions a new file normally gets.
