@@ -51,6 +51,19 @@ run --ids 2,3,1 --dim 5 --save-weights "$work/missing/e.npy" >"$work/stdout"
 status=$?
 [ $status -eq 1 ] && [ ! -s "$work/stdout" ] || fail "unwritable --save-weights: status $status"
 
+# A file too large to print in full: json refuses once the header is read (a sparse 5000 x 4000
+# float32 file, 80 MB of zeros, made without numpy).
+header="{'descr': '<f4', 'fortran_order': False, 'shape': (5000, 4000), }"
+while [ $(( (10 + ${#header} + 1) % 64 )) -ne 0 ]; do header+=" "; done
+header+=$'\n'
+{ printf '\x93NUMPY\x01\x00'; printf "\\x$(printf %02x $(( ${#header} % 256 )))\\x$(printf %02x $(( ${#header} / 256 )))"; printf '%s' "$header"; } >"$work/big.npy"
+truncate -s +80000000 "$work/big.npy"
+run --ids 1 --weights "$work/big.npy" --format json >"$work/stdout"
+status=$?
+[ $status -eq 2 ] && [ ! -s "$work/stdout" ] || fail "json of a 5000 x 4000 file: status $status"
+grep -qF 'the limit for json, csv and tsv is 16,777,216' "$work/stderr" || fail "json cap message: $(cat "$work/stderr")"
+run --ids 1 --weights "$work/big.npy" --format csv --show lookup >"$work/stdout" || fail "csv --show lookup of a big file"
+
 if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
   /usr/bin/python3 - "$work/b.npy" "$work/b.csv" <<'PY' || fail "numpy.load does not read back the same bits"
 import sys, numpy as np
