@@ -1,6 +1,7 @@
 #include "cli/files.hpp"
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <iterator>
 
@@ -33,6 +34,10 @@ ParseResult<std::ifstream> open_for_reading(const std::string& path) {
     struct stat info {};
     if (::stat(path.c_str(), &info) != 0) return ParseResult<std::ifstream>::fail(system_error("cannot open"));
     if (S_ISDIR(info.st_mode)) return ParseResult<std::ifstream>::fail("is a directory (allowed: a file)");
+    // A device or a pipe could block the open or never end (a link to /dev/zero).
+    if (!S_ISREG(info.st_mode)) {
+        return ParseResult<std::ifstream>::fail("is not a regular file (allowed: a file)");
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) return ParseResult<std::ifstream>::fail(system_error("cannot open"));
     return ParseResult<std::ifstream>::ok(std::move(in));
@@ -53,14 +58,29 @@ ParseResult<std::string> read_small_file(const std::string& path, std::uint64_t 
     return ParseResult<std::string>::ok(std::move(content));
 }
 
-std::string write_file_atomically(const std::string& path, const std::string& bytes) {
-    std::string temporary = path + ".tmp-" + std::string(6, 'X');  // mkstemp's template
+std::string write_file_atomically(const std::string& requested_path, const std::string& bytes) {
+    // Through a symbolic link, replace the file it points to, not the link.
+    std::string path = requested_path;
+    struct stat existing {};
+    const bool exists = ::stat(path.c_str(), &existing) == 0;
+    if (exists) {
+        if (char* target = ::realpath(requested_path.c_str(), nullptr)) {
+            path = target;
+            std::free(target);
+        }
+    }
+    // A short temporary name beside the target, so a long but valid file name still works.
+    const std::size_t slash = path.rfind('/');
+    std::string temporary = (slash == std::string::npos ? std::string() : path.substr(0, slash + 1)) +
+                            ".embdemo-" + std::string(6, 'X');  // mkstemp's template
     const int fd = ::mkstemp(temporary.data());
     if (fd < 0) return system_error("cannot create a temporary file next to it");
-    // mkstemp makes the file private (0600); give it the permissions a new file normally gets.
+    // mkstemp makes the file private (0600): keep an existing file's permissions, or give a new
+    // one the permissions a new file normally gets.
     const mode_t mask = ::umask(0);
     ::umask(mask);
-    bool ok = ::fchmod(fd, 0666 & ~mask) == 0 && write_all(fd, bytes.data(), bytes.size()) && ::fsync(fd) == 0;
+    const mode_t mode = exists ? (existing.st_mode & 07777) : (0666 & ~mask);
+    bool ok = ::fchmod(fd, mode) == 0 && write_all(fd, bytes.data(), bytes.size()) && ::fsync(fd) == 0;
     std::string problem = ok ? "" : system_error("cannot write");
     if (::close(fd) != 0 && ok) {
         ok = false;

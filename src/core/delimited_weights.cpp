@@ -23,11 +23,24 @@ ParseResult<float> parse_value(std::string_view text) {
     constexpr const char* k_allowed =
         " (allowed: decimal numbers such as -1.5, 2e-3, nan, inf, -inf)";
     std::string_view digits = text;
-    if (!digits.empty() && digits.front() == '+') digits.remove_prefix(1);
+    if (!digits.empty() && digits.front() == '+') {
+        digits.remove_prefix(1);
+        if (!digits.empty() && (digits.front() == '+' || digits.front() == '-')) {
+            return ParseResult<float>::fail(quote_for_message(text, 30) + " has two signs" + k_allowed);
+        }
+    }
     double value = 0.0;
     const auto [end, status] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
     if (text.empty()) return ParseResult<float>::fail(std::string("is empty") + k_allowed);
-    if (status == std::errc::result_out_of_range) {
+    if (status == std::errc::result_out_of_range && end == digits.data() + digits.size()) {
+        // from_chars reports both overflow and underflow as out of range; like numpy, a number
+        // too small for a double is a zero of its sign, and one too large is refused.
+        const auto exponent = digits.find_first_of("eE");
+        const bool underflow = exponent != std::string_view::npos &&
+                               exponent + 1 < digits.size() && digits[exponent + 1] == '-';
+        if (underflow) {
+            return ParseResult<float>::ok(digits.front() == '-' ? -0.0f : 0.0f);
+        }
         return ParseResult<float>::fail(quote_for_message(text, 30) + " is out of range" + k_allowed);
     }
     if (status != std::errc() || end != digits.data() + digits.size()) {
@@ -88,23 +101,43 @@ ParseResult<Matrix> read_delimited_weights(std::istream& in, char delimiter, con
         return {};
     };
 
+    // A UTF-8 byte order mark, as spreadsheet programs write it, is not part of the first value.
+    if (in.peek() == 0xef) {
+        char mark[3] = {};
+        in.read(mark, 3);
+        if (in.gcount() != 3 || std::string(mark, 3) != "\xef\xbb\xbf") {
+            in.clear();
+            in.seekg(0);
+        }
+    }
+    bool pending_cr = false;  // a '\r' that belongs to a CRLF line end if '\n' follows
     for (int next = in.get(); next != std::char_traits<char>::eof(); next = in.get()) {
         const char ch = static_cast<char>(next);
         if (ch == '\n') {
-            if (!value.empty() && value.back() == '\r') value.pop_back();  // CRLF line ends
+            pending_cr = false;
             if (std::string problem = finish_line(); !problem.empty()) return Result::fail(problem);
+            continue;
+        }
+        if (pending_cr) {  // a '\r' inside a line is an ordinary (bad) character
+            line_has_text = true;
+            value += '\r';
+            pending_cr = false;
+        }
+        if (ch == '\r') {
+            pending_cr = true;
             continue;
         }
         line_has_text = true;
         if (ch == delimiter) {
             if (std::string problem = finish_value(); !problem.empty()) return Result::fail(problem);
-        } else if (value.size() < k_max_value_chars + 1) {
+        } else if (value.size() < k_max_value_chars) {
             value += ch;
-        } else {
+        } else {  // stop at once: the rest of a huge line need not be read to know it is wrong
             value_too_long = true;
+            return Result::fail(finish_value());
         }
     }
-    if (line_has_text) {  // the last line has no line break
+    if (line_has_text) {  // the last line has no line break (a final '\r' is its CRLF)
         if (std::string problem = finish_line(); !problem.empty()) return Result::fail(problem);
     }
     if (weight.rows == 0) return Result::fail("is empty (allowed: one row of numbers per line)");

@@ -19,6 +19,14 @@ ParseResult<std::vector<std::string>> parse_labels(std::string_view text, std::s
             return Result::fail(line + ' ' + quote_for_message(label, 30) +
                                 " contains a tab (allowed: labels without tabs; metadata.tsv is tab-separated)");
         }
+        // A stray '\r' or escape byte would break the projector's rows or a terminal.
+        for (const char ch : label) {
+            const auto byte = static_cast<unsigned char>(ch);
+            if (byte < 0x20 || byte == 0x7f) {
+                return Result::fail(line + ' ' + quote_for_message(label, 30) +
+                                    " contains a control character (allowed: printable text)");
+            }
+        }
         if (labels.size() == expected_count) {
             return Result::fail("has more than " + std::to_string(expected_count) +
                                 " lines (allowed: exactly one label per row of E)");

@@ -42,7 +42,7 @@ public:
         while (!take('}')) {
             std::string key;
             if (!read_string(key)) return fail("has a key that is not a quoted string");
-            if (!take(':')) return fail("has no ':' after '" + key + "'");
+            if (!take(':')) return fail("has no ':' after " + quote_for_message(key, 40));
             if (key == "descr" && !seen_descr) {
                 if (!read_string(header.descr)) return fail("has a 'descr' that is not a string");
                 seen_descr = true;
@@ -53,9 +53,9 @@ public:
                 if (!read_shape(header.shape)) return fail("has a 'shape' that is not a tuple of integers");
                 seen_shape = true;
             } else {
-                return fail("has an unexpected or repeated key '" + escape_for_message(key) + "'");
+                return fail("has an unexpected or repeated key " + quote_for_message(key, 40));
             }
-            if (!take(',') && !peek('}')) return fail("has no ',' or '}' after '" + key + "'");
+            if (!take(',') && !peek('}')) return fail("has no ',' or '}' after " + quote_for_message(key, 40));
         }
         skip_blanks();
         if (m_position != m_text.size()) return fail("has text after the closing '}'");
@@ -158,10 +158,13 @@ Bits load_value(const char* bytes, bool big_endian) {
 
 // Reads rows x cols values into `out`, in chunks so that a float64 file needs no second copy.
 // Returns an error message, or an empty string on success.
+// Reads out.rows x out.cols values into out.values, which grows with the data actually read, so
+// a short file with a large announced shape costs only what it holds.
 std::string read_values(std::istream& in, Matrix& out, std::size_t item_size, bool big_endian) {
     constexpr std::size_t k_chunk_values = 8192;
     std::vector<char> chunk(k_chunk_values * item_size);
-    const std::size_t total = out.values.size();
+    const std::size_t total = out.rows * out.cols;
+    out.values.clear();
     for (std::size_t done = 0; done < total;) {
         const std::size_t count = std::min(k_chunk_values, total - done);
         const std::size_t got = read_bytes(in, chunk.data(), count * item_size);
@@ -192,7 +195,7 @@ std::string read_values(std::istream& in, Matrix& out, std::size_t item_size, bo
                 }
                 value = *narrow;
             }
-            out.values[done + i] = value;
+            out.values.push_back(value);
         }
         done += count;
     }
@@ -258,8 +261,16 @@ ParseResult<Matrix> read_npy(std::istream& in, const ShapeCheck& check) {
                             " (allowed: at least one row and one column)");
     }
     if (auto problem = check(rows, cols)) return Result::fail(*problem);
+    // The reader keeps its own promise about allocations, whatever `check` accepts.
+    const auto count = checked_multiply(rows, cols);
+    if (!count || *count > k_max_matrix_values) {
+        return Result::fail("holds an array of shape " + describe_shape(h.shape) +
+                            " (allowed: at most " + group_thousands(k_max_matrix_values) + " values)");
+    }
 
-    Matrix weight(rows, cols);
+    Matrix weight;
+    weight.rows = rows;
+    weight.cols = cols;
     const std::string problem = read_values(in, weight, descr[2] == '4' ? 4 : 8, descr[0] == '>');
     if (!problem.empty()) return Result::fail(problem);
     return Result::ok(std::move(weight));

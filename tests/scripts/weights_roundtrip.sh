@@ -51,6 +51,18 @@ run --ids 2,3,1 --dim 5 --save-weights "$work/missing/e.npy" >"$work/stdout"
 status=$?
 [ $status -eq 1 ] && [ ! -s "$work/stdout" ] || fail "unwritable --save-weights: status $status"
 
+# Replacing a file keeps what the user set up: a symbolic link stays a link (its target is
+# rewritten), an existing file keeps its permissions, and a long file name still works.
+run --ids 1 --dim 2 --save-weights "$work/real.npy" >/dev/null || fail "save real.npy"
+chmod 600 "$work/real.npy"
+ln -s real.npy "$work/link.npy"
+run --ids 1 --dim 3 --save-weights "$work/link.npy" >/dev/null || fail "save through a link"
+[ -L "$work/link.npy" ] || fail "--save-weights replaced a symbolic link"
+[ "$(stat -c %a "$work/real.npy")" = 600 ] || fail "--save-weights lost the file's permissions"
+[ "$(stat -c %s "$work/real.npy")" = 152 ] || fail "the link's target was not rewritten (2 x 3 floats)"
+long_name="$work/$(printf 'w%.0s' {1..250}).npy"
+run --ids 1 --dim 2 --save-weights "$long_name" >/dev/null || fail "a 254-character file name"
+
 # A file too large to print in full: json refuses once the header is read (a sparse 5000 x 4000
 # float32 file, 80 MB of zeros, made without numpy).
 header="{'descr': '<f4', 'fortran_order': False, 'shape': (5000, 4000), }"

@@ -144,7 +144,7 @@ TEST_CASE("read_npy refuses unknown versions, truncated preambles and malformed 
         {preamble + "\x01", "is truncated inside its .npy preamble"},
         {preamble + std::string("\x01\x00\x10\x00", 4) + "{'descr'", "is truncated inside its header"},
         {preamble + std::string("\x01\x00\x0c\x00", 4) + "{'descr': 1}", "'descr' that is not a string"},
-        {preamble + std::string("\x01\x00\x0a\x00", 4) + "{'x': 1, }", "unexpected or repeated key 'x'"},
+        {preamble + std::string("\x01\x00\x0a\x00", 4) + "{'x': 1, }", "unexpected or repeated key \"x\""},
         {preamble + std::string("\x01\x00\x1a\x00", 4) + "{'descr': '<f4', 'shape': ", "a 'shape' that is not"},
         {preamble + std::string("\x01\x00\x11\x00", 4) + "{'descr': '<f4'} ", "lacks one of"},
     };
