@@ -7,6 +7,7 @@
 #include "render/explain.hpp"
 #include "render/parameters.hpp"
 #include "render/table.hpp"
+#include "render/text_sections.hpp"
 
 namespace embdemo {
 namespace {
@@ -52,8 +53,8 @@ std::string caption(const DemoReport& report, ReportMatrix which) {
             return request.origin.kind == WeightOrigin::Kind::file
                        ? fmt::format("**E**, loaded from ``{}``, {} (rows the ids select are in bold)",
                                      escape_for_message(request.origin.detail), size)
-                       : fmt::format("**E** = `nn.Embedding({}, {}).weight`, {} (rows the ids select are in bold)",
-                                     m.rows, m.cols, size);
+                       : fmt::format("**E** = `{}`, {} (rows the ids select are in bold)",
+                                     describe_origin(report), size);
         case ReportMatrix::onehot: return fmt::format("**X** = `one_hot(ids, {})`, {}", m.cols, size);
         case ReportMatrix::lookup: return fmt::format("**Lookup** `E[ids]`, {}", size);
         case ReportMatrix::onehot_matmul: return fmt::format("**One-hot product** `X @ E`, {}", size);
@@ -65,16 +66,9 @@ std::string caption(const DemoReport& report, ReportMatrix which) {
 
 std::string weight_table(const DemoReport& report, int precision) {
     const Matrix& e = report.weight;
-    const TokenIds& ids = report.request.ids;
-    std::vector<std::vector<std::size_t>> positions(e.rows);
-    std::vector<std::size_t> forced;
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-        if (positions[ids[i]].empty()) forced.push_back(ids[i]);
-        positions[ids[i]].push_back(i);
-    }
-    const bool summarise = should_summarise(e.rows, e.cols);
-    const auto rows = visible_positions(e.rows, summarise, forced);
-    const auto cols = visible_positions(e.cols, summarise);
+    const WeightRows shown = weight_rows(report);
+    const auto& rows = shown.rows;
+    const auto cols = visible_positions(e.cols, should_summarise(e.rows, e.cols));
     const NumberFormat format = visible_format(e, rows, cols, precision);
 
     std::vector<std::string> header{"row"};
@@ -84,13 +78,19 @@ std::string weight_table(const DemoReport& report, int precision) {
     for (const std::size_t r : rows) {
         std::vector<std::string> cells{r == k_gap ? "..." : std::to_string(r)};
         std::string selected_by;
-        if (r != k_gap && !positions[r].empty()) {
+        const auto hit = r == k_gap ? shown.selected.end() : shown.selected.find(r);
+        if (hit != shown.selected.end()) {
             cells[0] = "**" + cells[0] + "**";
-            for (const std::size_t i : positions[r]) selected_by += fmt::format("{}ids[{}]", selected_by.empty() ? "" : ", ", i);
+            selected_by = describe_positions(hit->second);
         }
         for (auto& cell : number_cells(e, r, cols, format)) cells.push_back(std::move(cell));
         cells.push_back(selected_by);
         out += table_row(cells);
+    }
+    if (shown.hidden_selected > 0) {
+        out += fmt::format("\n({} more selected {} inside the \"...\")\n",
+                           group_thousands(shown.hidden_selected),
+                           shown.hidden_selected == 1 ? "row is" : "rows are");
     }
     return out;
 }

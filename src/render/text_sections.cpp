@@ -21,12 +21,9 @@ constexpr std::size_t k_max_spelled_onehot = 24;
 // When E is summarised, at most this many selected rows are forced into view.
 constexpr std::size_t k_max_selected_rows_shown = 8;
 
-// positions[id] = the positions in ids that select row id (only for selected rows).
-std::map<std::size_t, std::vector<std::size_t>> positions_by_row(const TokenIds& ids) {
-    std::map<std::size_t, std::vector<std::size_t>> positions;
-    for (std::size_t i = 0; i < ids.size(); ++i) positions[ids[i]].push_back(i);
-    return positions;
-}
+std::string format_diff(double diff) { return fmt::format("{}", diff); }
+
+}  // namespace
 
 std::string describe_positions(const std::vector<std::size_t>& positions) {
     constexpr std::size_t k_max_listed = 3;
@@ -38,9 +35,24 @@ std::string describe_positions(const std::vector<std::size_t>& positions) {
     return text;
 }
 
-std::string format_diff(double diff) { return fmt::format("{}", diff); }
-
-}  // namespace
+WeightRows weight_rows(const DemoReport& report) {
+    WeightRows result;
+    const TokenIds& ids = report.request.ids;
+    for (std::size_t i = 0; i < ids.size(); ++i) result.selected[ids[i]].push_back(i);
+    // A summary keeps the selected rows in view, up to a screenful of them.
+    std::vector<std::size_t> forced;
+    for (const auto& entry : result.selected) {
+        if (forced.size() == k_max_selected_rows_shown) break;
+        forced.push_back(entry.first);
+    }
+    const Matrix& e = report.weight;
+    result.rows = visible_positions(e.rows, should_summarise(e.rows, e.cols), forced);
+    for (const auto& entry : result.selected) {
+        result.hidden_selected +=
+            std::find(result.rows.begin(), result.rows.end(), entry.first) == result.rows.end();
+    }
+    return result;
+}
 
 std::string format_ids(const TokenIds& ids) {
     constexpr std::size_t k_max_listed = 12;
@@ -83,21 +95,16 @@ std::string render_header(const DemoReport& report) {
 
 std::string render_weight(const DemoReport& report, const TextOptions& options) {
     const Matrix& e = report.weight;
-    const auto selected = positions_by_row(report.request.ids);
-    const bool summarise = should_summarise(e.rows, e.cols);
-
-    // A summary keeps the selected rows in view, up to a screenful of them.
-    std::vector<std::size_t> forced;
+    const WeightRows shown = weight_rows(report);
+    const auto& rows = shown.rows;
+    const auto& selected = shown.selected;
+    const std::size_t hidden_selected = shown.hidden_selected;
     std::size_t annotation_width = 0;
-    for (const auto& entry : selected) {
-        if (forced.size() == k_max_selected_rows_shown) break;
-        forced.push_back(entry.first);
-        annotation_width = std::max(annotation_width, 3 + describe_positions(entry.second).size());
-    }
-    const auto rows = visible_positions(e.rows, summarise, forced);
-    std::size_t hidden_selected = 0;
-    for (const auto& entry : selected) {
-        hidden_selected += std::find(rows.begin(), rows.end(), entry.first) == rows.end();
+    for (const std::size_t r : rows) {
+        const auto hit = selected.find(r);
+        if (hit != selected.end()) {
+            annotation_width = std::max(annotation_width, 3 + describe_positions(hit->second).size());
+        }
     }
     const std::size_t label_width = std::to_string(e.rows - 1).size();
     const std::size_t budget = k_max_line_width - (label_width + 6) - annotation_width;  // "  > 12  "

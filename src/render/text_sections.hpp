@@ -2,7 +2,10 @@
 // a matrix looks the same wherever it appears. Each returns complete lines ending in '\n'.
 #pragma once
 
+#include <cstddef>
+#include <map>
 #include <string>
+#include <vector>
 
 #include "core/report.hpp"
 #include "render/number_format.hpp"
@@ -11,6 +14,18 @@
 namespace embdemo {
 
 std::string format_ids(const TokenIds& ids);        // "[2, 3, 1]", long lists elided
+
+// Which rows of E a view shows: all of them, or PyTorch's summary plus the rows the ids select
+// (up to 8, so a long id list cannot undo the summary).
+struct WeightRows {
+    std::vector<std::size_t> rows;  // visible rows, k_gap between runs
+    std::map<std::size_t, std::vector<std::size_t>> selected;  // row -> positions in ids
+    std::size_t hidden_selected = 0;  // selected rows that fall inside a gap
+};
+WeightRows weight_rows(const DemoReport& report);
+
+// "ids[0], ids[3]", or "ids[0], ids[1], ids[2], ... (5 times)".
+std::string describe_positions(const std::vector<std::size_t>& positions);
 std::string describe_origin(const DemoReport& report);  // "nn.Embedding(4, 5).weight", ...
 
 std::string render_header(const DemoReport& report);
