@@ -33,4 +33,9 @@ struct Difference {
 std::optional<Difference> first_difference(const Matrix& weight, const TokenIds& ids,
                                            const Matrix& lookup, const Matrix& product);
 
+// The same analysis at one place (position i, column j); nullopt when the bits agree there.
+std::optional<Difference> difference_at(const Matrix& weight, const TokenIds& ids,
+                                        const Matrix& lookup, const Matrix& product,
+                                        std::size_t position, std::size_t column);
+
 }  // namespace embdemo

@@ -6,32 +6,36 @@
 
 namespace embdemo {
 
-std::string explain_difference(const Difference& d) {
-    const std::string where = fmt::format("first at ids[{}] = {}, column {}: ", d.position, d.id, d.column);
+std::string explain_cause(const Difference& d) {
     const std::string values = fmt::format(" (lookup {}, product {})", shortest_round_trip(d.lookup_value),
                                            shortest_round_trip(d.product_value));
     switch (d.cause) {
         case Difference::Cause::nonfinite_elsewhere:
         {
             const std::string bad = shortest_round_trip(d.source_value);
-            return where + fmt::format("E[{}][{}] is {}, and 0 * {} = nan poisons the sum X[{}] @ E",
-                                       d.source_row, d.column, bad, bad, d.position) +
+            return fmt::format("E[{}][{}] is {}, and 0 * {} = nan poisons the sum X[{}] @ E",
+                               d.source_row, d.column, bad, bad, d.position) +
                    values;
         }
         case Difference::Cause::negative_zero:
-            return where + fmt::format("E[{}][{}] is -0.0, but the sum X[{}] @ E starts at +0.0 and "
-                                       "+0 + -0 = +0, so the sign is lost",
-                                       d.id, d.column, d.position) +
+            return fmt::format("E[{}][{}] is -0.0, but the sum X[{}] @ E starts at +0.0 and "
+                               "+0 + -0 = +0, so the sign is lost",
+                               d.id, d.column, d.position) +
                    values;
         case Difference::Cause::nan_bits:
-            return where + fmt::format("E[{}][{}] is a NaN whose bit pattern arithmetic changes "
-                                       "(a signalling NaN or a payload)",
-                                       d.id, d.column) +
+            return fmt::format("E[{}][{}] is a NaN whose bit pattern arithmetic changes "
+                               "(a signalling NaN or a payload)",
+                               d.id, d.column) +
                    values;
         case Difference::Cause::other: break;
     }
-    return where + fmt::format("the sum X[{}] @ E does not reproduce E[{}][{}]", d.position, d.id, d.column) +
+    return fmt::format("the sum X[{}] @ E does not reproduce E[{}][{}]", d.position, d.id, d.column) +
            values;
+}
+
+std::string explain_difference(const Difference& d) {
+    return fmt::format("first at ids[{}] = {}, column {}: ", d.position, d.id, d.column) +
+           explain_cause(d);
 }
 
 const char* difference_cause_name(Difference::Cause cause) {

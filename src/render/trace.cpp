@@ -5,7 +5,9 @@
 
 #include <fmt/format.h>
 
+#include "core/difference.hpp"
 #include "core/limits.hpp"
+#include "render/explain.hpp"
 #include "render/paint.hpp"
 #include "render/table.hpp"
 #include "render/text_sections.hpp"
@@ -91,15 +93,14 @@ std::string render_dot_product(const DemoReport& report, std::size_t position,
     std::string out = fmt::format("  product   X[{}] @ E, output column {}:\n", position, j);
     out += fmt::format("              {}\n", symbols);
     out += fmt::format("            = {}\n", values);
-    const float looked_up = e.at(id, j);
-    std::string verdict = fmt::format("   which is E[{},{}]", id, j);
-    if (!same_bits(result, looked_up)) {
-        verdict = fmt::format("   but E[{},{}] is {}: {}", id, j, format_plain(looked_up, format),
-                              result == 0.0f && looked_up == 0.0f
-                                  ? "a sum that starts at +0 never ends at -0"
-                                  : "0 * inf or 0 * nan is nan, not 0");
+    const auto difference = difference_at(e, report.request.ids, report.lookup,
+                                          report.onehot_matmul, position, j);
+    out += fmt::format("            = {}   {} E[{},{}]\n", format_plain(result, format),
+                       difference ? "not the bits of" : "which is", id, j);
+    if (difference) {
+        const std::string indent(12, ' ');
+        out += wrap_words("because " + explain_cause(*difference), indent, indent);
     }
-    out += fmt::format("            = {}{}\n", format_plain(result, format), verdict);
     if (hidden > 0) {
         out += fmt::format("            ({} terms not written out are 0 * E[k,{}] = 0)\n",
                            group_thousands(hidden), j);
