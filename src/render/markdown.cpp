@@ -12,9 +12,6 @@
 namespace embdemo {
 namespace {
 
-// Wider vocabularies print each one-hot row as "1 at column k", as the text view does.
-constexpr std::size_t k_max_spelled_onehot = 24;
-
 std::string trim_left(std::string text) { return text.erase(0, text.find_first_not_of(' ')); }
 
 std::string table_row(const std::vector<std::string>& cells) {

@@ -22,6 +22,10 @@ inline constexpr std::size_t k_edge_items = 3;
 // The width of a classic terminal, and of most classroom projectors' terminals.
 inline constexpr std::size_t k_max_line_width = 80;
 
+// One-hot rows up to this many columns are spelled out ("0 0 1 0"); wider ones are described
+// ("1 at column k") or elided around the 1.
+inline constexpr std::size_t k_max_spelled_onehot = 24;
+
 bool should_summarise(std::size_t rows, std::size_t cols);
 
 // 0..size-1, or, when summarising, the edges plus `always_show` (sorted), with k_gap between

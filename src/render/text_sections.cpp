@@ -16,8 +16,6 @@
 namespace embdemo {
 namespace {
 
-// Wider vocabularies print each one-hot row as "1 at column k" instead of every zero.
-constexpr std::size_t k_max_spelled_onehot = 24;
 // When E is summarised, at most this many selected rows are forced into view.
 constexpr std::size_t k_max_selected_rows_shown = 8;
 

@@ -19,7 +19,7 @@ namespace {
 // "[0 0 1 0]", or for a wide vocabulary "[0 0 0 ... 0 1 0 ... 0 0 0]".
 std::string onehot_row_text(std::size_t id, std::size_t vocab, bool color) {
     const std::vector<std::size_t> ids_shown{id};
-    const auto columns = visible_positions(vocab, vocab > 24, ids_shown);
+    const auto columns = visible_positions(vocab, vocab > k_max_spelled_onehot, ids_shown);
     std::string text = "[";
     for (const std::size_t k : columns) {
         if (text.size() > 1) text += ' ';
