@@ -79,8 +79,10 @@ std::vector<std::string> render_steps(const DemoReport& report, const Options& o
     }
     TextOptions text;
     text.precision = options.precision;
-    text.color = color_wanted(options.color, stdout_is_terminal(), std::getenv("NO_COLOR"),
-                              std::getenv("TERM"));
+    if (color_wanted(options.color, stdout_is_terminal(), std::getenv("NO_COLOR"), std::getenv("TERM"))) {
+        text.palette = light_background(options.palette, std::getenv("COLORFGBG")) ? Palette::light
+                                                                                   : Palette::dark;
+    }
     const DemoRequest& request = report.request;
     switch (options.view) {
         case View::plain: break;
@@ -92,18 +94,18 @@ std::vector<std::string> render_steps(const DemoReport& report, const Options& o
     return {render_text(report, text)};
 }
 
-// Waits for Enter on a terminal; returns false once stdin is closed, so we stop asking.
+// Waits for Enter on a terminal. Returns false when the learner ends the lesson: "q" (then
+// Enter), or Ctrl-D, which closes stdin.
 bool wait_for_enter() {
-    std::fputs("-- press Enter for the next step --", stderr);
+    std::fputs("-- Enter: next step, q: quit --", stderr);
     std::fflush(stderr);
-    const int ch = [] {
-        int c = 0;
-        while ((c = std::getchar()) != EOF && c != '\n') {
-        }
-        return c;
-    }();
+    std::string line;
+    int c = 0;
+    while ((c = std::getchar()) != EOF && c != '\n') line += static_cast<char>(c);
     std::fputs("\n", stderr);
-    return ch != EOF;
+    const auto first = line.find_first_not_of(" \t\r");
+    const bool quit = first != std::string::npos && (line[first] == 'q' || line[first] == 'Q');
+    return c != EOF && !quit;
 }
 
 // Steps from `first` on, separated by blank lines.
@@ -113,15 +115,15 @@ std::string join_steps(const std::vector<std::string>& steps, std::size_t first)
     return text;
 }
 
-// Writes the steps: all at once, or with --pause on a terminal one at a time until the last
-// one or until stdin is closed.
+// Writes the steps: all at once, or with --pause on a terminal one at a time, until the last
+// one or until the learner quits (then the lesson simply ends there).
 int write_steps(const std::vector<std::string>& steps, bool pause) {
     std::size_t next = 0;
     if (pause && stdin_is_terminal()) {
         while (next + 1 < steps.size()) {
             const int status = write_stdout(steps[next++] + '\n');
             if (status != k_exit_ok) return status;
-            if (!wait_for_enter()) break;
+            if (!wait_for_enter()) return k_exit_ok;
         }
     }
     return write_stdout(join_steps(steps, next));

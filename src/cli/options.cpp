@@ -1,5 +1,6 @@
 #include "cli/options.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -43,7 +44,8 @@ Exit status:
      (one line on stderr, nothing on stdout)
   3  the two results differ (possible with weights from a file: -0.0, inf, nan)
 
-Colour only on a terminal; NO_COLOR, TERM=dumb and --color are respected.)";
+Colour only on a terminal; NO_COLOR, TERM=dumb and --color are respected.
+--palette auto picks light-background colours when COLORFGBG says so.)";
 
 constexpr std::uint64_t k_max_precision = 9;
 constexpr std::size_t k_max_traced_positions = 64;  // float32 never needs more digits than that
@@ -61,6 +63,7 @@ struct RawOptions {
     std::optional<std::string> labels;
     std::string precision = "4";
     std::string color = "auto";
+    std::string palette = "auto";
     std::string init = "torch";
     bool trace = false;
     std::optional<std::string> trace_positions;
@@ -132,6 +135,9 @@ void declare_options(CLI::App& app, RawOptions& raw) {
         ->capture_default_str();
     single(app.add_option("--color", raw.color, "auto, always or never"))
         ->type_name("WHEN")
+        ->capture_default_str();
+    single(app.add_option("--palette", raw.palette, "colours for a dark or light background, or auto"))
+        ->type_name("BG")
         ->capture_default_str();
     single(app.add_flag("--trace", raw.trace, "show each id step by step"));
     single(app.add_option("--trace-positions", raw.trace_positions,
@@ -241,7 +247,14 @@ std::optional<std::string> validate_view(const RawOptions& raw, Options& options
                                  "position " + std::to_string(position) + " is past the last id",
                                  allowed);
             }
-            options.trace_positions.push_back(static_cast<std::size_t>(position));
+            const auto traced = static_cast<std::size_t>(position);
+            if (std::find(options.trace_positions.begin(), options.trace_positions.end(), traced) !=
+                options.trace_positions.end()) {
+                return bad_value("--trace-positions", *raw.trace_positions,
+                                 "position " + std::to_string(position) + " is named twice",
+                                 "each position once");
+            }
+            options.trace_positions.push_back(traced);
         }
     }
     return std::nullopt;
@@ -331,6 +344,15 @@ CommandLine validate(const RawOptions& raw) {
         options.color = ColorMode::never;
     } else {
         return fail(bad_value("--color", raw.color, "is not a known mode", "auto, always, never"));
+    }
+    if (raw.palette == "auto") {
+        options.palette = PaletteMode::automatic;
+    } else if (raw.palette == "dark") {
+        options.palette = PaletteMode::dark;
+    } else if (raw.palette == "light") {
+        options.palette = PaletteMode::light;
+    } else {
+        return fail(bad_value("--palette", raw.palette, "is not a known palette", "auto, dark, light"));
     }
 
     // With --weights the sizes are checked against the file's header, before its data is read.

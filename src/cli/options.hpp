@@ -27,6 +27,7 @@ struct Options {
     std::optional<ReportMatrix> show;  // csv, tsv, markdown: only this matrix
     int precision = 4;
     ColorMode color = ColorMode::automatic;
+    PaletteMode palette = PaletteMode::automatic;
     std::string save_weights;      // --save-weights FILE.npy, or empty
     std::string export_projector;  // --export-projector DIR, or empty
     std::string labels;            // --labels FILE for the projector's metadata, or empty

@@ -1,6 +1,7 @@
 #include "cli/terminal.hpp"
 
 #include <cstring>
+#include <string>
 
 #include <unistd.h>
 
@@ -16,6 +17,25 @@ bool color_wanted(ColorMode mode, bool stdout_is_terminal, const char* no_color,
     if (no_color != nullptr && no_color[0] != '\0') return false;
     if (term != nullptr && std::strcmp(term, "dumb") == 0) return false;
     return true;
+}
+
+bool light_background(PaletteMode mode, const char* colorfgbg) {
+    switch (mode) {
+        case PaletteMode::dark: return false;
+        case PaletteMode::light: return true;
+        case PaletteMode::automatic: break;
+    }
+    if (colorfgbg == nullptr) return false;
+    // The background is the last field: "fg;bg" or "fg;default;bg".
+    const char* last = std::strrchr(colorfgbg, ';');
+    if (last == nullptr) return false;
+    const std::string background(last + 1);
+    if (background.empty() || background.size() > 2 ||
+        background.find_first_not_of("0123456789") != std::string::npos) {
+        return false;
+    }
+    const int colour = std::stoi(background);
+    return colour == 7 || (colour >= 9 && colour <= 15);
 }
 
 bool stdout_is_terminal() { return isatty(STDOUT_FILENO) == 1; }

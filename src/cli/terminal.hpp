@@ -10,6 +10,12 @@ enum class ColorMode { automatic, always, never };
 // when unset) so that the rule can be tested without touching the real environment.
 bool color_wanted(ColorMode mode, bool stdout_is_terminal, const char* no_color, const char* term);
 
+// Which colours: --palette dark or light as given; auto reads COLORFGBG ("15;0" is white on
+// black), which many terminals set, and takes a light background when it names white (7 or
+// 9-15, the rxvt convention); without a readable COLORFGBG, the dark palette.
+enum class PaletteMode { automatic, dark, light };
+bool light_background(PaletteMode mode, const char* colorfgbg);
+
 bool stdout_is_terminal();
 bool stdin_is_terminal();
 

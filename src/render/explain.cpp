@@ -13,23 +13,23 @@ std::string explain_cause(const Difference& d) {
         case Difference::Cause::nonfinite_elsewhere:
         {
             const std::string bad = shortest_round_trip(d.source_value);
-            return fmt::format("E[{}][{}] is {}, and 0 * {} = nan poisons the sum X[{}] @ E",
+            return fmt::format("E[{},{}] is {}, and 0 * {} = nan poisons the sum X[{}] @ E",
                                d.source_row, d.column, bad, bad, d.position) +
                    values;
         }
         case Difference::Cause::negative_zero:
-            return fmt::format("E[{}][{}] is -0.0, but the sum X[{}] @ E starts at +0.0 and "
+            return fmt::format("E[{},{}] is -0.0, but the sum X[{}] @ E starts at +0.0 and "
                                "+0 + -0 = +0, so the sign is lost",
                                d.id, d.column, d.position) +
                    values;
         case Difference::Cause::nan_bits:
-            return fmt::format("E[{}][{}] is a NaN whose bit pattern arithmetic changes "
+            return fmt::format("E[{},{}] is a NaN whose bit pattern arithmetic changes "
                                "(a signalling NaN or a payload)",
                                d.id, d.column) +
                    values;
         case Difference::Cause::other: break;
     }
-    return fmt::format("the sum X[{}] @ E does not reproduce E[{}][{}]", d.position, d.id, d.column) +
+    return fmt::format("the sum X[{}] @ E does not reproduce E[{},{}]", d.position, d.id, d.column) +
            values;
 }
 

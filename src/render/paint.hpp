@@ -10,6 +10,11 @@ namespace embdemo {
 
 enum class Paint { selected, one, good, bad, heading };
 
-std::string paint(std::string_view text, Paint role, bool color);
+// No colour, or colours chosen for a dark or a light background (bright cyan and yellow vanish
+// on a projector's white). Both palettes also make the marks bold, and the 1s of a one-hot row
+// underlined, so they stand out in a washed-out projection too.
+enum class Palette { none, dark, light };
+
+std::string paint(std::string_view text, Paint role, Palette palette);
 
 }  // namespace embdemo

@@ -10,7 +10,7 @@ std::vector<Parameter> demo_parameters(const DemoRequest& request, const std::st
     std::vector<Parameter> parameters;
     parameters.push_back({"ids", ids_text, "n = " + std::to_string(request.ids.size())});
     parameters.push_back({"vocab", group_thousands(request.vocab_size),
-                          request.vocab_inferred ? "largest id + 1" : from_file ? "rows in the file" : ""});
+                          request.vocab_inferred ? "largest id + 1; set it with --vocab" : from_file ? "rows in the file" : ""});
     parameters.push_back({"dim", group_thousands(request.dim), from_file ? "columns in the file" : ""});
     const std::string n = group_thousands(request.ids.size());
     const std::string v = group_thousands(request.vocab_size);

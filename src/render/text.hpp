@@ -6,12 +6,13 @@
 #include <string>
 
 #include "core/report.hpp"
+#include "render/paint.hpp"
 
 namespace embdemo {
 
 struct TextOptions {
     int precision = 4;   // decimals, like torch.set_printoptions(precision=4), PyTorch's default
-    bool color = false;
+    Palette palette = Palette::none;  // colour only when the CLI decided it is wanted
 };
 
 std::string render_text(const DemoReport& report, const TextOptions& options);

@@ -91,49 +91,121 @@ std::string render_header(const DemoReport& report) {
     return out;
 }
 
-std::string render_weight(const DemoReport& report, const TextOptions& options) {
-    const Matrix& e = report.weight;
-    const WeightRows shown = weight_rows(report);
-    const auto& rows = shown.rows;
-    const auto& selected = shown.selected;
-    const std::size_t hidden_selected = shown.hidden_selected;
-    std::size_t annotation_width = 0;
-    for (const std::size_t r : rows) {
-        const auto hit = selected.find(r);
-        if (hit != selected.end()) {
-            annotation_width = std::max(annotation_width, 3 + describe_positions(hit->second).size());
+namespace {
+
+// "  > 12  " before E's cells, "   ids[0]" after them.
+constexpr std::size_t k_weight_marker_width = 4;  // "  > "
+constexpr std::size_t k_annotation_gap = 3;
+
+std::size_t weight_label_width(const Matrix& e) { return std::to_string(e.rows - 1).size(); }
+
+std::size_t annotation_width(const WeightRows& shown) {
+    std::size_t width = 0;
+    for (const std::size_t r : shown.rows) {
+        const auto hit = shown.selected.find(r);
+        if (hit != shown.selected.end()) {
+            width = std::max(width, k_annotation_gap + describe_positions(hit->second).size());
         }
     }
-    const std::size_t label_width = std::to_string(e.rows - 1).size();
-    const std::size_t budget = k_max_line_width - (label_width + 6) - annotation_width;  // "  > 12  "
-    const auto cols = fitting_columns(e, rows, options.precision, budget);
-    const NumberFormat format = visible_format(e, rows, cols, options.precision);
+    return width;
+}
 
+// "X[12] @ E", the widest label of the row-pair layout.
+std::string product_label(std::size_t position) { return fmt::format("X[{}] @ E", position); }
+
+std::size_t id_width(const TokenIds& ids, const std::vector<std::size_t>& rows) {
+    std::size_t width = 1;
+    for (const std::size_t r : rows) {
+        if (r != k_gap) width = std::max(width, std::to_string(ids[r]).size());
+    }
+    return width;
+}
+
+std::vector<std::size_t> result_rows(const Matrix& result) {
+    return visible_positions(result.rows, should_summarise(result.rows, result.cols));
+}
+
+}  // namespace
+
+std::size_t weight_cells_budget(const DemoReport& report) {
+    const WeightRows shown = weight_rows(report);
+    const std::size_t used = k_weight_marker_width + weight_label_width(report.weight) + 2 +
+                             annotation_width(shown);
+    return k_max_line_width - std::min(used, k_max_line_width / 2);
+}
+
+std::size_t results_cells_budget(const DemoReport& report) {
+    const Matrix& lookup = report.lookup;
+    // "  id 2  X[0] @ E  " before the cells of the row-pair layout.
+    const std::size_t prefix = 5 + id_width(report.request.ids, result_rows(lookup)) + 2 +
+                               product_label(lookup.rows - 1).size() + 2;
+    return k_max_line_width - std::min(prefix, k_max_line_width / 2);
+}
+
+Screen choose_screen(const DemoReport& report, int precision, std::size_t budget) {
+    const Matrix& e = report.weight;
+    const std::vector<std::size_t> weight_visible = weight_rows(report).rows;
+    const std::vector<std::size_t> result_visible = result_rows(report.lookup);
+    const auto format_for = [&](const std::vector<std::size_t>& cols) {
+        std::vector<float> shown;
+        const auto collect = [&](const Matrix& m, const std::vector<std::size_t>& rows) {
+            for (const std::size_t r : rows) {
+                for (const std::size_t c : cols) {
+                    if (r != k_gap && c != k_gap) shown.push_back(m.at(r, c));
+                }
+            }
+        };
+        collect(e, weight_visible);
+        collect(report.lookup, result_visible);
+        collect(report.onehot_matmul, result_visible);
+        return choose_number_format(shown, precision);
+    };
+    std::vector<std::vector<std::size_t>> candidates{visible_positions(e.cols, false)};
+    for (std::size_t edges = k_edge_items; edges >= 1; --edges) {
+        candidates.push_back(visible_positions(e.cols, true, {}, edges));
+    }
+    for (const auto& cols : candidates) {
+        Screen screen{cols, format_for(cols)};
+        if (cells_width(cols, screen.format.width) <= budget) return screen;
+    }
+    return Screen{candidates.back(), format_for(candidates.back())};
+}
+
+Screen text_screen(const DemoReport& report, int precision) {
+    return choose_screen(report, precision,
+                         std::min(weight_cells_budget(report), results_cells_budget(report)));
+}
+
+std::string render_weight(const DemoReport& report, const Screen& screen, const TextOptions& options) {
+    const Matrix& e = report.weight;
+    const WeightRows shown = weight_rows(report);
+    const std::size_t label_width = weight_label_width(e);
     std::string out = fmt::format("E = {}   {} x {}   > marks selected rows\n",
                                   describe_origin(report), group_thousands(e.rows),
                                   group_thousands(e.cols));
-    for (const std::size_t r : rows) {
+    for (const std::size_t r : shown.rows) {
         if (r == k_gap) {
             out += fmt::format("  {}   ...\n", std::string(label_width + 1, ' '));
             continue;
         }
-        const auto hit = selected.find(r);
+        const auto hit = shown.selected.find(r);
         const std::string label = pad_left(std::to_string(r), label_width);
-        const std::string cells = format_row_cells(e, r, cols, format);
-        if (hit != selected.end()) {
-            out += fmt::format("  {} {}  {}   {}\n", paint(">", Paint::selected, options.color),
-                               paint(label, Paint::selected, options.color),
-                               paint(cells, Paint::selected, options.color),
+        const std::string cells = format_row_cells(e, r, screen.cols, screen.format);
+        if (hit != shown.selected.end()) {
+            out += fmt::format("  {} {}  {}   {}\n", paint(">", Paint::selected, options.palette),
+                               paint(label, Paint::selected, options.palette),
+                               paint(cells, Paint::selected, options.palette),
                                describe_positions(hit->second));
         } else {
             out += fmt::format("    {}  {}\n", label, cells);
         }
     }
-    if (hidden_selected > 0) {
+    if (shown.hidden_selected > 0) {
         out += fmt::format("  ({} more selected {} inside the \"...\")\n",
-                           group_thousands(hidden_selected), hidden_selected == 1 ? "row is" : "rows are");
+                           group_thousands(shown.hidden_selected),
+                           shown.hidden_selected == 1 ? "row is" : "rows are");
     }
-    if (format.mode == NumberFormat::Mode::scientific) {
+    if (screen.format.mode == NumberFormat::Mode::scientific) {
         out += "  (scientific notation, as PyTorch prints values that span more than 1000x)\n";
     }
     return out;
@@ -156,11 +228,11 @@ std::string render_onehot(const DemoReport& report, const TextOptions& options) 
         if (vocab <= k_max_spelled_onehot) {
             for (std::size_t k = 0; k < vocab; ++k) {
                 if (k) row += ' ';
-                row += k == ids[i] ? paint("1", Paint::one, options.color) : "0";
+                row += k == ids[i] ? paint("1", Paint::one, options.palette) : "0";
             }
         } else {
             row = fmt::format("{} at column {}, the other {} entries are 0",
-                              paint("1", Paint::one, options.color), ids[i],
+                              paint("1", Paint::one, options.palette), ids[i],
                               group_thousands(vocab - 1));
         }
         out += fmt::format("  id {}   {}\n", pad_left(std::to_string(ids[i]), id_width), row);
@@ -171,47 +243,33 @@ std::string render_onehot(const DemoReport& report, const TextOptions& options) 
 // The lookup and the one-hot product next to each other, so that equal numbers line up: two
 // blocks side by side when the line fits the width of a classroom terminal, otherwise each
 // lookup row directly above the product row it equals.
-std::string render_results(const DemoReport& report, const TextOptions& options) {
+std::string render_results(const DemoReport& report, const Screen& screen) {
     const Matrix& lookup = report.lookup;
     const Matrix& product = report.onehot_matmul;
     const TokenIds& ids = report.request.ids;
-    const auto rows = visible_positions(lookup.rows, should_summarise(lookup.rows, lookup.cols));
-    std::size_t id_width = 1;
-    for (const std::size_t r : rows) {
-        if (r != k_gap) id_width = std::max(id_width, std::to_string(ids[r]).size());
-    }
-    // Room for "  id 2  X[0] @ E  " before the cells of the row-pair layout.
-    const std::size_t prefix_width =
-        7 + id_width + fmt::format("X[{}] @ E", lookup.rows - 1).size() + 2;
-    const auto cols = fitting_columns(lookup, rows, options.precision,
-                                      k_max_line_width - std::min(prefix_width, k_max_line_width / 2));
-    const NumberFormat lookup_format = visible_format(lookup, rows, cols, options.precision);
-    const NumberFormat product_format = visible_format(product, rows, cols, options.precision);
-    const auto block_width = [&](const NumberFormat& format) {
-        return cols.size() * (format.width + 1) - 1;
-    };
-    const std::size_t left_width = block_width(lookup_format);
-    const auto cells = [&](const Matrix& m, std::size_t r, const NumberFormat& format) {
-        return r == k_gap ? pad_left("...", format.width) : format_row_cells(m, r, cols, format);
+    const auto rows = result_rows(lookup);
+    const std::size_t ids_width = id_width(ids, rows);
+    const std::size_t block_width = cells_width(screen.cols, screen.format.width);
+    const auto cells = [&](const Matrix& m, std::size_t r) {
+        return r == k_gap ? pad_left("...", screen.format.width)
+                          : format_row_cells(m, r, screen.cols, screen.format);
     };
 
-    // "  id 2   0.6957 ... -0.6315 |  0.6957 ...": each block keeps its own sign column.
-    const std::size_t id_label_width = 5 + id_width;  // "  id 2"
-    const std::size_t side_by_side_width =
-        id_label_width + 1 + left_width + 3 + block_width(product_format);
+    // "  id 2   0.6957 ... -0.6315 |  0.6957 ...": the blocks share one format, so they align.
+    const std::size_t id_label_width = 5 + ids_width;  // "  id 2"
+    const std::size_t side_by_side_width = id_label_width + 1 + block_width + 3 + block_width;
     if (side_by_side_width <= k_max_line_width) {
         std::string out = fmt::format(
             "lookup E[ids] and one-hot product X @ E, side by side   {} x {} each\n",
             group_thousands(lookup.rows), group_thousands(lookup.cols));
         out += fmt::format("{} {}   {}\n", std::string(id_label_width, ' '),
-                           pad_right("E[ids]", left_width), "X @ E");
+                           pad_right("E[ids]", block_width), "X @ E");
         for (const std::size_t r : rows) {
             const std::string label =
                 r == k_gap ? std::string(id_label_width, ' ')
-                           : "  id " + pad_left(std::to_string(ids[r]), id_width);
-            out += fmt::format("{} {} | {}\n", label,
-                               pad_right(cells(lookup, r, lookup_format), left_width),
-                               cells(product, r, product_format));
+                           : "  id " + pad_left(std::to_string(ids[r]), ids_width);
+            out += fmt::format("{} {} | {}\n", label, pad_right(cells(lookup, r), block_width),
+                               cells(product, r));
         }
         return out;
     }
@@ -221,19 +279,18 @@ std::string render_results(const DemoReport& report, const TextOptions& options)
         group_thousands(lookup.rows), group_thousands(lookup.cols));
     std::size_t label_width = 0;
     for (const std::size_t r : rows) {
-        if (r != k_gap) label_width = std::max(label_width, fmt::format("X[{}] @ E", r).size());
+        if (r != k_gap) label_width = std::max(label_width, product_label(r).size());
     }
     for (const std::size_t r : rows) {
         if (r == k_gap) {
             out += "  ...\n";
             continue;
         }
-        const std::string id = pad_left(std::to_string(ids[r]), id_width);
+        const std::string id = pad_left(std::to_string(ids[r]), ids_width);
         out += fmt::format("  id {}  {}  {}\n", id, pad_right(fmt::format("E[{}]", ids[r]), label_width),
-                           cells(lookup, r, lookup_format));
-        out += fmt::format("  {}  {}  {}\n", std::string(id_width + 3, ' '),
-                           pad_right(fmt::format("X[{}] @ E", r), label_width),
-                           cells(product, r, product_format));
+                           cells(lookup, r));
+        out += fmt::format("  {}  {}  {}\n", std::string(ids_width + 3, ' '),
+                           pad_right(product_label(r), label_width), cells(product, r));
     }
     return out;
 }
@@ -245,17 +302,17 @@ std::string render_linear_view(const DemoReport& report) {
                                                        : "differs from the lookup");
 }
 
-std::string verdict_line(const DemoReport& report, bool color) {
+std::string verdict_line(const DemoReport& report, Palette palette) {
     const Comparison& verdict = report.verdict;
     const std::size_t total = report.lookup.values.size();
     if (verdict.identical) {
         const std::string which =
             total == 1 ? "the only value agrees" : "all " + group_thousands(total) + " values agree";
         return fmt::format("verdict: {} -- {} bit for bit, max abs diff 0\n",
-                           paint("IDENTICAL", Paint::good, color), which);
+                           paint("IDENTICAL", Paint::good, palette), which);
     }
     std::string out = fmt::format("verdict: {} -- {} of {} values differ, max abs diff {}\n",
-                                  paint("DIFFERENT", Paint::bad, color),
+                                  paint("DIFFERENT", Paint::bad, palette),
                                   group_thousands(verdict.differing), group_thousands(total),
                                   format_diff(verdict.max_abs_diff));
     if (report.difference) out += wrap_words(explain_difference(*report.difference), "  why: ", "       ");

@@ -28,12 +28,34 @@ WeightRows weight_rows(const DemoReport& report);
 std::string describe_positions(const std::vector<std::size_t>& positions);
 std::string describe_origin(const DemoReport& report);  // "nn.Embedding(4, 5).weight", ...
 
+// One column selection and one number format for every block of a screen that shows E or an
+// n x d result, so that a value prints the same way wherever it appears and a student can match
+// the rows by eye (E's row 2 and the lookup of id 2 line up digit for digit).
+struct Screen {
+    std::vector<std::size_t> cols;  // columns shown, k_gap where a run is elided
+    NumberFormat format;
+};
+
+// The columns that fit `budget` characters of cells (all of them when they fit, otherwise
+// PyTorch's edge columns, fewer edges when three do not fit), and the format of every value
+// those columns show in E's visible rows, the lookup and the one-hot product.
+Screen choose_screen(const DemoReport& report, int precision, std::size_t budget);
+
+// Room for cells that each block leaves in an 80-column line, for choose_screen's budget.
+std::size_t weight_cells_budget(const DemoReport& report);   // E with row labels and notes
+std::size_t results_cells_budget(const DemoReport& report);  // lookup/product row pairs
+
+// The screen of the plain text view: E and the results.
+Screen text_screen(const DemoReport& report, int precision);
+
 std::string render_header(const DemoReport& report);
-std::string render_weight(const DemoReport& report, const TextOptions& options);  // E, rows marked
+// E with the selected rows marked.
+std::string render_weight(const DemoReport& report, const Screen& screen, const TextOptions& options);
 std::string render_onehot(const DemoReport& report, const TextOptions& options);  // X
-std::string render_results(const DemoReport& report, const TextOptions& options);  // lookup vs X @ E
+// The lookup next to the one-hot product.
+std::string render_results(const DemoReport& report, const Screen& screen);
 std::string render_linear_view(const DemoReport& report);
-std::string verdict_line(const DemoReport& report, bool color);
+std::string verdict_line(const DemoReport& report, Palette palette);
 
 // Any matrix with its row numbers, indented by two spaces and summarised like the others.
 std::string render_plain_matrix(const Matrix& m, const TextOptions& options);

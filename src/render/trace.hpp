@@ -10,15 +10,27 @@
 
 #include "core/report.hpp"
 #include "render/text.hpp"
+#include "render/table.hpp"
+#include "render/text_sections.hpp"
 
 namespace embdemo {
 
 // Positions traced when the caller does not choose: more would scroll past a projector.
 inline constexpr std::size_t k_default_traced_positions = 8;
 
+// What every traced position of one report shares: the screen (columns and number format) and
+// which columns of E hold only finite values (a scan of E, done once rather than per position).
+struct TraceLayout {
+    Screen screen;
+    std::vector<bool> finite_columns;
+};
+// `max_budget` narrows the cells' room further for a view that shows more blocks.
+TraceLayout trace_layout(const DemoReport& report, int precision,
+                         std::size_t max_budget = k_max_line_width);
+
 // The trace of one position of report.request.ids.
 std::string render_trace_position(const DemoReport& report, std::size_t position,
-                                  const TextOptions& options);
+                                  const TraceLayout& layout, const TextOptions& options);
 
 // The whole traced view as steps (the caller may pause between them): the header with E and X,
 // one step per traced position (all when `positions` is empty, up to the default), and the

@@ -1,13 +1,12 @@
 #include "render/walkthrough.hpp"
 
-#include <cmath>
-
 #include <fmt/format.h>
 
 #include "core/cost.hpp"
 #include "core/escape.hpp"
 #include "core/init.hpp"
 #include "core/limits.hpp"
+#include "core/torch_rng.hpp"
 #include "render/paint.hpp"
 #include "render/table.hpp"
 #include "render/text_sections.hpp"
@@ -16,16 +15,17 @@
 namespace embdemo {
 namespace {
 
-constexpr int k_step_count = 7;
-
-std::string heading(int step, const char* title, const TextOptions& options) {
-    return paint(fmt::format("Step {} of {}: {}", step, k_step_count, title), Paint::heading,
-                 options.color) +
-           '\n';
-}
+// A step of the lesson: its heading is numbered once every step is known.
+struct Step {
+    std::string title;
+    std::string body;
+};
 
 // A line of the notebook's PyTorch code, set off so that it reads as code.
 std::string code(const std::string& line) { return "      " + line + '\n'; }
+
+// Rows of numbers under the narration sit between it and the code.
+constexpr const char* k_row_indent = "    ";
 
 // Narration, wrapped to the 80-column budget and indented by two spaces.
 std::string paragraph(const std::string& text) { return wrap_words(text, "  ", "  "); }
@@ -40,13 +40,29 @@ std::string id_range(std::uint64_t vocab_size) {
     return vocab_size == 1 ? std::string("id 0") : fmt::format("ids 0 to {}", vocab_size - 1);
 }
 
+bool ends_with(const std::string& text, const std::string& suffix) {
+    return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// A file name as a Python string literal; bytes outside printable ASCII are written as the
+// escapes of our messages, which is the best a one-line listing can do for them.
+std::string python_string(const std::string& text) {
+    std::string literal = "\"";
+    for (const char ch : escape_for_message(text)) {
+        if (ch == '"') literal += '\\';
+        literal += ch;
+    }
+    return literal + '"';
+}
+
 std::string ids_python(const TokenIds& ids) {
     return fmt::format("idx = torch.tensor({})", format_ids(ids));
 }
 
-std::string step_ids(const DemoReport& report, const TextOptions& options) {
+Step step_ids(const DemoReport& report) {
     const DemoRequest& request = report.request;
-    std::string out = heading(1, "the token ids", options);
+    Step step{"the token ids", ""};
+    std::string& out = step.body;
     out += paragraph(fmt::format("We start from {}, the way a tokenizer hands them to a model "
                                  "(ids count from 0, as in PyTorch):",
                                  count_of(request.ids.size(), "token id", "token ids")));
@@ -58,62 +74,108 @@ std::string step_ids(const DemoReport& report, const TextOptions& options) {
             request.vocab_size - 1, request.vocab_size - 1, group_thousands(request.vocab_size),
             id_range(request.vocab_size)));
         out += code(fmt::format("num_idx = max(idx) + 1    # {}", request.vocab_size));
+    } else if (request.origin.kind == WeightOrigin::Kind::file) {
+        out += paragraph(fmt::format(
+            "The embedding table needs one row for every possible id; here the table comes from "
+            "a file with V = {} rows ({}).",
+            group_thousands(request.vocab_size), id_range(request.vocab_size)));
     } else {
         out += paragraph(fmt::format(
             "The embedding table needs one row for every possible id; here the vocabulary size "
             "was chosen with --vocab: V = {} ({}).",
             group_thousands(request.vocab_size), id_range(request.vocab_size)));
     }
+    if (request.origin.kind == WeightOrigin::Kind::file) {
+        out += paragraph(fmt::format("The embedding dimension d = {} comes with the file too.",
+                                     group_thousands(request.dim)));
+        return step;
+    }
     out += paragraph(fmt::format(
         "The embedding dimension d = {} is a free choice (a hyperparameter):", request.dim));
     out += code(fmt::format("out_dim = {}", request.dim));
-    return out;
+    return step;
 }
 
-std::string step_weight(const DemoReport& report, const TextOptions& options) {
-    const DemoRequest& request = report.request;
-    std::string out = heading(2, "seeding, and the embedding matrix E", options);
-    out += code(fmt::format("torch.manual_seed({})", request.seed));
-    out += code(fmt::format("embedding = torch.nn.Embedding({}, {})", request.vocab_size, request.dim));
+// The notebook's own table: torch.manual_seed(123) and nn.Embedding(4, 5). Only then are the
+// numbers "the ones the notebook prints".
+bool is_notebook_table(const DemoRequest& request) {
+    return request.origin.kind == WeightOrigin::Kind::torch && request.seed == 123 &&
+           request.vocab_size == 4 && request.dim == 5;
+}
+
+// The PyTorch lines that make this run's E, whatever its origin.
+std::string weight_code(const DemoRequest& request) {
+    const std::string from_pretrained = code("embedding = torch.nn.Embedding.from_pretrained(E, freeze=False)");
+    switch (request.origin.kind) {
+        case WeightOrigin::Kind::torch:
+            return code(fmt::format("torch.manual_seed({})", request.seed)) +
+                   code(fmt::format("embedding = torch.nn.Embedding({}, {})", request.vocab_size, request.dim));
+        case WeightOrigin::Kind::torch_randint:
+            return code(fmt::format("torch.manual_seed({})", request.seed)) +
+                   code(fmt::format("E = torch.randint({}, {}, ({}, {})).float()", k_randint_low,
+                                    k_randint_high, request.vocab_size, request.dim)) +
+                   from_pretrained;
+        case WeightOrigin::Kind::index_pattern:
+            // The formula ("10*k + j") is valid Python as it stands.
+            return code(fmt::format("E = torch.tensor([[{} for j in range({})] for k in range({})],",
+                                    request.origin.detail, request.dim, request.vocab_size)) +
+                   code("                 dtype=torch.float32)") + from_pretrained;
+        case WeightOrigin::Kind::file: break;
+    }
+    // A .npy is recognised by its content; a CSV or TSV file by its name.
+    const std::string& path = request.origin.detail;
+    const std::string load =
+        ends_with(path, ".csv")   ? fmt::format("numpy.loadtxt({}, delimiter=\",\", ndmin=2)", python_string(path))
+        : ends_with(path, ".tsv") ? fmt::format("numpy.loadtxt({}, delimiter=\"\\t\", ndmin=2)", python_string(path))
+                                  : fmt::format("numpy.load({})", python_string(path));
+    return code(fmt::format("E = torch.tensor({}, dtype=torch.float32)", load)) + from_pretrained;
+}
+
+std::string weight_story(const DemoRequest& request) {
     std::string story = fmt::format("An embedding layer is a table E of V x d = {} x {} numbers, "
                                     "one row per id. ",
                                     group_thousands(request.vocab_size), group_thousands(request.dim));
     switch (request.origin.kind) {
         case WeightOrigin::Kind::torch:
-            story += "PyTorch fills it with random numbers from a standard normal distribution; "
-                     "embdemo draws them exactly as PyTorch does on a CPU, so these are the very "
-                     "numbers the notebook prints, bit for bit:";
-            break;
+            return story + fmt::format(
+                "PyTorch fills it with random numbers from a standard normal distribution; "
+                "embdemo draws them exactly as PyTorch does on a CPU, so these are the numbers "
+                "PyTorch prints for seed {} and a {} x {} table, bit for bit{}:",
+                request.seed, group_thousands(request.vocab_size), group_thousands(request.dim),
+                is_notebook_table(request) ? " (the very numbers the notebook prints)" : "");
         case WeightOrigin::Kind::torch_randint:
-            story += fmt::format(
+            return story + fmt::format(
                 "Here it holds small whole numbers instead (--init randint), drawn as "
-                "torch.randint({}, {}, (V, d)) would draw them after the same seed, so every "
+                "torch.randint({}, {}, (V, d)) draws them after torch.manual_seed({}), so every "
                 "product below can be checked by hand:",
-                k_randint_low, k_randint_high);
-            break;
+                k_randint_low, k_randint_high, request.seed);
         case WeightOrigin::Kind::index_pattern:
-            story += fmt::format("Here it holds a pattern instead (--init index): E[k][j] = {}, "
-                                 "so every number tells its own row and column:",
-                                 request.origin.detail);
-            break;
-        case WeightOrigin::Kind::file:
-            story += fmt::format("Here it was read from a file instead (--weights {}), which "
-                                 "also decided V and d:",
-                                 escape_for_message(request.origin.detail));
-            break;
+            return story + fmt::format("Here it holds a pattern instead (--init index): E[k,j] = {}, "
+                                       "so every number tells its own row and column; nothing is "
+                                       "random:",
+                                       request.origin.detail);
+        case WeightOrigin::Kind::file: break;
     }
-    out += paragraph(story);
-    out += '\n' + render_weight(report, options);
-    return out;
+    return story + fmt::format("Here it was read from a file (--weights {}), which also decided V "
+                               "and d; no random numbers are drawn:",
+                               escape_for_message(request.origin.detail));
 }
 
-// The lookup result with each row labelled by its id.
-std::string render_lookup_rows(const DemoReport& report, const TextOptions& options) {
-    const Matrix& lookup = report.lookup;
-    const TokenIds& ids = report.request.ids;
-    const auto rows = visible_positions(lookup.rows, should_summarise(lookup.rows, lookup.cols));
-    const auto cols = fitting_columns(lookup, rows, options.precision, k_max_line_width - 20);
-    const NumberFormat format = visible_format(lookup, rows, cols, options.precision);
+Step step_weight(const DemoReport& report, const Screen& screen, const TextOptions& options) {
+    const DemoRequest& request = report.request;
+    const bool seeded = request.origin.kind == WeightOrigin::Kind::torch ||
+                        request.origin.kind == WeightOrigin::Kind::torch_randint;
+    Step step{seeded ? "seeding, and the embedding matrix E" : "the embedding matrix E", ""};
+    std::string& out = step.body;
+    out += weight_code(request);
+    out += paragraph(weight_story(request));
+    out += '\n' + render_weight(report, screen, options);
+    return step;
+}
+
+// Rows of E labelled by the ids that select them, as `embedding(...)` returns them.
+std::string render_lookup_rows(const Matrix& weight, const TokenIds& ids, const Screen& screen) {
+    const auto rows = visible_positions(ids.size(), should_summarise(ids.size(), weight.cols));
     std::size_t label_width = 0;
     for (const std::size_t r : rows) {
         if (r != k_gap) label_width = std::max(label_width, fmt::format("E[{}]", ids[r]).size());
@@ -121,31 +183,43 @@ std::string render_lookup_rows(const DemoReport& report, const TextOptions& opti
     std::string out;
     for (const std::size_t r : rows) {
         const std::string label = r == k_gap ? "..." : fmt::format("E[{}]", ids[r]);
-        const std::string cells = r == k_gap ? "" : format_row_cells(lookup, r, cols, format);
-        out += fmt::format("    {}  {}\n", pad_right(label, label_width), cells);
+        const std::string cells = r == k_gap ? "" : format_row_cells(weight, ids[r], screen.cols, screen.format);
+        out += fmt::format("{}{}  {}\n", k_row_indent, pad_right(label, label_width), cells);
     }
     return out;
 }
 
-std::string step_lookup(const DemoReport& report, const TextOptions& options) {
+// The notebook looks up one id first (its last example, id 1), then another (its first, id 2),
+// then the whole list; the same order for any ids.
+std::vector<std::uint64_t> single_lookups(const TokenIds& ids) {
+    std::vector<std::uint64_t> singles{ids.back()};
+    if (ids.front() != ids.back()) singles.push_back(ids.front());
+    return singles;
+}
+
+Step step_lookup(const DemoReport& report, const Screen& screen) {
     const TokenIds& ids = report.request.ids;
-    std::string out = heading(3, "looking up ids", options);
-    out += paragraph(fmt::format("Looking up one id returns one row of E, nothing else. Id {}:", ids[0]));
-    out += code(fmt::format("embedding(torch.tensor([{}]))", ids[0]));
-    DemoReport single = report;
-    single.request.ids = {ids[0]};
-    single.lookup = lookup(report.weight, single.request.ids);
-    out += render_lookup_rows(single, options);
+    Step step{"looking up ids", ""};
+    std::string& out = step.body;
+    const std::vector<std::uint64_t> singles = single_lookups(ids);
+    for (std::size_t i = 0; i < singles.size(); ++i) {
+        out += paragraph(i == 0 ? fmt::format("Looking up one id returns one row of E, nothing else. Id {}:", singles[i])
+                                : fmt::format("The same for id {}:", singles[i]));
+        out += code(fmt::format("embedding(torch.tensor([{}]))", singles[i]));
+        out += render_lookup_rows(report.weight, {singles[i]}, screen);
+    }
+    if (ids.size() == 1) return step;
     out += paragraph("Looking up all the ids returns their rows, in the order of the ids (a "
                      "repeated id simply returns its row again):");
     out += code("embedding(idx)");
-    out += render_lookup_rows(report, options);
-    return out;
+    out += render_lookup_rows(report.weight, ids, screen);
+    return step;
 }
 
-std::string step_onehot(const DemoReport& report, const TextOptions& options) {
+Step step_onehot(const DemoReport& report, const TextOptions& options) {
     const DemoRequest& request = report.request;
-    std::string out = heading(4, "the one-hot matrix X", options);
+    Step step{"the one-hot matrix X", ""};
+    std::string& out = step.body;
     out += code(request.vocab_inferred
                     ? std::string("onehot = torch.nn.functional.one_hot(idx)")
                     : fmt::format("onehot = torch.nn.functional.one_hot(idx, num_classes={})",
@@ -156,25 +230,79 @@ std::string step_onehot(const DemoReport& report, const TextOptions& options) {
                                  group_thousands(request.vocab_size)));
     out += '\n';
     out += render_onehot(report, options);
-    return out;
+    return step;
 }
 
-std::string step_linear(const DemoReport& report, const Matrix& linear_init,
+// W = E.T read straight from E (column k of W is row k of E), with the columns the ids pick
+// marked by "^" the way E marks its selected rows by ">". Never materialises the transpose.
+std::string render_transposed_weight(const DemoReport& report, const Screen& screen, const TextOptions& options) {
+    const Matrix& e = report.weight;
+    const WeightRows selection = weight_rows(report);
+    // The same selected rows E keeps in view become the columns W keeps in view.
+    std::vector<std::size_t> forced;
+    for (const std::size_t k : selection.rows) {
+        if (k != k_gap && selection.selected.count(k) > 0) forced.push_back(k);
+    }
+    const std::size_t label_width = std::to_string(e.cols - 1).size();
+    const std::size_t cell = std::max(screen.format.width, std::to_string(e.rows - 1).size());
+    std::vector<std::size_t> cols;
+    for (std::size_t edges = k_edge_items + 1; edges-- > 0;) {
+        cols = visible_positions(e.rows, should_summarise(e.rows, e.cols) || edges < k_edge_items, forced, edges);
+        if (cells_width(cols, cell) + label_width + 4 <= k_max_line_width) break;
+    }
+    const auto rows = visible_positions(e.cols, should_summarise(e.cols, e.rows));
+    const auto is_selected = [&](std::size_t k) { return selection.selected.count(k) > 0; };
+    const auto line = [&](const auto& cell_text) {
+        std::string text;
+        for (const std::size_t k : cols) text += ' ' + (k == k_gap ? std::string("...") : cell_text(k));
+        return text;
+    };
+    const std::string margin(label_width + 3, ' ');
+    std::string out = fmt::format("W = E.T   {} x {}   (column k is row k of E; ^ marks the columns "
+                                  "the ids pick)\n",
+                                  group_thousands(e.cols), group_thousands(e.rows));
+    out += margin + line([&](std::size_t k) { return pad_left(std::to_string(k), cell); }) + '\n';
+    for (const std::size_t j : rows) {
+        if (j == k_gap) {
+            out += fmt::format("  {}  ...\n", std::string(label_width, ' '));
+            continue;
+        }
+        out += fmt::format("  {} ", pad_left(std::to_string(j), label_width)) + line([&](std::size_t k) {
+                   const std::string text = pad_left(format_number(e.at(k, j), screen.format), cell);
+                   return is_selected(k) ? paint(text, Paint::selected, options.palette) : text;
+               }) + '\n';
+    }
+    out += margin + line([&](std::size_t k) {
+               return pad_left(is_selected(k) ? paint("^", Paint::selected, options.palette) : " ", cell);
+           });
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    return out + '\n';
+}
+
+std::string linear_story(const DemoRequest& request) {
+    const std::string bound = fmt::format("{:.4f}", kaiming_uniform_bound(request.vocab_size));
+    std::string story = fmt::format(
+        "A linear layer computes X @ W.T. PyTorch stores its weight W as out x in, that is d x V "
+        "= {} x {}, and starts it with uniform random numbers between -1/sqrt({}) and "
+        "+1/sqrt({}) = {} (drawn here exactly as PyTorch draws them after torch.manual_seed({})",
+        group_thousands(request.dim), group_thousands(request.vocab_size), request.vocab_size,
+        request.vocab_size, bound, request.seed);
+    if (request.origin.kind == WeightOrigin::Kind::torch) return story + ", the seed of step 2):";
+    return story + "; which numbers they are does not matter, they are replaced next):";
+}
+
+Step step_linear(const DemoReport& report, const Matrix& linear_init, const Screen& screen,
                         const TextOptions& options) {
     const DemoRequest& request = report.request;
-    const double bound = 1.0 / std::sqrt(static_cast<double>(request.vocab_size));
-    std::string out = heading(5, "a linear layer, then E.T as its weight", options);
+    Step step{"a linear layer, then E.T as its weight", ""};
+    std::string& out = step.body;
     out += code(fmt::format("torch.manual_seed({})", request.seed));
     out += code(fmt::format("linear = torch.nn.Linear({}, {}, bias=False)", request.vocab_size,
                             request.dim));
-    out += paragraph(fmt::format(
-        "A linear layer computes X @ W.T. PyTorch stores its weight W as out x in, that is d x V "
-        "= {} x {}, and starts it with uniform random numbers between -1/sqrt({}) and "
-        "+1/sqrt({}) = {:.4f} (PyTorch's exact numbers again):",
-        group_thousands(request.dim), group_thousands(request.vocab_size), request.vocab_size,
-        request.vocab_size, bound));
+    out += paragraph(linear_story(request));
     out += '\n';
-    out += fmt::format("W = linear.weight   {} x {}\n", linear_init.rows, linear_init.cols);
+    out += fmt::format("W = linear.weight   {} x {}\n", group_thousands(linear_init.rows),
+                       group_thousands(linear_init.cols));
     out += render_plain_matrix(linear_init, options);
     out += '\n' + paragraph(fmt::format(
         "To compare it with the embedding, give it E's numbers. W must be {} x {} and E is {} x "
@@ -183,25 +311,35 @@ std::string step_linear(const DemoReport& report, const Matrix& linear_init,
         group_thousands(request.dim), group_thousands(request.vocab_size),
         group_thousands(request.vocab_size), group_thousands(request.dim)));
     out += code("linear.weight = torch.nn.Parameter(embedding.weight.T)");
-    out += fmt::format("\nW = E.T   {} x {}   (column k is row k of E)\n", request.dim,
-                       request.vocab_size);
-    out += render_plain_matrix(transpose(report.weight), options);
-    return out;
+    out += '\n' + render_transposed_weight(report, screen, options);
+    return step;
 }
 
-std::string step_product(const DemoReport& report, const TextOptions& options) {
-    std::string out = heading(6, "the product equals the lookup", options);
+Step step_product(const DemoReport& report, const TraceLayout& layout, const TextOptions& options) {
+    const bool identical = report.verdict.identical;
+    Step step{identical ? "the product equals the lookup" : "the product differs from the lookup", ""};
+    std::string& out = step.body;
     out += code("linear(onehot.float())    # X @ W.T, which is X @ E");
     out += paragraph("Next to the lookup from step 3:");
     out += '\n';
-    out += render_results(report, options);
-    out += '\n' + paragraph("Why they agree, for the first id: in each dot product every term "
-                           "but one is multiplied by 0, and the remaining one is multiplied by 1.");
+    out += render_results(report, layout.screen);
+    std::size_t traced = 0;
+    if (identical) {
+        out += '\n' + paragraph("Why they agree, for the first id: in each dot product every term "
+                                "but one is multiplied by 0, and the remaining one is multiplied by 1.");
+    } else {
+        traced = report.difference ? report.difference->position : 0;
+        out += '\n' + paragraph(fmt::format(
+            "Why they differ, at the first value that differs (position {}): a product adds "
+            "every term, 0 * E[k,j] included, and with these weights some of those terms are "
+            "not 0, or the sum cannot keep the bits of the one term that is multiplied by 1.",
+            traced));
+    }
     out += '\n';
-    out += render_trace_position(report, 0, options);
+    out += render_trace_position(report, traced, layout, options);
     out += '\n' + render_linear_view(report);
-    out += verdict_line(report, options.color);
-    return out;
+    out += verdict_line(report, options.palette);
+    return step;
 }
 
 std::string describe_cost(const EmbeddingCost& cost) {
@@ -216,10 +354,15 @@ std::string describe_cost(const EmbeddingCost& cost) {
         group_thousands(cost.zero_multiplies), count_of(cost.lookup_copies, "number", "numbers"));
 }
 
-std::string step_cost(const DemoReport& report, const TextOptions& options) {
+Step step_cost(const DemoReport& report) {
     const DemoRequest& request = report.request;
-    std::string out = heading(7, "why embedding layers use the lookup", options);
-    out += paragraph("Same numbers, very different work (n ids, V rows, d columns). For these sizes:");
+    Step step{"why embedding layers use the lookup", ""};
+    std::string& out = step.body;
+    out += paragraph(report.verdict.identical
+                         ? "Same numbers, very different work (n ids, V rows, d columns). For these sizes:"
+                         : "For finite weights the two give the same numbers (these weights are the "
+                           "exception, step 6); the work is very different either way (n ids, V "
+                           "rows, d columns). For these sizes:");
     out += describe_cost(embedding_cost(request.ids.size(), request.vocab_size, request.dim));
     out += paragraph(fmt::format("For GPT-2 (V = {}, d = {}) reading {} tokens:",
                                  group_thousands(k_gpt2_vocab), k_gpt2_dim,
@@ -228,26 +371,38 @@ std::string step_cost(const DemoReport& report, const TextOptions& options) {
     out += paragraph(fmt::format(
         "Only 1 multiplication in {} would be by a 1. The table itself holds V x d = {} "
         "parameters ({} as float32), often the largest single matrix of a model; every id reads "
-        "just one row of it. That is why nn.Embedding is a lookup: the same result as the "
+        "just one row of it. That is why nn.Embedding is a lookup: {}the same result as the "
         "one-hot product, without the zeros.",
         group_thousands(k_gpt2_vocab), group_thousands(k_gpt2_vocab * k_gpt2_dim),
-        describe_float32_bytes(k_gpt2_vocab * k_gpt2_dim)));
-    return out;
+        describe_float32_bytes(k_gpt2_vocab * k_gpt2_dim),
+        report.verdict.identical ? "" : "for finite weights "));
+    return step;
 }
 
 }  // namespace
 
 std::vector<std::string> render_walkthrough(const DemoReport& report, const Matrix& linear_init,
                                             const TextOptions& options) {
-    return {
-        step_ids(report, options),
-        step_weight(report, options),
-        step_lookup(report, options),
+    // The lookup rows of step 3 ("    E[50256]  ") must fit as well as E, the trace and the results.
+    const std::size_t lookup_label = fmt::format("E[{}]", report.request.vocab_size - 1).size();
+    const TraceLayout layout = trace_layout(
+        report, options.precision, k_max_line_width - (std::string(k_row_indent).size() + lookup_label + 2));
+    const std::vector<Step> steps{
+        step_ids(report),
+        step_weight(report, layout.screen, options),
+        step_lookup(report, layout.screen),
         step_onehot(report, options),
-        step_linear(report, linear_init, options),
-        step_product(report, options),
-        step_cost(report, options),
+        step_linear(report, linear_init, layout.screen, options),
+        step_product(report, layout, options),
+        step_cost(report),
     };
+    std::vector<std::string> pages;
+    for (const Step& step : steps) {
+        pages.push_back(paint(fmt::format("Step {} of {}: {}", pages.size() + 1, steps.size(), step.title),
+                              Paint::heading, options.palette) +
+                        '\n' + step.body);
+    }
+    return pages;
 }
 
 }  // namespace embdemo

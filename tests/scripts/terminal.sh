@@ -20,7 +20,7 @@ has_colour() { [[ "$1" == *"$esc"* ]]; }
 
 if ! command -v script >/dev/null; then
   echo "SKIP: util-linux 'script' is not installed, no pseudo-terminal available"
-  exit 0
+  exit 77  # ctest reports it as skipped (SKIP_RETURN_CODE), not as passed
 fi
 
 out=$(unset NO_COLOR; TERM=xterm on_pty "${demo[@]}" </dev/null)
@@ -55,8 +55,23 @@ status=$?
 # --pause on a terminal: one prompt per step boundary, and every step arrives after Enter.
 out=$( (for _ in 1 2 3 4 5 6 7; do sleep 0.3; printf '\r'; done) |
   NO_COLOR=1 on_pty "${demo[@]}" --walkthrough --pause)
-prompts=$(grep -c -- "-- press Enter for the next step --" <<<"$out")
+prompts=$(grep -c -- "-- Enter: next step, q: quit --" <<<"$out")
 [ "$prompts" -eq 6 ] && [[ "$out" == *"Step 7 of 7"* ]]; check "--pause waits at each of the 6 step boundaries on a terminal (saw $prompts)" $?
 
-echo "$((10 - failures)) passed, $failures failed"
+# q ends the lesson at once: step 2 is shown, step 3 never is, and the exit status is the verdict's.
+out=$( (sleep 0.3; printf '\r'; sleep 0.3; printf 'q\r'; sleep 0.5) |
+  NO_COLOR=1 on_pty "${demo[@]}" --walkthrough --pause)
+status=$?
+[[ "$out" == *"Step 2 of 7"* ]] && [[ "$out" != *"Step 3 of 7"* ]] && [ $status -eq 0 ]
+check "q at the --pause prompt ends the lesson cleanly (status $status)" $?
+
+# Ctrl-D (end of input) ends it too.
+out=$( (sleep 0.3; printf '\004'; sleep 0.5) | NO_COLOR=1 on_pty "${demo[@]}" --walkthrough --pause)
+[[ "$out" == *"Step 1 of 7"* ]] && [[ "$out" != *"Step 2 of 7"* ]]; check "Ctrl-D at the --pause prompt ends the lesson" $?
+
+# --palette light on a terminal that says it has a white background: dark blue, not bright cyan.
+out=$(unset NO_COLOR; COLORFGBG='0;15' TERM=xterm on_pty "${demo[@]}" </dev/null)
+[[ "$out" == *$'\x1b[34m'* ]] && [[ "$out" != *$'\x1b[96m'* ]]; check "COLORFGBG=0;15 picks the light palette" $?
+
+echo "$((13 - failures)) passed, $failures failed"
 [ $failures -eq 0 ]

@@ -45,7 +45,7 @@ TEST_CASE("inf elsewhere in a column poisons the product: 0 * inf = nan") {
     CHECK(std::isnan(d.product_value));
     CHECK(report.verdict.differing == 2);  // ids 2 and 1 see the inf through 0 * inf; id 3 reads it
     CHECK(explain_difference(d) ==
-          "first at ids[0] = 2, column 1: E[3][1] is inf, and 0 * inf = nan poisons the sum X[0] @ E "
+          "first at ids[0] = 2, column 1: E[3,1] is inf, and 0 * inf = nan poisons the sum X[0] @ E "
           "(lookup -1.8060527, product nan)");
 }
 

@@ -1,16 +1,63 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "core/init.hpp"
 #include "core/report.hpp"
+#include "render/text.hpp"
 #include "render/trace.hpp"
 #include "render/walkthrough.hpp"
 
 using namespace embdemo;
 
 namespace {
+
+// Whether `part` is in `text`, with narration's line breaks and indents read as single spaces.
+bool contains(const std::string& text, const std::string& part) {
+    std::string flat;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] != '\n') {
+            flat += text[i];
+            continue;
+        }
+        flat += ' ';
+        while (i + 1 < text.size() && text[i + 1] == ' ') ++i;
+    }
+    return flat.find(part) != std::string::npos;
+}
+
+std::string joined(const std::vector<std::string>& steps) {
+    std::string text;
+    for (const auto& step : steps) text += step;
+    return text;
+}
+
+// A 4 x 3 table with inf at E[1,0], nan at E[2,1] and -0.0 at E[0,2], as a weights file could
+// hold it: the lookup and the product differ in several places, for different reasons.
+DemoReport unusual_report(TokenIds ids) {
+    Matrix weight(4, 3);
+    weight.values = {0.1f, 0.2f, -0.0f, INFINITY, 1, 2, 3, NAN, 4, 5, 6, 7};
+    DemoRequest request;
+    request.ids = std::move(ids);
+    request.vocab_size = 4;
+    request.dim = 3;
+    request.origin.kind = WeightOrigin::Kind::file;
+    request.origin.detail = "unusual.csv";
+    return build_demo_report(request, weight);
+}
+
+// The lines of `text` that contain `part`.
+std::vector<std::string> lines_with(const std::string& text, const std::string& part) {
+    std::vector<std::string> found;
+    std::size_t start = 0;
+    for (std::size_t end; (end = text.find('\n', start)) != std::string::npos; start = end + 1) {
+        const std::string line = text.substr(start, end - start);
+        if (contains(line, part)) found.push_back(line);
+    }
+    return found;
+}
 
 DemoReport torch_report(TokenIds ids, std::size_t vocab, std::size_t dim) {
     DemoRequest request;
@@ -64,9 +111,10 @@ TEST_CASE("a trace of chosen positions traces exactly those, in the order given"
 
 TEST_CASE("the trace points out a repeated id") {
     const DemoReport report = torch_report({2, 0, 2}, 4, 3);
-    CHECK(render_trace_position(report, 2, TextOptions{}).find("was already at position 0") !=
+    const TraceLayout layout = trace_layout(report, 4);
+    CHECK(render_trace_position(report, 2, layout, TextOptions{}).find("was already at position 0") !=
           std::string::npos);
-    CHECK(render_trace_position(report, 1, TextOptions{}).find("already") == std::string::npos);
+    CHECK(render_trace_position(report, 1, layout, TextOptions{}).find("already") == std::string::npos);
 }
 
 TEST_CASE("the walkthrough has the notebook's seven steps and fits 80 columns") {
@@ -79,4 +127,90 @@ TEST_CASE("the walkthrough has the notebook's seven steps and fits 80 columns") 
     CHECK(widest_line(steps) <= 80);
     // nn.Linear(4, 5)'s own weights after torch.manual_seed(123), as the notebook prints them.
     CHECK(steps[4].find("-0.2039  0.0166 -0.2483  0.1886") != std::string::npos);
+}
+
+TEST_CASE("the walkthrough calls the numbers the notebook's only for the notebook's table") {
+    const auto notebook = render_walkthrough(torch_report({2, 3, 1}, 4, 5), torch_linear_weight(4, 5, 123),
+                                             TextOptions{});
+    CHECK(contains(notebook[1], "the very numbers the notebook prints"));
+
+    DemoRequest request;
+    request.ids = {2, 3, 1};
+    request.vocab_size = 10;
+    request.dim = 5;
+    request.seed = 7;
+    const DemoReport other = build_demo_report(request, torch_embedding_weight(10, 5, 7));
+    const auto steps = render_walkthrough(other, torch_linear_weight(10, 5, 7), TextOptions{});
+    CHECK_FALSE(contains(joined(steps), "notebook prints"));
+    CHECK(contains(steps[1], "torch.manual_seed(7)"));
+    CHECK(contains(steps[1], "seed 7 and a 10 x 5 table"));
+}
+
+TEST_CASE("the walkthrough of a file whose results differ says so in every step") {
+    const DemoReport report = unusual_report({2, 3, 1});
+    const auto steps = render_walkthrough(report, torch_linear_weight(4, 3, 123), TextOptions{});
+    REQUIRE(steps.size() == 7);
+    CHECK_FALSE(contains(steps[1], "manual_seed"));
+    CHECK(contains(steps[1], "E = torch.tensor(numpy.loadtxt(\"unusual.csv\""));
+    CHECK(contains(steps[0], "comes with the file"));
+    CHECK(contains(steps[5], "Step 6 of 7: the product differs from the lookup"));
+    CHECK_FALSE(contains(steps[5], "Why they agree"));
+    CHECK(contains(steps[5], "verdict: DIFFERENT"));
+    CHECK_FALSE(contains(steps[6], "Same numbers"));
+    CHECK(contains(steps[6], "for finite weights"));
+}
+
+TEST_CASE("the walkthrough looks up ids in the notebook's order: the last, the first, then all") {
+    const auto steps = render_walkthrough(torch_report({2, 3, 1}, 4, 5), torch_linear_weight(4, 5, 123),
+                                          TextOptions{});
+    const std::string& lookup = steps[2];
+    const auto first = lookup.find("embedding(torch.tensor([1]))");
+    const auto second = lookup.find("embedding(torch.tensor([2]))");
+    const auto all = lookup.find("embedding(idx)");
+    CHECK(first < second);
+    CHECK(second < all);
+    CHECK(all != std::string::npos);
+}
+
+TEST_CASE("step 5 marks the columns of W that the ids pick") {
+    const auto steps = render_walkthrough(torch_report({2, 0, 2}, 4, 5), torch_linear_weight(4, 5, 123),
+                                          TextOptions{});
+    const auto marks = lines_with(steps[4], "^");
+    REQUIRE(marks.size() == 2);  // the legend in the title, and the marks under the columns
+    const std::string& line = marks[1];
+    const auto header = lines_with(steps[4], "       0       1       2       3");
+    REQUIRE(header.size() == 1);
+    // Under column k's right edge: a mark for 0 and 2, none for 1 and 3.
+    for (const std::size_t k : {0, 1, 2, 3}) {
+        const std::size_t right_edge = header[0].find(std::to_string(k) + (k == 3 ? "" : " "));
+        REQUIRE(right_edge != std::string::npos);
+        const bool marked = right_edge < line.size() && line[right_edge] == '^';
+        CHECK(marked == (k == 0 || k == 2));
+    }
+}
+
+TEST_CASE("the trace explains every differing value and claims agreement only where bits agree") {
+    const DemoReport report = unusual_report({2, 3, 1});
+    const std::string trace = joined(render_trace(report, {}, TextOptions{}));
+    // Position 1 (id 3): column 0 is poisoned by inf in E[1,0], column 1 by nan in E[2,1].
+    const std::string position1 = render_trace_position(report, 1, trace_layout(report, 4), TextOptions{});
+    CHECK(contains(position1, "column 1 differs too, because E[2,1] is nan"));
+    CHECK(contains(position1, "column 2 agrees"));
+    // Position 0 (id 2): column 1 holds nan in both results with the same bits, column 2 agrees.
+    const std::string position0 = render_trace_position(report, 0, trace_layout(report, 4), TextOptions{});
+    CHECK(contains(position0, "the other 2 columns agree bit for bit"));
+    CHECK_FALSE(contains(position0, "multiplied by 1"));
+    CHECK_FALSE(contains(trace, "]["));  // one index notation: E[k,j]
+}
+
+TEST_CASE("a value prints the same way in E and in the lookup, with the same columns") {
+    const DemoReport report = torch_report({5, 40000, 50256}, 50257, 768);
+    const TraceLayout layout = trace_layout(report, 4);
+    const std::string trace = joined(render_trace(report, {}, TextOptions{}));
+    const auto rows = lines_with(trace, "1.1364e-03 -7.5320e-01");
+    CHECK(rows.size() >= 4);  // E's row 50256, the traced lookup and product, the results
+    CHECK(layout.screen.format.mode == NumberFormat::Mode::scientific);
+    const auto text_rows = lines_with(render_text(report, TextOptions{}), "1.1364e-03 -7.5320e-01 ...");
+    CHECK(text_rows.size() == 3);  // E, the lookup and the product rows of id 50256
+    CHECK(widest_line(render_trace(report, {}, TextOptions{})) <= 80);
 }

@@ -24,3 +24,24 @@ TEST_CASE("--color always and never override everything") {
     CHECK(color_wanted(ColorMode::always, false, "1", "dumb"));
     CHECK_FALSE(color_wanted(ColorMode::never, true, nullptr, "xterm"));
 }
+
+TEST_CASE("--palette auto reads the background from COLORFGBG") {
+    using embdemo::light_background;
+    using embdemo::PaletteMode;
+    CHECK(light_background(PaletteMode::automatic, "0;15"));
+    CHECK(light_background(PaletteMode::automatic, "0;default;7"));
+    CHECK(light_background(PaletteMode::automatic, "0;12"));
+    CHECK_FALSE(light_background(PaletteMode::automatic, "15;0"));
+    CHECK_FALSE(light_background(PaletteMode::automatic, "7;8"));
+    CHECK_FALSE(light_background(PaletteMode::automatic, nullptr));
+    CHECK_FALSE(light_background(PaletteMode::automatic, ""));
+    CHECK_FALSE(light_background(PaletteMode::automatic, "0;x"));
+    CHECK_FALSE(light_background(PaletteMode::automatic, "0;123"));
+}
+
+TEST_CASE("--palette dark and light override COLORFGBG") {
+    using embdemo::light_background;
+    using embdemo::PaletteMode;
+    CHECK(light_background(PaletteMode::light, "15;0"));
+    CHECK_FALSE(light_background(PaletteMode::dark, "0;15"));
+}
