@@ -142,33 +142,36 @@ std::size_t results_cells_budget(const DemoReport& report) {
     return k_max_line_width - std::min(prefix, k_max_line_width / 2);
 }
 
-Screen choose_screen(const DemoReport& report, int precision, std::size_t budget) {
-    const Matrix& e = report.weight;
-    const std::vector<std::size_t> weight_visible = weight_rows(report).rows;
-    const std::vector<std::size_t> result_visible = result_rows(report.lookup);
-    const auto format_for = [&](const std::vector<std::size_t>& cols) {
+Screen choose_screen(const std::vector<ScreenBlock>& blocks, std::size_t cols, int precision,
+                     std::size_t budget) {
+    const auto format_for = [&](const std::vector<std::size_t>& shown_cols) {
         std::vector<float> shown;
-        const auto collect = [&](const Matrix& m, const std::vector<std::size_t>& rows) {
-            for (const std::size_t r : rows) {
-                for (const std::size_t c : cols) {
-                    if (r != k_gap && c != k_gap) shown.push_back(m.at(r, c));
+        for (const ScreenBlock& block : blocks) {
+            for (const std::size_t r : block.rows) {
+                for (const std::size_t c : shown_cols) {
+                    if (r != k_gap && c != k_gap) shown.push_back(block.matrix->at(r, c));
                 }
             }
-        };
-        collect(e, weight_visible);
-        collect(report.lookup, result_visible);
-        collect(report.onehot_matmul, result_visible);
+        }
         return choose_number_format(shown, precision);
     };
-    std::vector<std::vector<std::size_t>> candidates{visible_positions(e.cols, false)};
+    std::vector<std::vector<std::size_t>> candidates{visible_positions(cols, false)};
     for (std::size_t edges = k_edge_items; edges >= 1; --edges) {
-        candidates.push_back(visible_positions(e.cols, true, {}, edges));
+        candidates.push_back(visible_positions(cols, true, {}, edges));
     }
-    for (const auto& cols : candidates) {
-        Screen screen{cols, format_for(cols)};
-        if (cells_width(cols, screen.format.width) <= budget) return screen;
+    for (const auto& candidate : candidates) {
+        Screen screen{candidate, format_for(candidate)};
+        if (cells_width(candidate, screen.format.width) <= budget) return screen;
     }
     return Screen{candidates.back(), format_for(candidates.back())};
+}
+
+Screen choose_screen(const DemoReport& report, int precision, std::size_t budget) {
+    const std::vector<std::size_t> results = result_rows(report.lookup);
+    return choose_screen({{&report.weight, weight_rows(report).rows},
+                          {&report.lookup, results},
+                          {&report.onehot_matmul, results}},
+                         report.weight.cols, precision, budget);
 }
 
 Screen text_screen(const DemoReport& report, int precision) {

@@ -36,6 +36,17 @@ struct Screen {
     NumberFormat format;
 };
 
+// A block of rows of a matrix that a screen shows; every block has the same columns.
+struct ScreenBlock {
+    const Matrix* matrix;
+    std::vector<std::size_t> rows;  // k_gap allowed
+};
+
+// The columns (of `cols` in all) that fit `budget` characters of cells for every block, and the
+// one number format of every value those columns show.
+Screen choose_screen(const std::vector<ScreenBlock>& blocks, std::size_t cols, int precision,
+                     std::size_t budget);
+
 // The columns that fit `budget` characters of cells (all of them when they fit, otherwise
 // PyTorch's edge columns, fewer edges when three do not fit), and the format of every value
 // those columns show in E's visible rows, the lookup and the one-hot product.
