@@ -21,7 +21,8 @@ File format (plain ASCII; '#' lines are comments; one case is a block of lines):
 
   w      a float32 bit pattern as exactly 8 lowercase hex digits, row-major order
   hash   the 64-bit FNV-1a hash (16 lowercase hex digits) of all values as little-endian float32
-         bytes in row-major order; used for tensors of more than FULL_LIMIT values
+         bytes in row-major order; used for results of more than FULL_LIMIT values and inputs
+         (weight, upstream) of more than FULL_LIMIT_INPUTS
 
   keys of every case:
     seed      torch.manual_seed(seed), an unsigned decimal
@@ -52,7 +53,11 @@ from pathlib import Path
 
 import torch
 
-FULL_LIMIT = 400  # values; larger tensors are stored as their FNV-1a hash
+# Values; larger tensors are stored as their FNV-1a hash. The inputs (tables, upstream gradients)
+# are drawn by code that tests/data/torch_vectors.txt already checks value by value, so their hash
+# is enough sooner; the results (gradients, weights after a step) are kept in full for longer.
+FULL_LIMIT = 400
+FULL_LIMIT_INPUTS = 48
 RANDOM_SEED = 2027
 RANDOM_GRAD_CASES = 40
 RANDOM_TRAIN_CASES = 16
@@ -69,12 +74,12 @@ def fnv1a64(data: bytes) -> int:
     return h
 
 
-def tensor_line(name: str, tensor: torch.Tensor) -> str:
+def tensor_line(name: str, tensor: torch.Tensor, limit: int = FULL_LIMIT) -> str:
     values = tensor.detach().contiguous().reshape(-1, tensor.shape[-1])
     rows, cols = values.shape
     raw = values.numpy().astype("<f4").tobytes()
     head = f"tensor {name} {rows}x{cols}"
-    if rows * cols <= FULL_LIMIT:
+    if rows * cols <= limit:
         words = struct.unpack(f"<{rows * cols}I", raw)
         return head + " full " + " ".join(f"{w:08x}" for w in words)
     return f"{head} fnv {fnv1a64(raw):016x}"
@@ -109,7 +114,8 @@ def grad_case(c: dict) -> list:
     ids = torch.tensor(c["ids"])
     g = upstream(c["upstream"], tuple(ids.shape) + (c["dim"],))
     emb(ids).backward(g)
-    return [header("grad", c, {}), tensor_line("weight", weight), tensor_line("upstream", g),
+    return [header("grad", c, {}), tensor_line("weight", weight, FULL_LIMIT_INPUTS),
+            tensor_line("upstream", g, FULL_LIMIT_INPUTS),
             tensor_line("grad", emb.weight.grad), "end"]
 
 
@@ -126,7 +132,7 @@ def train_case(c: dict) -> list:
     emb = make_embedding(c)
     lines = [header("train", c, {k: c[k] for k in
                                  ("optimizer", "lr", "momentum", "weight_decay", "steps")}),
-             tensor_line("weight", emb.weight)]
+             tensor_line("weight", emb.weight, FULL_LIMIT_INPUTS)]
     opt = make_optimizer(c, emb.parameters())
     batched = isinstance(c["ids"][0], list)
     for t in range(c["steps"]):
@@ -135,7 +141,8 @@ def train_case(c: dict) -> list:
         opt.zero_grad()
         emb(batch).backward(g)
         opt.step()
-        lines += [tensor_line(f"step{t}.upstream", g), tensor_line(f"step{t}.grad", emb.weight.grad),
+        lines += [tensor_line(f"step{t}.upstream", g, FULL_LIMIT_INPUTS),
+                  tensor_line(f"step{t}.grad", emb.weight.grad),
                   tensor_line(f"step{t}.weight", emb.weight)]
     return lines + ["end"]
 
@@ -150,6 +157,13 @@ def counts_3_5_7(rng: random.Random) -> list:
     # mul-then-add would round differently from torch's fused add; id 0 appears once.
     ids = [1] * 3 + [2] * 5 + [3] * 7 + [0]
     rng.shuffle(ids)
+    return ids
+
+
+def many_ids(rng: random.Random, vocab: int, count: int) -> list:
+    ids = [rng.randrange(vocab) for _ in range(count)]
+    for i in range(0, count, 4):
+        ids[i] = 7  # one id used hundreds of times, so its scale is 1/300
     return ids
 
 
@@ -171,6 +185,8 @@ def fixed_grad_cases(rng: random.Random) -> list:
         case(7, 300, 33, [[5, 17, 5, 299], [0, 5, 17, 17]], padding=17, scale=True),
         case(8, 1200, 7, [1100, 3, 1100, 999, 3, 3], scale=True),  # more rows than torch's grain
     ]
+    # More than 1000 ids and rows: the sizes where torch's CPU kernels start splitting work.
+    cases.append(case(9, 2000, 17, many_ids(rng, 2000, 1200), padding=7, scale=True))
     for dim in range(1, 41):
         cases.append(case(100 + dim, 4, dim, counts_3_5_7(rng), scale=True))
     cases.append(case(141, 4, 40, counts_3_5_7(rng), padding=2, scale=True))
@@ -203,7 +219,7 @@ def train(seed, vocab, dim, ids, optimizer, lr, steps, momentum=0.0, weight_deca
                 weight_decay=weight_decay, steps=steps, **embedding)
 
 
-def fixed_train_cases() -> list:
+def fixed_train_cases(rng: random.Random) -> list:
     batches = [[2, 3], [1, 1]]
     return [
         train(10, 5, 3, batches, "sgd", 0.1, 3),
@@ -222,6 +238,9 @@ def fixed_train_cases() -> list:
               padding=-1, scale=True),
         train(13, 50, 20, [[3, 7, 7], [49, 0, 3]], "adam", 0.01, 3),  # 1000 values: fnv
         train(14, 3, 3, [0, 2], "adamw", 0.1, 2, weight_decay=0.01),  # scalar normal path
+        # 5003 x 17 = 85,051 values: torch splits each elementwise update across threads.
+        train(15, 5003, 17, many_ids(rng, 5003, 1500), "adam", 0.01, 2, weight_decay=0.01,
+              scale=True),
     ]
 
 
@@ -243,7 +262,7 @@ def main() -> None:
     torch.set_num_threads(1)  # tidy only: the kernels give the same bits with any thread count
     rng = random.Random(RANDOM_SEED)
     grad_cases = fixed_grad_cases(rng) + [random_grad_case(rng) for _ in range(RANDOM_GRAD_CASES)]
-    train_cases = fixed_train_cases() + [random_train_case(rng) for _ in range(RANDOM_TRAIN_CASES)]
+    train_cases = fixed_train_cases(rng) + [random_train_case(rng) for _ in range(RANDOM_TRAIN_CASES)]
     lines = []
     for c in grad_cases:
         lines += grad_case(c)
