@@ -69,4 +69,50 @@ ParseResult<std::vector<std::uint64_t>> parse_id_list(std::string_view text) {
     return Result::ok(std::move(ids));
 }
 
+namespace {
+
+std::string row_name(std::size_t row) { return "row " + std::to_string(row); }
+
+std::string id_count(std::size_t count) {
+    return std::to_string(count) + (count == 1 ? " id" : " ids");
+}
+
+}  // namespace
+
+ParseResult<IdBatch> parse_id_batch(std::string_view text) {
+    using Result = ParseResult<IdBatch>;
+    if (trim_blanks(text).empty()) return Result::fail("is empty");
+
+    IdBatch batch;
+    batch.batched = text.find(';') != std::string_view::npos;
+    batch.batch = 0;
+    std::size_t row_start = 0;
+    for (std::size_t row = 0;; ++row) {
+        const std::size_t semicolon = text.find(';', row_start);
+        const std::string_view row_text = text.substr(row_start, semicolon - row_start);
+        if (trim_blanks(row_text).empty()) {
+            const bool trailing = semicolon == std::string_view::npos && row > 0;
+            return Result::fail(row_name(row) + " is empty" +
+                                (trailing ? " (the ids end with ';')" : ""));
+        }
+        auto ids = parse_id_list(row_text);
+        if (!ids) {
+            const std::string where = batch.batched ? row_name(row) + ' ' : std::string();
+            return Result::fail(where + ids.error());
+        }
+        if (row == 0) {
+            batch.seq = ids.value().size();
+        } else if (ids.value().size() != batch.seq) {
+            return Result::fail(row_name(row) + " has " + id_count(ids.value().size()) +
+                                " but row 0 has " + std::to_string(batch.seq) +
+                                " (every row of a batch needs the same length)");
+        }
+        batch.values.insert(batch.values.end(), ids.value().begin(), ids.value().end());
+        ++batch.batch;
+        if (semicolon == std::string_view::npos) break;
+        row_start = semicolon + 1;
+    }
+    return Result::ok(std::move(batch));
+}
+
 }  // namespace embdemo

@@ -1,9 +1,11 @@
 // Strict decimal parsing of token ids and other non-negative integers typed on the command line.
 // Only plain decimal digits are numbers here: no sign, no 0x/0 prefixes, no exponent, no empty
 // items. Anything else is refused with a message that names the offending item, because a
-// silently reinterpreted id would make the demonstration show the wrong row.
+// silently reinterpreted id would make the demonstration show the wrong row. Rows separated by
+// ';' form a batch of sequences, as torch.tensor([[2, 3, 1], [0, 1, 1]]) does.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -18,5 +20,25 @@ ParseResult<std::uint64_t> parse_decimal(std::string_view text,
 
 // "2,3,1" -> {2, 3, 1}. Spaces around an item are allowed ("2, 3, 1"); repeated ids are kept.
 ParseResult<std::vector<std::uint64_t>> parse_id_list(std::string_view text);
+
+// Ids with the shape they were typed in. "2,3,1;0,1,1" is a batch of B = 2 sequences of T = 3
+// (values holds them row-major, like a contiguous torch.tensor); "2,3,1" is a flat list, which
+// keeps the one-dimensional shape of today's lessons (B = 1, batched = false).
+struct IdBatch {
+    std::vector<std::uint64_t> values;  // B * T ids, row-major
+    std::size_t batch = 1;              // B
+    std::size_t seq = 0;                // T
+    bool batched = false;               // written with ';': shape B x T rather than T
+
+    std::vector<std::uint64_t> row(std::size_t b) const {
+        const auto begin = values.begin() + static_cast<std::ptrdiff_t>(b * seq);
+        return {begin, begin + static_cast<std::ptrdiff_t>(seq)};
+    }
+};
+
+// "2,3,1;0,1,1" -> 2 x 3; "2,3,1" -> flat 3. Each row is read by parse_id_list. Empty rows,
+// a trailing ';' and rows of different lengths are refused, naming the row from 0 like the
+// batch index b of torch.tensor (the item inside a row keeps parse_id_list's count from 1).
+ParseResult<IdBatch> parse_id_batch(std::string_view text);
 
 }  // namespace embdemo

@@ -1,22 +1,50 @@
 // Initial nn.Embedding and nn.Linear weights as PyTorch 1.13 creates them on the CPU right after
 // torch.manual_seed(seed). Each function starts a fresh generator, exactly as if the module were
-// the first thing built after the seed; sequences of modules sharing one generator are built from
-// TorchGenerator directly. Biases and padding_idx are not modelled: the demonstrator has neither.
+// the first thing built after the seed; the generator-taking overloads continue a stream that
+// earlier tensors used. Linear biases are not modelled: the demonstrator has none.
 #include "core/init.hpp"
+
+#include <algorithm>
+#include <cstddef>
 
 #include "core/torch_rng.hpp"
 
 namespace embdemo {
 
-Matrix torch_embedding_weight(std::size_t vocab_size, std::size_t dim, std::uint64_t seed) {
-    // nn.Embedding: weight = empty(V, d); init.normal_(weight) with mean 0 and std 1.
-    Matrix weight(vocab_size, dim);
-    if (weight.values.empty()) {
-        return weight;  // a zero-element tensor draws nothing
+ParseResult<std::size_t> resolve_padding_idx(std::int64_t padding_idx, std::size_t vocab_size) {
+    const auto vocab = static_cast<std::int64_t>(vocab_size);
+    if (padding_idx >= vocab || padding_idx < -vocab) {
+        const std::string allowed =
+            vocab_size == 0 ? "none: the table has no rows"
+                            : std::to_string(-vocab) + " to " + std::to_string(vocab - 1);
+        return ParseResult<std::size_t>::fail("is outside the table (allowed: " + allowed + ")");
     }
-    TorchGenerator generator(seed);
-    normal_fill(generator, weight.values.data(), weight.values.size());
+    return ParseResult<std::size_t>::ok(
+        static_cast<std::size_t>(padding_idx < 0 ? padding_idx + vocab : padding_idx));
+}
+
+Matrix torch_embedding_weight(TorchGenerator& generator, std::size_t vocab_size, std::size_t dim,
+                              std::optional<std::size_t> padding_row) {
+    // nn.Embedding: weight = empty(V, d); init.normal_(weight) with mean 0 and std 1; then
+    // weight[padding_idx].fill_(0), which draws nothing, so later draws do not move.
+    Matrix weight(vocab_size, dim);
+    normal_fill(generator, weight.values.data(), weight.values.size());  // 0 elements: no draw
+    if (padding_row) {
+        std::fill_n(weight.values.begin() + static_cast<std::ptrdiff_t>(*padding_row * dim), dim, 0.0f);
+    }
     return weight;
+}
+
+Matrix torch_randn(TorchGenerator& generator, std::size_t rows, std::size_t cols) {
+    // torch.randn is empty(shape).normal_(0, 1): the same kernel as nn.Embedding's weight.
+    Matrix values(rows, cols);
+    normal_fill(generator, values.values.data(), values.values.size());
+    return values;
+}
+
+Matrix torch_embedding_weight(std::size_t vocab_size, std::size_t dim, std::uint64_t seed) {
+    TorchGenerator generator(seed);
+    return torch_embedding_weight(generator, vocab_size, dim);
 }
 
 Matrix torch_linear_weight(std::size_t in_features, std::size_t out_features, std::uint64_t seed) {

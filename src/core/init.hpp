@@ -1,14 +1,34 @@
 // Initial weights of the modules the demonstrator explains, as PyTorch creates them on the CPU
-// right after torch.manual_seed(seed).
+// right after torch.manual_seed(seed). The seed-taking functions start a fresh generator; the
+// generator-taking ones continue one, so a table and the tensors drawn after it (an upstream
+// gradient, a second table) come out of one stream exactly as in a PyTorch script.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "core/matrix.hpp"
+#include "core/parse_result.hpp"
 
 namespace embdemo {
+
+class TorchGenerator;
+
+// nn.Embedding's rule for padding_idx: -V <= K < V, and a negative K means row K + V.
+// Returns the row, or why K is refused (the caller adds which option it came from).
+ParseResult<std::size_t> resolve_padding_idx(std::int64_t padding_idx, std::size_t vocab_size);
+
+// nn.Embedding(vocab_size, dim, padding_idx=K).weight on `generator`: drawn as without padding,
+// then row K set to +0 (zeroing draws nothing). `padding_row` is the resolved K.
+Matrix torch_embedding_weight(TorchGenerator& generator, std::size_t vocab_size, std::size_t dim,
+                              std::optional<std::size_t> padding_row = std::nullopt);
+
+// torch.randn(rows, cols) on `generator`. Any shape with the same element count draws the same
+// values in the same order (randn(B, T, d) is randn(B * T, d) reshaped), so B x T x d callers
+// pass rows = B * T.
+Matrix torch_randn(TorchGenerator& generator, std::size_t rows, std::size_t cols);
 
 // torch.manual_seed(seed); torch.nn.Embedding(vocab_size, dim).weight  -> vocab_size x dim
 Matrix torch_embedding_weight(std::size_t vocab_size, std::size_t dim, std::uint64_t seed);

@@ -1,6 +1,8 @@
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/escape.hpp"
 #include "core/ids.hpp"
@@ -89,4 +91,75 @@ TEST_CASE("escape_for_message makes control bytes and invalid UTF-8 visible") {
 TEST_CASE("quote_for_message cuts very long text") {
     const std::string quoted = embdemo::quote_for_message(std::string(500, '7'), 20);
     CHECK(quoted == "\"" + std::string(20, '7') + "...\"");
+}
+
+TEST_CASE("parse_id_batch reads rows separated by ';' as a B x T batch, row-major") {
+    using embdemo::parse_id_batch;
+    struct Good {
+        const char* text;
+        std::vector<std::uint64_t> values;
+        std::size_t batch;
+        std::size_t seq;
+        bool batched;
+    };
+    const Good cases[] = {
+        {"2,3,1;0,1,1", {2, 3, 1, 0, 1, 1}, 2, 3, true},
+        {"2,3,1", {2, 3, 1}, 1, 3, false},
+        {"7", {7}, 1, 1, false},
+        {"4;5;6", {4, 5, 6}, 3, 1, true},
+        {" 2, 3 ; 1 ,1 ", {2, 3, 1, 1}, 2, 2, true},
+        {"1,1;1,1", {1, 1, 1, 1}, 2, 2, true},
+    };
+    for (const auto& good : cases) {
+        CAPTURE(good.text);
+        const auto ids = parse_id_batch(good.text);
+        REQUIRE(ids);
+        CHECK(ids.value().values == good.values);
+        CHECK(ids.value().batch == good.batch);
+        CHECK(ids.value().seq == good.seq);
+        CHECK(ids.value().batched == good.batched);
+    }
+}
+
+TEST_CASE("IdBatch::row returns one sequence of the batch") {
+    const auto ids = embdemo::parse_id_batch("2,3,1;0,1,1");
+    REQUIRE(ids);
+    CHECK(ids.value().row(0) == std::vector<std::uint64_t>{2, 3, 1});
+    CHECK(ids.value().row(1) == std::vector<std::uint64_t>{0, 1, 1});
+}
+
+TEST_CASE("parse_id_batch rejects empty and ragged rows with a message naming the row from 0") {
+    struct Bad {
+        const char* text;
+        const char* message;
+    };
+    const Bad cases[] = {
+        {"", "is empty"},
+        {"  ", "is empty"},
+        {"2,3;", "row 1 is empty (the ids end with ';')"},
+        {"2,3; ", "row 1 is empty (the ids end with ';')"},
+        {";2,3", "row 0 is empty"},
+        {";", "row 0 is empty"},
+        {"2,3;;1,1", "row 1 is empty"},
+        {"2,3; ;1,1", "row 1 is empty"},
+        {"2,3,1;0,1", "row 1 has 2 ids but row 0 has 3 (every row of a batch needs the same length)"},
+        {"2;0,1", "row 1 has 2 ids but row 0 has 1"},
+        {"1,1;2,2;3", "row 2 has 1 id but row 0 has 2"},
+        {"2,3;1,x", "row 1 item 2 \"x\" is not a decimal integer"},
+        {"2,3;1,", "row 1 item 2 is empty"},
+        {"-1;2", "row 0 item 1 \"-1\" has a sign"},
+        {"2,x", "item 2 \"x\" is not a decimal integer"},
+    };
+    for (const auto& bad : cases) {
+        CAPTURE(bad.text);
+        const auto ids = embdemo::parse_id_batch(bad.text);
+        REQUIRE_FALSE(ids);
+        CHECK(ids.error().find(bad.message) != std::string::npos);
+    }
+}
+
+TEST_CASE("parse_id_batch does not name a row for a flat list") {
+    const auto ids = embdemo::parse_id_batch("2,x");
+    REQUIRE_FALSE(ids);
+    CHECK(ids.error() == "item 2 \"x\" is not a decimal integer");
 }

@@ -1,6 +1,7 @@
-// Tests of torch_embedding_weight and torch_linear_weight against weights recorded from real
-// torch 1.13.1 (tests/data/torch_vectors.txt, written by tools/make_torch_vectors.py; the format
-// is documented there). Every value is compared as a float32 bit pattern, never as printed
+// Tests of torch_embedding_weight, torch_linear_weight and torch_randn against weights recorded
+// from real torch 1.13.1 (tests/data/torch_vectors.txt, written by tools/make_torch_vectors.py,
+// and the tables and upstream gradients of tests/data/torch_grad_vectors.txt, written by
+// tools/make_torch_grad_vectors.py; the formats are documented there). Every value is compared as a float32 bit pattern, never as printed
 // digits: small weights are stored in full, big ones as a 64-bit FNV-1a hash of all their bytes
 // plus sampled values, so every bit of every value still takes part in the comparison.
 #include <doctest/doctest.h>
@@ -8,14 +9,21 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "core/init.hpp"
+#include "core/torch_rng.hpp"
+#include "torch_cases.hpp"
 
 namespace embdemo {
 namespace {
+
+using testing::bits_of;
+using testing::fnv1a64;
+using testing::hex;
 
 const char* const k_vectors_path = EMBDEMO_TEST_DATA_DIR "/torch_vectors.txt";
 
@@ -38,34 +46,6 @@ struct RecordedCase {
     std::uint64_t fnv = 0;              // hash: FNV-1a 64 of the little-endian bytes
     std::vector<Sample> samples;        // hash: a few values at known indices
 };
-
-std::uint32_t bits_of(float value) {
-    std::uint32_t bits;
-    std::memcpy(&bits, &value, sizeof bits);
-    return bits;
-}
-
-std::string hex(std::uint64_t value, int digits) {
-    std::ostringstream out;
-    out << "0x" << std::hex;
-    out.width(digits);
-    out.fill('0');
-    out << value;
-    return out.str();
-}
-
-// FNV-1a over the float32 values as little-endian bytes, independent of the host's byte order.
-std::uint64_t fnv1a64(const std::vector<float>& values) {
-    std::uint64_t hash = 0xcbf29ce484222325u;
-    for (const float value : values) {
-        const std::uint32_t bits = bits_of(value);
-        for (int shift = 0; shift < 32; shift += 8) {
-            hash ^= (bits >> shift) & 0xffu;
-            hash *= 0x100000001b3u;
-        }
-    }
-    return hash;
-}
 
 // Parses one non-comment line; returns false (with a reason) if it is malformed, so that a
 // damaged file fails loudly instead of being skipped.
@@ -290,6 +270,107 @@ TEST_CASE("zero-sized weights keep their shape and hold no values") {
     CHECK(no_outputs.rows == 0);
     CHECK(no_outputs.cols == 5);
     CHECK(no_outputs.values.empty());
+}
+
+TEST_CASE("resolve_padding_idx accepts -V <= K < V and counts a negative K from the end") {
+    struct Case {
+        std::int64_t padding_idx;
+        std::size_t vocab_size;
+        std::size_t row;
+    };
+    const Case good[] = {{0, 1, 0}, {2, 6, 2}, {5, 6, 5}, {-1, 6, 5}, {-6, 6, 0}, {-1, 1, 0}};
+    for (const Case& c : good) {
+        CAPTURE(c.padding_idx);
+        CAPTURE(c.vocab_size);
+        const auto row = resolve_padding_idx(c.padding_idx, c.vocab_size);
+        REQUIRE(row);
+        CHECK(row.value() == c.row);
+    }
+}
+
+TEST_CASE("resolve_padding_idx refuses indices outside the table and says what is allowed") {
+    struct Case {
+        std::int64_t padding_idx;
+        std::size_t vocab_size;
+        const char* message;
+    };
+    const Case bad[] = {
+        {6, 6, "is outside the table (allowed: -6 to 5)"},
+        {-7, 6, "is outside the table (allowed: -6 to 5)"},
+        {1, 1, "is outside the table (allowed: -1 to 0)"},
+        {0, 0, "is outside the table (allowed: none: the table has no rows)"},
+        {INT64_MIN, 3, "allowed: -3 to 2"},
+        {INT64_MAX, 3, "allowed: -3 to 2"},
+    };
+    for (const Case& c : bad) {
+        CAPTURE(c.padding_idx);
+        const auto row = resolve_padding_idx(c.padding_idx, c.vocab_size);
+        REQUIRE_FALSE(row);
+        CHECK(row.error().find(c.message) != std::string::npos);
+    }
+}
+
+TEST_CASE("padding_idx zeroes one row and leaves the rest of the table and the stream alone") {
+    TorchGenerator plain(42);
+    const Matrix without = torch_embedding_weight(plain, 6, 5);
+    const Matrix after_plain = torch_randn(plain, 2, 5);
+    TorchGenerator padded(42);
+    const Matrix with = torch_embedding_weight(padded, 6, 5, std::size_t{3});
+    const Matrix after_padded = torch_randn(padded, 2, 5);
+    for (std::size_t k = 0; k < 6; ++k) {
+        for (std::size_t j = 0; j < 5; ++j) {
+            CAPTURE(k);
+            CHECK(bits_of(with.at(k, j)) == (k == 3 ? 0u : bits_of(without.at(k, j))));
+        }
+    }
+    CHECK(after_padded == after_plain);
+}
+
+TEST_CASE("the seed-taking torch_embedding_weight is a fresh generator's first table") {
+    TorchGenerator generator(7);
+    CHECK(torch_embedding_weight(generator, 9, 4) == torch_embedding_weight(9, 4, 7));
+}
+
+TEST_CASE("torch_randn continues the generator like normal_ on the same number of elements") {
+    // torch.randn(2, 3, 5) and torch.empty(30).normal_() give the same values (checked in torch):
+    // only the element count and the stream position matter, not the shape.
+    TorchGenerator a(5);
+    TorchGenerator b(5);
+    torch_embedding_weight(a, 3, 5);
+    torch_embedding_weight(b, 3, 5);
+    const Matrix randn = torch_randn(a, 6, 5);
+    std::vector<float> flat(30);
+    normal_fill(b, flat.data(), flat.size());
+    CHECK(randn.values == flat);
+    CHECK(randn.rows == 6);
+    CHECK(randn.cols == 5);
+}
+
+TEST_CASE("tables with padding_idx and the upstream randn drawn after them match torch") {
+    const auto cases = testing::load_recorded_cases(EMBDEMO_TEST_DATA_DIR "/torch_grad_vectors.txt");
+    std::size_t checked = 0;
+    std::size_t padded = 0;
+    for (const auto& recorded : cases) {
+        if (recorded.kind != "grad" || recorded.key("upstream") != "randn") continue;
+        const std::size_t vocab = recorded.number("vocab");
+        const std::size_t dim = recorded.number("dim");
+        std::optional<std::size_t> padding_row;
+        if (recorded.key("padding") != "none") {
+            const auto row = resolve_padding_idx(std::stoll(recorded.key("padding")), vocab);
+            REQUIRE(row);
+            padding_row = row.value();
+            ++padded;
+        }
+        TorchGenerator generator(recorded.number("seed"));
+        const Matrix weight = torch_embedding_weight(generator, vocab, dim, padding_row);
+        const std::size_t upstream_rows = recorded.tensor("upstream").rows;
+        const Matrix upstream = torch_randn(generator, upstream_rows, dim);
+        CHECK(testing::matches_recorded(recorded, "weight", weight));
+        CHECK(testing::matches_recorded(recorded, "upstream", upstream));
+        ++checked;
+    }
+    CHECK(checked >= 50);
+    CHECK(padded >= 10);
 }
 
 }  // namespace embdemo
