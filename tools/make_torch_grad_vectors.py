@@ -53,6 +53,8 @@ from pathlib import Path
 
 import torch
 
+from make_torch_vectors import fnv1a64  # the same hash as tests/data/torch_vectors.txt
+
 # Values; larger tensors are stored as their FNV-1a hash. The inputs (tables, upstream gradients)
 # are drawn by code that tests/data/torch_vectors.txt already checks value by value, so their hash
 # is enough sooner; the results (gradients, weights after a step) are kept in full for longer.
@@ -61,18 +63,6 @@ FULL_LIMIT_INPUTS = 48
 RANDOM_SEED = 2027
 RANDOM_GRAD_CASES = 40
 RANDOM_TRAIN_CASES = 16
-
-FNV_OFFSET = 0xCBF29CE484222325
-FNV_PRIME = 0x100000001B3
-
-
-def fnv1a64(data: bytes) -> int:
-    h = FNV_OFFSET
-    for byte in data:
-        h ^= byte
-        h = (h * FNV_PRIME) & 0xFFFFFFFFFFFFFFFF
-    return h
-
 
 def tensor_line(name: str, tensor: torch.Tensor, limit: int = FULL_LIMIT) -> str:
     values = tensor.detach().contiguous().reshape(-1, tensor.shape[-1])

@@ -96,6 +96,8 @@ struct TrainingStep {
     std::vector<RowChange> changed;  // rows whose bits changed, ascending
 };
 
+// Every step keeps its G, dE and E, so a run holds about (2 * V * d + T * d) * steps floats:
+// callers cap V * d * steps before they start one.
 struct TrainingRun {
     Matrix initial_weight;
     std::vector<TrainingStep> steps;

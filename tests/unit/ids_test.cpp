@@ -10,6 +10,27 @@
 using embdemo::parse_decimal;
 using embdemo::parse_id_list;
 
+namespace {
+
+// One bad input and a fragment its message must contain.
+struct Bad {
+    const char* text;
+    const char* message;
+};
+
+// Every input must be refused by `parse`, with its fragment in the message.
+template <typename Parse, std::size_t N>
+void check_refused(Parse parse, const Bad (&cases)[N]) {
+    for (const Bad& bad : cases) {
+        CAPTURE(bad.text);
+        const auto result = parse(bad.text);
+        REQUIRE_FALSE(result);
+        CHECK(result.error().find(bad.message) != std::string::npos);
+    }
+}
+
+}  // namespace
+
 TEST_CASE("parse_id_list reads the notebook's ids in order") {
     const auto ids = parse_id_list("2,3,1");
     REQUIRE(ids);
@@ -39,10 +60,6 @@ TEST_CASE("parse_id_list accepts good inputs") {
 }
 
 TEST_CASE("parse_id_list rejects bad inputs with a message naming the item") {
-    struct Bad {
-        const char* text;
-        const char* message;
-    };
     const Bad cases[] = {
         {"", "is empty"},
         {"   ", "is empty"},
@@ -65,12 +82,7 @@ TEST_CASE("parse_id_list rejects bad inputs with a message naming the item") {
         {"2,\xff", "item 2 \"\\xff\" is not a decimal integer"},
         {"\xd9\xa3", "is not a decimal integer"},  // Arabic-Indic digit three
     };
-    for (const auto& bad : cases) {
-        CAPTURE(bad.text);
-        const auto ids = parse_id_list(bad.text);
-        REQUIRE_FALSE(ids);
-        CHECK(ids.error().find(bad.message) != std::string::npos);
-    }
+    check_refused(parse_id_list, cases);
 }
 
 TEST_CASE("parse_decimal respects its upper bound") {
@@ -129,10 +141,6 @@ TEST_CASE("IdBatch::row returns one sequence of the batch") {
 }
 
 TEST_CASE("parse_id_batch rejects empty and ragged rows with a message naming the row from 0") {
-    struct Bad {
-        const char* text;
-        const char* message;
-    };
     const Bad cases[] = {
         {"", "is empty"},
         {"  ", "is empty"},
@@ -150,12 +158,7 @@ TEST_CASE("parse_id_batch rejects empty and ragged rows with a message naming th
         {"-1;2", "row 0 item 1 \"-1\" has a sign"},
         {"2,x", "item 2 \"x\" is not a decimal integer"},
     };
-    for (const auto& bad : cases) {
-        CAPTURE(bad.text);
-        const auto ids = embdemo::parse_id_batch(bad.text);
-        REQUIRE_FALSE(ids);
-        CHECK(ids.error().find(bad.message) != std::string::npos);
-    }
+    check_refused(embdemo::parse_id_batch, cases);
 }
 
 TEST_CASE("parse_id_batch does not name a row for a flat list") {

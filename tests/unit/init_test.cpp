@@ -63,13 +63,10 @@ bool parse_case(const std::string& line, RecordedCase& out, std::string& error) 
         return false;
     }
     out.seed = std::stoull(seed_text);
-    const std::size_t x = shape_text.find('x');
-    if (x == std::string::npos) {
+    if (!testing::parse_shape(shape_text, out.rows, out.cols)) {
         error = "bad shape '" + shape_text + "'";
         return false;
     }
-    out.rows = std::stoull(shape_text.substr(0, x));
-    out.cols = std::stoull(shape_text.substr(x + 1));
     const std::size_t count = out.rows * out.cols;
 
     std::string word;

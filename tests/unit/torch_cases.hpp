@@ -73,6 +73,15 @@ struct RecordedCase {
     }
 };
 
+// "<rows>x<cols>" -> rows, cols; false when there is no 'x'.
+inline bool parse_shape(const std::string& text, std::size_t& rows, std::size_t& cols) {
+    const std::size_t x = text.find('x');
+    if (x == std::string::npos) return false;
+    rows = std::stoull(text.substr(0, x));
+    cols = std::stoull(text.substr(x + 1));
+    return true;
+}
+
 // "tensor <name> <rows>x<cols> full <hex>... | fnv <hex>"; false with a reason when malformed.
 inline bool parse_tensor(std::istringstream& in, RecordedCase& out, std::string& error) {
     std::string name, shape, storage, word;
@@ -81,13 +90,10 @@ inline bool parse_tensor(std::istringstream& in, RecordedCase& out, std::string&
         return false;
     }
     RecordedTensor tensor;
-    const std::size_t x = shape.find('x');
-    if (x == std::string::npos) {
+    if (!parse_shape(shape, tensor.rows, tensor.cols)) {
         error = "bad shape '" + shape + "'";
         return false;
     }
-    tensor.rows = std::stoull(shape.substr(0, x));
-    tensor.cols = std::stoull(shape.substr(x + 1));
     tensor.full = storage == "full";
     if (tensor.full) {
         while (in >> word) tensor.bits.push_back(static_cast<std::uint32_t>(std::stoul(word, nullptr, 16)));
