@@ -21,6 +21,8 @@
 #include "core/report.hpp"
 #include "render/delimited.hpp"
 #include "render/explain.hpp"
+#include "render/grad_report.hpp"
+#include "render/grad_text.hpp"
 #include "render/json.hpp"
 #include "render/markdown.hpp"
 #include "render/projector.hpp"
@@ -67,6 +69,16 @@ ParseResult<Matrix> make_weight(DemoRequest& request) {
     return ParseResult<Matrix>::ok(torch_embedding_weight(request.vocab_size, request.dim, request.seed));
 }
 
+TextOptions text_options(const Options& options) {
+    TextOptions text;
+    text.precision = options.precision;
+    if (color_wanted(options.color, stdout_is_terminal(), std::getenv("NO_COLOR"), std::getenv("TERM"))) {
+        text.palette = light_background(options.palette, std::getenv("COLORFGBG")) ? Palette::light
+                                                                                   : Palette::dark;
+    }
+    return text;
+}
+
 // The output as steps: one for the plain view and the machine formats, several for the
 // teaching views, so that --pause can stop between them.
 std::vector<std::string> render_steps(const DemoReport& report, const Options& options) {
@@ -77,12 +89,7 @@ std::vector<std::string> render_steps(const DemoReport& report, const Options& o
         case OutputFormat::markdown: return {render_markdown(report, options.precision, options.show)};
         case OutputFormat::text: break;
     }
-    TextOptions text;
-    text.precision = options.precision;
-    if (color_wanted(options.color, stdout_is_terminal(), std::getenv("NO_COLOR"), std::getenv("TERM"))) {
-        text.palette = light_background(options.palette, std::getenv("COLORFGBG")) ? Palette::light
-                                                                                   : Palette::dark;
-    }
+    const TextOptions text = text_options(options);
     const DemoRequest& request = report.request;
     switch (options.view) {
         case View::plain: break;
@@ -199,6 +206,70 @@ int run_demo(const Options& options) {
     return k_exit_differ;
 }
 
+// G from --upstream FILE: one row per id (B*T rows for a batch), d columns.
+ParseResult<Matrix> load_upstream(const Options& options, std::uint64_t dim) {
+    const std::uint64_t rows = options.request.ids.size();
+    const ShapeCheck check = [&](std::uint64_t file_rows, std::uint64_t cols) -> std::optional<std::string> {
+        if (file_rows == rows && cols == dim) return std::nullopt;
+        return "holds " + std::to_string(file_rows) + " x " + std::to_string(cols) + " (allowed: " +
+               std::to_string(rows) + " x " + std::to_string(dim) + ", one row of dL/d(lookup) per id, " +
+               "a batch's B x T ids flattened in order)";
+    };
+    return load_matrix_file("--upstream", options.grad.upstream_file, check);
+}
+
+int run_grad(const Options& options) {
+    DemoRequest demo = options.request;
+    Matrix weight;
+    if (demo.origin.kind == WeightOrigin::Kind::file) {
+        auto loaded = load_weight_file(demo);
+        if (!loaded) {
+            print_error(loaded.error());
+            return k_exit_usage;
+        }
+        weight = std::move(loaded.value());
+    } else if (demo.origin.kind == WeightOrigin::Kind::index_pattern) {
+        weight = index_pattern_weight(demo.vocab_size, demo.dim);
+    }
+    GradRequest request;
+    request.ids = options.id_batch;
+    request.vocab_size = demo.vocab_size;
+    request.vocab_inferred = demo.vocab_inferred;
+    request.dim = demo.dim;
+    request.seed = demo.seed;
+    request.origin = demo.origin;
+    request.padding_idx = options.grad.padding_idx;
+    request.scale_grad_by_freq = options.grad.scale_grad_by_freq;
+    request.upstream = options.grad.upstream;
+    if (request.padding_idx && !resolve_padding_idx(*request.padding_idx, request.vocab_size)) {
+        print_error("--padding-idx " + std::to_string(*request.padding_idx) + ": is out of range for the " +
+                    std::to_string(request.vocab_size) + " rows of the --weights file (allowed: -" +
+                    std::to_string(request.vocab_size) + " to " + std::to_string(request.vocab_size - 1) + ")");
+        return k_exit_usage;
+    }
+    Matrix upstream;
+    if (request.upstream == UpstreamSource::file) {
+        auto loaded = load_upstream(options, request.dim);
+        if (!loaded) {
+            print_error(loaded.error());
+            return k_exit_usage;
+        }
+        upstream = std::move(loaded.value());
+    }
+    const GradLesson lesson = run_grad_lesson(request, std::move(weight), std::move(upstream));
+    std::string out;
+    switch (options.format) {
+        case OutputFormat::json: out = render_lesson_json(grad_report(lesson), {}); break;
+        case OutputFormat::csv: out = render_lesson_delimited(grad_report(lesson), ',', {}); break;
+        case OutputFormat::tsv: out = render_lesson_delimited(grad_report(lesson), '\t', {}); break;
+        case OutputFormat::markdown:  // refused by the options
+        case OutputFormat::text: out = render_grad_text(lesson, text_options(options)); break;
+    }
+    const int status = write_stdout(out);
+    if (status != k_exit_ok) return status;
+    return lesson.comparison.whole.identical ? k_exit_ok : k_exit_differ;
+}
+
 }  // namespace
 
 int run_app(int argc, const char* const argv[]) {
@@ -212,6 +283,7 @@ int run_app(int argc, const char* const argv[]) {
             const int status = write_stdout(command_line.stdout_text);
             return status != k_exit_ok ? status : command_line.exit_code;
         }
+        if (command_line.options.lesson == Lesson::grad) return run_grad(command_line.options);
         return run_demo(command_line.options);
     } catch (const std::bad_alloc&) {
         print_error("out of memory");

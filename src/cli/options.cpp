@@ -69,6 +69,11 @@ struct RawOptions {
     std::optional<std::string> trace_positions;
     bool walkthrough = false;
     bool pause = false;
+    // embdemo grad
+    bool grad = false;
+    std::optional<std::string> padding_idx;
+    bool scale_grad_by_freq = false;
+    std::optional<std::string> upstream;
 };
 
 CommandLine fail(std::string message) {
@@ -155,6 +160,32 @@ void declare_options(CLI::App& app, RawOptions& raw) {
         ->type_name("FILE");
 }
 
+void declare_grad_options(CLI::App& grad, RawOptions& raw) {
+    const auto single = [](CLI::Option* option) {
+        return option->multi_option_policy(CLI::MultiOptionPolicy::Throw);
+    };
+    single(grad.add_option("--padding-idx", raw.padding_idx, "nn.Embedding's padding_idx, -V to V-1"))
+        ->type_name("K");
+    single(grad.add_flag("--scale-grad-by-freq", raw.scale_grad_by_freq,
+                         "divide each row of G by its id's count"));
+    single(grad.add_option("--upstream", raw.upstream, "G: randn (default), ones, or a file"))
+        ->type_name("G");
+}
+
+constexpr const char* k_grad_footer = R"(The shared options (--ids, --vocab, --dim, --seed, --init, --weights, --format,
+--precision, --color, --palette) work here as in embdemo --help. --ids takes a
+batch too: "2,3,1;0,1,1" is torch.tensor([[2,3,1],[0,1,1]]).
+
+Examples:
+  embdemo grad --ids 2,3,1,3 --dim 5              repeated ids add up
+  embdemo grad --ids "2,3;1,1" --dim 4            a 2 x 2 batch
+  embdemo grad --ids 2,0,2 --dim 3 --padding-idx 0   padding gets no gradient
+  embdemo grad --ids 2,3,3 --dim 3 --scale-grad-by-freq --format json
+
+Exit status: 0 when both gradients agree bit for bit, 3 when they differ (with
+--padding-idx or --scale-grad-by-freq they do wherever those apply), 2 for bad
+input, 1 for a failed write.)";
+
 // A file or directory name given to `option`: anything but empty.
 std::optional<std::string> check_path(const char* option, const std::optional<std::string>& path) {
     if (path && path->empty()) return bad_value(option, *path, "is empty", "a file or directory name");
@@ -167,7 +198,9 @@ std::optional<std::string> check_combinations(const RawOptions& raw, const Optio
                                        {"--export-projector", raw.export_projector}, {"--labels", raw.labels}}) {
         if (auto problem = check_path(option, path)) return problem;
     }
-    if (raw.weights && raw.seed) {
+    // In grad the seed still draws G (--upstream randn, the default).
+    const bool seed_draws_upstream = raw.grad && raw.upstream.value_or("randn") == "randn";
+    if (raw.weights && raw.seed && !seed_draws_upstream) {
         return std::string("--seed cannot be combined with --weights: E comes from the file, so the seed "
                            "would have no effect (allowed: one of them)");
     }
@@ -260,6 +293,82 @@ std::optional<std::string> validate_view(const RawOptions& raw, Options& options
     return std::nullopt;
 }
 
+// "ids[2]", or "ids[1,0]" in a batch: the index notation of torch and of every view.
+std::string id_position(const IdBatch& ids, std::size_t flat) {
+    if (!ids.batched) return "ids[" + std::to_string(flat) + "]";
+    return "ids[" + std::to_string(flat / ids.seq) + "," + std::to_string(flat % ids.seq) + "]";
+}
+
+// Options of the lookup lesson that mean nothing to grad, refused rather than ignored.
+std::optional<std::string> check_grad_exclusive(const RawOptions& raw) {
+    const std::pair<const char*, bool> lookup_only[] = {
+        {"--trace", raw.trace}, {"--trace-positions", raw.trace_positions.has_value()},
+        {"--walkthrough", raw.walkthrough}, {"--pause", raw.pause}, {"--show", raw.show.has_value()},
+        {"--save-weights", raw.save_weights.has_value()}, {"--export-projector", raw.export_projector.has_value()},
+        {"--labels", raw.labels.has_value()}};
+    for (const auto& [option, given] : lookup_only) {
+        if (given) {
+            return std::string(option) + " belongs to the lookup lesson, not to grad (allowed with grad: "
+                   "the options of embdemo grad --help)";
+        }
+    }
+    return std::nullopt;
+}
+
+// -V <= K < V, as nn.Embedding checks padding_idx.
+std::optional<std::string> parse_padding_idx(const std::string& text, std::uint64_t vocab_size,
+                                             std::optional<std::int64_t>& padding_idx) {
+    const std::string allowed = "an integer from -" + std::to_string(vocab_size) + " to " +
+                                std::to_string(vocab_size - 1) + ", as nn.Embedding allows";
+    const bool negative = !text.empty() && text[0] == '-';
+    const auto magnitude = parse_decimal(negative ? text.substr(1) : text, UINT64_MAX);
+    if (!magnitude) return bad_value("--padding-idx", text, magnitude.error(), allowed);
+    if (negative ? magnitude.value() > vocab_size : magnitude.value() >= vocab_size) {
+        return bad_value("--padding-idx", text, "is out of range for a vocab of " + group_thousands(vocab_size),
+                         allowed);
+    }
+    const auto value = static_cast<std::int64_t>(magnitude.value());
+    padding_idx = negative ? -value : value;
+    return std::nullopt;
+}
+
+std::optional<std::string> validate_grad(const RawOptions& raw, Options& options) {
+    if (auto problem = check_grad_exclusive(raw)) return problem;
+    if (options.format == OutputFormat::markdown) {
+        return std::string("--format markdown is not available for embdemo grad yet (allowed: text, json, csv, tsv)");
+    }
+    options.lesson = Lesson::grad;
+    GradOptions& grad = options.grad;
+    if (raw.padding_idx) {
+        if (auto problem = parse_padding_idx(*raw.padding_idx, options.request.vocab_size, grad.padding_idx)) {
+            return problem;
+        }
+    }
+    grad.scale_grad_by_freq = raw.scale_grad_by_freq;
+    if (options.format != OutputFormat::text && options.format != OutputFormat::markdown) {
+        // E, the two gradients (V x d each) and G (n x d), every value printed.
+        const std::uint64_t vd = options.request.vocab_size * options.request.dim;  // capped by check_demo_sizes
+        const std::uint64_t printed = 3 * vd + options.request.ids.size() * options.request.dim;
+        if (printed > k_max_printed_values) {
+            return "embdemo grad: the machine formats would print " + group_thousands(printed) +
+                   " numbers (allowed: at most " + group_thousands(k_max_printed_values) +
+                   "; use a smaller --vocab or --dim, or the text view)";
+        }
+    }
+    const std::string upstream = raw.upstream.value_or("randn");
+    if (upstream == "randn") {
+        grad.upstream = UpstreamSource::randn;
+    } else if (upstream == "ones") {
+        grad.upstream = UpstreamSource::ones;
+    } else if (upstream.empty()) {
+        return bad_value("--upstream", upstream, "is empty", "randn, ones or a .npy/.csv/.tsv file");
+    } else {
+        grad.upstream = UpstreamSource::file;
+        grad.upstream_file = upstream;
+    }
+    return std::nullopt;
+}
+
 // Turns the raw strings into a validated Options, or the first problem found.
 CommandLine validate(const RawOptions& raw) {
     CommandLine result;
@@ -275,12 +384,18 @@ CommandLine validate(const RawOptions& raw) {
         request.origin.kind = WeightOrigin::Kind::file;
         request.origin.detail = *raw.weights;
     }
-    auto ids = parse_id_list(*raw.ids);
+    auto ids = parse_id_batch(*raw.ids);
     if (!ids) {
         return fail(bad_value("--ids", *raw.ids, ids.error(),
-                              "comma-separated non-negative decimal token ids, e.g. 2,3,1"));
+                              "comma-separated non-negative decimal token ids, e.g. 2,3,1; in grad "
+                              "also rows of them separated by ';'"));
     }
-    request.ids = std::move(ids.value());
+    if (ids.value().batched && !raw.grad) {
+        return fail(bad_value("--ids", *raw.ids, "is a batch (rows separated by ';')",
+                              "one list of ids for the lookup lesson; batches with embdemo grad"));
+    }
+    options.id_batch = ids.value();
+    request.ids = std::move(ids.value().values);
 
     std::uint64_t largest_id = 0;
     for (const std::uint64_t id : request.ids) largest_id = std::max(largest_id, id);
@@ -290,8 +405,8 @@ CommandLine validate(const RawOptions& raw) {
         request.vocab_size = vocab.value();
         for (std::size_t i = 0; i < request.ids.size(); ++i) {
             if (request.ids[i] >= request.vocab_size) {
-                return fail("--ids: id " + std::to_string(request.ids[i]) + " (item " +
-                            std::to_string(i + 1) + ") is out of range for --vocab " +
+                return fail("--ids: " + id_position(options.id_batch, i) + " = " + std::to_string(request.ids[i]) +
+                            " is out of range for --vocab " +
                             std::to_string(request.vocab_size) + " (allowed: ids 0 to " +
                             std::to_string(request.vocab_size - 1) + ")");
             }
@@ -360,10 +475,13 @@ CommandLine validate(const RawOptions& raw) {
         return fail("--ids/--vocab/--dim: " + *too_big);
     }
     if (auto problem = validate_init(raw, request)) return fail(*problem);
-    if (!raw.weights) {  // a file's sizes are checked once its header is read
+    if (!raw.weights && !raw.grad) {  // a file's sizes are checked once its header is read
         if (auto too_big = check_output_size(options, request)) return fail(*too_big);
     }
     if (auto problem = validate_view(raw, options)) return fail(*problem);
+    if (raw.grad) {
+        if (auto problem = validate_grad(raw, options)) return fail(*problem);
+    }
     result.run = true;
     return result;
 }
@@ -429,6 +547,15 @@ CommandLine parse_command_line(int argc, const char* const argv[]) {
     app.allow_extras();  // reported by describe_extra, in our words
     RawOptions raw;
     declare_options(app, raw);
+    // Lessons are subcommands; the shared options stay on the main command and may follow the
+    // lesson's name (fallthrough), so they are parsed and validated in one place.
+    CLI::App* lookup = app.add_subcommand("lookup", "the notebook's demonstration (the default)");
+    lookup->fallthrough();
+    CLI::App* grad = app.add_subcommand("grad", "the backward pass two ways: only used rows get a gradient");
+    grad->fallthrough();
+    grad->footer(k_grad_footer);
+    declare_grad_options(*grad, raw);
+    app.require_subcommand(0, 1);
 
     try {
         app.parse(argc, argv);
@@ -446,6 +573,7 @@ CommandLine parse_command_line(int argc, const char* const argv[]) {
         return fail(describe_parse_error(error));
     }
     if (!app.remaining().empty()) return fail(describe_extra(app.remaining().front()));
+    raw.grad = grad->parsed();
     return validate(raw);
 }
 

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "cli/terminal.hpp"
+#include "core/grad_lesson.hpp"
+#include "core/ids.hpp"
 #include "core/report.hpp"
 #include "core/report_matrices.hpp"
 
@@ -18,7 +20,21 @@ enum class OutputFormat { text, json, csv, tsv, markdown };
 // Which text view: the plain demonstration, one id at a time, or the narrated lesson.
 enum class View { plain, trace, walkthrough };
 
+// The lessons, one subcommand each; the notebook's demonstration is the default.
+enum class Lesson { lookup, grad };
+
+// `embdemo grad`'s own options.
+struct GradOptions {
+    std::optional<std::int64_t> padding_idx;  // -V <= K < V, checked
+    bool scale_grad_by_freq = false;
+    UpstreamSource upstream = UpstreamSource::randn;
+    std::string upstream_file;  // with UpstreamSource::file
+};
+
 struct Options {
+    Lesson lesson = Lesson::lookup;
+    IdBatch id_batch;     // --ids as written: a list, or a batch of rows
+    GradOptions grad;
     DemoRequest request;  // with --weights, vocab_size and dim are 0 unless given: the file decides
     OutputFormat format = OutputFormat::text;
     View view = View::plain;

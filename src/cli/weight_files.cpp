@@ -30,10 +30,9 @@ std::optional<std::string> check_weight_shape(const DemoRequest& request, std::u
     return std::nullopt;
 }
 
-ParseResult<Matrix> load_weight_file(DemoRequest& request) {
-    const std::string& path = request.origin.detail;
+ParseResult<Matrix> load_matrix_file(const char* option, const std::string& path, const ShapeCheck& check) {
     const auto fail = [&](const std::string& problem) {
-        return ParseResult<Matrix>::fail("--weights " + quote_for_message(path) + ": " + problem);
+        return ParseResult<Matrix>::fail(std::string(option) + ' ' + quote_for_message(path) + ": " + problem);
     };
     auto in = open_for_reading(path);
     if (!in) return fail(in.error());
@@ -46,14 +45,20 @@ ParseResult<Matrix> load_weight_file(DemoRequest& request) {
     stream.seekg(0);
     if (!stream) return fail("cannot read it from the start again (allowed: a regular file)");
 
+    auto matrix = format.value() == WeightFormat::npy
+                      ? read_npy(stream, check)
+                      : read_delimited_weights(stream, format.value() == WeightFormat::csv ? ',' : '\t', check);
+    if (!matrix && stream.bad()) return fail("cannot read: input/output error");
+    if (!matrix) return fail(matrix.error());
+    return matrix;
+}
+
+ParseResult<Matrix> load_weight_file(DemoRequest& request) {
     const ShapeCheck check = [&request](std::uint64_t rows, std::uint64_t cols) {
         return check_weight_shape(request, rows, cols);
     };
-    auto weight = format.value() == WeightFormat::npy
-                      ? read_npy(stream, check)
-                      : read_delimited_weights(stream, format.value() == WeightFormat::csv ? ',' : '\t', check);
-    if (!weight && stream.bad()) return fail("cannot read: input/output error");
-    if (!weight) return fail(weight.error());
+    auto weight = load_matrix_file("--weights", request.origin.detail, check);
+    if (!weight) return weight;
     request.vocab_size = weight.value().rows;
     request.dim = weight.value().cols;
     return weight;

@@ -10,11 +10,16 @@
 #include "core/matrix.hpp"
 #include "core/parse_result.hpp"
 #include "core/report.hpp"
+#include "core/weight_file.hpp"
 
 namespace embdemo {
 
 // Why a file of rows x cols cannot serve `request` (vocab_size/dim 0 = not given), or nullopt.
 std::optional<std::string> check_weight_shape(const DemoRequest& request, std::uint64_t rows, std::uint64_t cols);
+
+// Reads a 2-D float matrix from a .npy, .csv or .tsv file, `check` deciding on its shape before
+// the data is read. The error is a whole message: "OPTION \"PATH\": PROBLEM".
+ParseResult<Matrix> load_matrix_file(const char* option, const std::string& path, const ShapeCheck& check);
 
 // Loads E from request.origin.detail and sets request.vocab_size and request.dim from it. The
 // error is a whole message: "--weights \"PATH\": PROBLEM".

@@ -60,17 +60,22 @@ Matrix torch_linear_weight(std::size_t in_features, std::size_t out_features, st
     return weight;
 }
 
-Matrix torch_randint_weight(std::size_t vocab_size, std::size_t dim, std::uint64_t seed,
+Matrix torch_randint_weight(TorchGenerator& generator, std::size_t vocab_size, std::size_t dim,
                             std::int64_t low, std::int64_t high) {
     // torch's random_from_to kernel: one 32-bit draw per element, in memory order,
     // value = draw % (high - low) + low (ATen's uniform_int_from_to for ranges below 2^32).
     Matrix weight(vocab_size, dim);
     const auto range = static_cast<std::uint64_t>(high - low);
-    TorchGenerator generator(seed);
     for (float& value : weight.values) {
         value = static_cast<float>(static_cast<std::int64_t>(generator.random() % range) + low);
     }
     return weight;
+}
+
+Matrix torch_randint_weight(std::size_t vocab_size, std::size_t dim, std::uint64_t seed,
+                            std::int64_t low, std::int64_t high) {
+    TorchGenerator generator(seed);
+    return torch_randint_weight(generator, vocab_size, dim, low, high);
 }
 
 namespace {

@@ -47,6 +47,10 @@ inline constexpr std::int64_t k_randint_high = 10;  // exclusive, as in torch.ra
 Matrix torch_randint_weight(std::size_t vocab_size, std::size_t dim, std::uint64_t seed,
                             std::int64_t low, std::int64_t high);
 
+// The same on `generator`, so that tensors drawn after the table continue its stream.
+Matrix torch_randint_weight(TorchGenerator& generator, std::size_t vocab_size, std::size_t dim,
+                            std::int64_t low, std::int64_t high);
+
 // E[k][j] = k * 10^m + j with m the number of digits of dim - 1 (at least 1): every value
 // shows its own position (row 2 of a 4 x 5 table reads 20 21 22 23 24).
 Matrix index_pattern_weight(std::size_t vocab_size, std::size_t dim);

@@ -45,7 +45,7 @@ TEST_CASE("bad command lines are usage errors that name the option") {
     };
     const Bad cases[] = {
         {{"--ids", "2,,3", "--dim", "5"}, "--ids \"2,,3\": item 2 is empty"},
-        {{"--ids", "9", "--vocab", "5", "--dim", "5"}, "id 9 (item 1) is out of range for --vocab 5"},
+        {{"--ids", "9", "--vocab", "5", "--dim", "5"}, "--ids: ids[0] = 9 is out of range for --vocab 5"},
         {{"--ids", "1", "--dim", "0"}, "--dim \"0\": is less than 1"},
         {{"--ids", "1", "--dim", "5", "--format", "xml"}, "--format \"xml\": is not a known format"},
         {{"--ids", "1", "--dim", "5", "--dim", "5"}, "--dim"},

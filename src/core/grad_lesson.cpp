@@ -1,0 +1,48 @@
+#include "core/grad_lesson.hpp"
+
+#include <utility>
+
+#include "core/init.hpp"
+#include "core/torch_rng.hpp"
+
+namespace embdemo {
+
+GradLesson run_grad_lesson(const GradRequest& request, Matrix weight, Matrix upstream) {
+    GradLesson lesson;
+    lesson.request = request;
+    if (request.padding_idx) {
+        lesson.options.padding_row = resolve_padding_idx(*request.padding_idx, request.vocab_size).value();
+    }
+    lesson.options.scale_grad_by_freq = request.scale_grad_by_freq;
+
+    // One generator, as in a script: manual_seed, then the table, then torch.randn for G.
+    TorchGenerator generator(request.seed);
+    const std::size_t n = request.ids.values.size();
+    switch (request.origin.kind) {
+        case WeightOrigin::Kind::torch:
+            lesson.weight = torch_embedding_weight(generator, request.vocab_size, request.dim,
+                                                   lesson.options.padding_row);
+            break;
+        case WeightOrigin::Kind::torch_randint:
+            lesson.weight = torch_randint_weight(generator, request.vocab_size, request.dim,
+                                                 k_randint_low, k_randint_high);
+            break;
+        case WeightOrigin::Kind::index_pattern:
+        case WeightOrigin::Kind::file: lesson.weight = std::move(weight); break;
+    }
+    switch (request.upstream) {
+        case UpstreamSource::randn: lesson.upstream = torch_randn(generator, n, request.dim); break;
+        case UpstreamSource::ones:
+            lesson.upstream = Matrix(n, request.dim);
+            for (float& value : lesson.upstream.values) value = 1.0f;
+            break;
+        case UpstreamSource::file: lesson.upstream = std::move(upstream); break;
+    }
+    const TokenIds& ids = request.ids.values;
+    lesson.grad_lookup = embedding_backward(lesson.upstream, ids, request.vocab_size, lesson.options);
+    lesson.grad_onehot = onehot_backward(lesson.upstream, ids, request.vocab_size);
+    lesson.comparison = compare_gradients(lesson.grad_lookup, lesson.grad_onehot, ids, lesson.options);
+    return lesson;
+}
+
+}  // namespace embdemo

@@ -1,0 +1,268 @@
+#include "render/grad_text.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "core/limits.hpp"
+#include "render/number_format.hpp"
+#include "render/paint.hpp"
+#include "render/table.hpp"
+#include "render/text_sections.hpp"
+
+namespace embdemo {
+namespace {
+
+// Notes up to this width stay on their row's line; the columns leave room for them.
+constexpr std::size_t k_short_note = 20;
+
+// `cells` then `note` on one line when it fits 80 columns, else the note on the next line.
+std::string line_with_note(const std::string& cells, const std::string& note, std::size_t note_indent) {
+    if (note.empty()) return cells + '\n';
+    if (cells.size() + 3 + note.size() <= k_max_line_width) return cells + "   " + note + '\n';
+    return cells + '\n' + wrap_words(note, std::string(note_indent, ' '), std::string(note_indent, ' '));
+}
+
+// Used rows forced into a summarised view, as the demo keeps its selected rows.
+constexpr std::size_t k_max_forced_rows = 8;
+
+// "G[3]" for a flat list, "G[1,0]" for a batch (b, t), as torch indexes the tensor.
+std::string position_label(const IdBatch& ids, std::size_t flat) {
+    if (!ids.batched) return fmt::format("G[{}]", flat);
+    return fmt::format("G[{},{}]", flat / ids.seq, flat % ids.seq);
+}
+
+std::string ids_text(const IdBatch& ids) {
+    if (!ids.batched) return format_ids(ids.values);
+    std::string text = "[";
+    for (std::size_t b = 0; b < ids.batch; ++b) {
+        if (b == 3 && ids.batch > 4) {
+            text += fmt::format(", ... {} more rows", ids.batch - 3);
+            break;
+        }
+        text += (b ? ", " : "") + format_ids(ids.row(b));
+    }
+    return text + "]";
+}
+
+std::string header(const GradLesson& lesson) {
+    const GradRequest& request = lesson.request;
+    const std::size_t n = request.ids.values.size();
+    const std::string v = group_thousands(request.vocab_size);
+    const std::string d = group_thousands(request.dim);
+    std::string out = "Embedding backward two ways: scatter-add vs one_hot(ids).T @ G\n";
+    const std::string shape = request.ids.batched ? fmt::format("B x T = {} x {}", request.ids.batch, request.ids.seq)
+                                                  : fmt::format("n = {}", n);
+    out += fmt::format("  ids    {}  ({})\n", ids_text(request.ids), shape);
+    out += fmt::format("  vocab  {}{}\n", v, request.vocab_inferred ? "  (largest id + 1; set it with --vocab)" : "");
+    out += fmt::format("  dim    {}\n", d);
+    out += fmt::format("  shapes E {} x {}, G {} x {}, X {} x {}, both dE {} x {}\n", v, d,
+                       group_thousands(n), d, group_thousands(n), v, v, d);
+    const bool drawn = request.origin.kind == WeightOrigin::Kind::torch ||
+                       request.origin.kind == WeightOrigin::Kind::torch_randint;
+    if (drawn || request.upstream == UpstreamSource::randn) {
+        out += fmt::format("  seed   {}  (torch.manual_seed, then {}{})\n", request.seed,
+                           drawn ? "E" : "", request.upstream == UpstreamSource::randn
+                                                 ? fmt::format("{}G = torch.randn({}, {})", drawn ? ", then " : "",
+                                                               request.ids.batched ? fmt::format("{}, {}", request.ids.batch, request.ids.seq)
+                                                                                   : std::to_string(n),
+                                                               request.dim)
+                                                 : "");
+    }
+    out += fmt::format("  module nn.Embedding({}, {}, padding_idx={}, scale_grad_by_freq={})\n",
+                       request.vocab_size, request.dim,
+                       request.padding_idx ? std::to_string(*request.padding_idx) : "None",
+                       request.scale_grad_by_freq ? "True" : "False");
+    return out;
+}
+
+// The rows of a V-row matrix worth showing: the edges and up to eight used rows.
+std::vector<std::size_t> shown_rows(const GradLesson& lesson) {
+    std::vector<std::size_t> forced;
+    for (const GradRow& row : lesson.comparison.rows) {
+        if (forced.size() == k_max_forced_rows) break;
+        forced.push_back(row.row);
+    }
+    if (lesson.options.padding_row && forced.size() < k_max_forced_rows) forced.push_back(*lesson.options.padding_row);
+    const Matrix& e = lesson.weight;
+    return visible_positions(e.rows, should_summarise(e.rows, e.cols), forced);
+}
+
+std::vector<std::size_t> upstream_rows(const Matrix& g) {
+    return visible_positions(g.rows, should_summarise(g.rows, g.cols));
+}
+
+std::map<std::size_t, const GradRow*> rows_by_id(const GradLesson& lesson) {
+    std::map<std::size_t, const GradRow*> used;
+    for (const GradRow& row : lesson.comparison.rows) used[row.row] = &row;
+    return used;
+}
+
+// "G[1] + G[3]", "G[1]/2 + G[3]/2", with a long list shortened.
+std::string contribution_sum(const GradLesson& lesson, const GradRow& row) {
+    constexpr std::size_t k_max_terms = 3;
+    const std::size_t count = row.positions.size();
+    const std::string divide = lesson.options.scale_grad_by_freq && count > 1 ? fmt::format("/{}", count) : "";
+    std::string text;
+    for (std::size_t i = 0; i < count && i < k_max_terms; ++i) {
+        text += (i ? " + " : "") + position_label(lesson.request.ids, row.positions[i]) + divide;
+    }
+    if (count > k_max_terms) text += fmt::format(" + ... ({} terms)", count);
+    return text;
+}
+
+// What each way wrote into row k: a note for the embedding's line and one for the one-hot line.
+struct RowNotes {
+    std::string lookup;
+    std::string onehot;
+};
+
+RowNotes row_notes(const GradLesson& lesson, std::size_t k, const std::map<std::size_t, const GradRow*>& used) {
+    const auto hit = used.find(k);
+    if (hit == used.end()) return {lesson.options.padding_row == k ? "padding_idx, unused: 0" : "unused: exactly 0", ""};
+    const GradRow& row = *hit->second;
+    const std::size_t count = row.positions.size();
+    const std::string sum = contribution_sum(lesson, row);
+    if (row.padding) return {"padding_idx: no gradient", "adds " + sum};
+    if (count == 1) return {"= " + sum, ""};
+    return {"= " + sum, fmt::format("({} uses: {})", count,
+                                    lesson.options.scale_grad_by_freq ? "each scaled by 1/count" : "they add up")};
+}
+
+// Why the two gradients differ, one sentence per cause that the rows show.
+std::string why_lines(const GradLesson& lesson) {
+    std::string out;
+    bool padded = false;
+    bool scaled = false;
+    bool other = false;
+    for (const GradRow& row : lesson.comparison.rows) {
+        if (row.identical) continue;
+        padded = padded || row.expected == GradRowDifference::padding;
+        scaled = scaled || row.expected == GradRowDifference::scaled;
+        other = other || row.expected == GradRowDifference::none;
+    }
+    const std::string indent = "       ";
+    if (padded) {
+        out += wrap_words(fmt::format("padding_idx={}: the embedding's backward skips row {}, the "
+                                      "one-hot product knows nothing of padding and adds its rows of G",
+                                      *lesson.request.padding_idx, *lesson.options.padding_row),
+                          "  why: ", indent);
+    }
+    if (scaled) {
+        out += wrap_words("scale_grad_by_freq: the embedding divides each row of G by how often its "
+                          "id occurs in the batch; the one-hot product adds them whole",
+                          padded ? indent : "  why: ", indent);
+    }
+    if (other) {
+        out += wrap_words("G holds values that the two ways add differently (inf, nan or -0.0): "
+                          "the one-hot product also adds 0 * G[i] for every other position",
+                          padded || scaled ? indent : "  why: ", indent);
+    }
+    return out;
+}
+
+std::string grad_verdict(const GradLesson& lesson, Palette palette) {
+    const Comparison& whole = lesson.comparison.whole;
+    const std::size_t total = lesson.grad_lookup.values.size();
+    if (whole.identical) {
+        return fmt::format("verdict: {} -- all {} values of dE agree bit for bit\n",
+                           paint("IDENTICAL", Paint::good, palette), group_thousands(total));
+    }
+    return fmt::format("verdict: {} -- {} of {} values of dE differ, max abs diff {}\n",
+                       paint("DIFFERENT", Paint::bad, palette), group_thousands(whole.differing),
+                       group_thousands(total), shortest_round_trip(static_cast<float>(whole.max_abs_diff))) +
+           why_lines(lesson);
+}
+
+}  // namespace
+
+std::string render_grad_text(const GradLesson& lesson, const TextOptions& options) {
+    const GradRequest& request = lesson.request;
+    const Matrix& e = lesson.weight;
+    const auto used = rows_by_id(lesson);
+    const auto rows = shown_rows(lesson);
+    const auto g_rows = upstream_rows(lesson.upstream);
+    const std::size_t row_label = std::to_string(e.rows - 1).size();
+    std::size_t g_label = 0;
+    for (const std::size_t i : g_rows) {
+        if (i != k_gap) g_label = std::max(g_label, position_label(request.ids, i).size());
+    }
+    std::size_t note_width = 0;
+    for (const std::size_t k : rows) {
+        if (k == k_gap) continue;
+        const RowNotes notes = row_notes(lesson, k, used);
+        note_width = std::max({note_width, notes.lookup.size(), notes.onehot.size() + 9});  // "differs: "
+    }
+    // "  50256  X.T@G   " before the cells, "   note" after them; G's rows carry "   id 50256".
+    // Longer notes move to a line of their own rather than squeezing out columns.
+    const std::size_t dE_room = row_label + 12 + 3 + std::min(note_width, k_short_note);
+    const std::size_t g_room = g_label + 4 + 4 + std::to_string(e.rows - 1).size();
+    const std::size_t budget = k_max_line_width - std::min(std::max(dE_room, g_room), k_max_line_width / 2);
+    const Screen screen = choose_screen({{&e, rows}, {&lesson.upstream, g_rows}, {&lesson.grad_lookup, rows},
+                                         {&lesson.grad_onehot, rows}},
+                                        e.cols, options.precision, budget);
+    const auto cells = [&](const Matrix& m, std::size_t r) { return format_row_cells(m, r, screen.cols, screen.format); };
+
+    std::string out = header(lesson) + '\n';
+    out += fmt::format("E = the table   {} x {}   > marks the rows the ids use\n", group_thousands(e.rows),
+                       group_thousands(e.cols));
+    for (const std::size_t k : rows) {
+        if (k == k_gap) {
+            out += fmt::format("  {}   ...\n", std::string(row_label + 1, ' '));
+            continue;
+        }
+        const bool is_used = used.count(k) > 0;
+        const std::string mark = is_used ? paint(">", Paint::selected, options.palette) : " ";
+        const std::string line = fmt::format("{}  {}", pad_left(std::to_string(k), row_label), cells(e, k));
+        out += fmt::format("  {} {}{}\n", mark, is_used ? paint(line, Paint::selected, options.palette) : line,
+                           lesson.options.padding_row == k ? "   padding_idx" : "");
+    }
+
+    out += fmt::format("\nG = dL/d(lookup), {}   {} x {}\n",
+                       request.upstream == UpstreamSource::randn ? "torch.randn, drawn right after E"
+                       : request.upstream == UpstreamSource::ones ? "all ones"
+                                                                  : "from the --upstream file",
+                       group_thousands(lesson.upstream.rows), group_thousands(lesson.upstream.cols));
+    for (const std::size_t i : g_rows) {
+        if (i == k_gap) {
+            out += "    ...\n";
+            continue;
+        }
+        out += fmt::format("  {}  {}   id {}\n", pad_right(position_label(request.ids, i), g_label),
+                           cells(lesson.upstream, i), request.ids.values[i]);
+    }
+
+    out += fmt::format("\ndE = emb.weight.grad (scatter-add) and X.T @ G, row by row   {} x {} each\n",
+                       group_thousands(e.rows), group_thousands(e.cols));
+    const std::string pad(row_label, ' ');
+    for (const std::size_t k : rows) {
+        if (k == k_gap) {
+            out += fmt::format("  {}   ...   (unused rows: exactly 0 in both)\n", pad);
+            continue;
+        }
+        const auto hit = used.find(k);
+        const bool differs = hit != used.end() && !hit->second->identical;
+        const RowNotes notes = row_notes(lesson, k, used);
+        std::string onehot_note = notes.onehot;
+        if (differs) onehot_note = paint("differs", Paint::bad, options.palette) + (onehot_note.empty() ? "" : ": " + onehot_note);
+        const std::size_t note_indent = row_label + 4;
+        out += line_with_note(fmt::format("  {}  emb     {}", pad_left(std::to_string(k), row_label),
+                                          cells(lesson.grad_lookup, k)),
+                              notes.lookup, note_indent);
+        out += line_with_note(fmt::format("  {}  X.T@G   {}", pad, cells(lesson.grad_onehot, k)), onehot_note,
+                              note_indent);
+    }
+
+    const GradComparison& comparison = lesson.comparison;
+    const std::size_t untouched = e.rows - comparison.rows_with_gradient;
+    out += '\n' + wrap_words(fmt::format("{} of {} rows receive a gradient from the embedding's backward; "
+                                         "the other {} {} exactly 0.",
+                                         group_thousands(comparison.rows_with_gradient),
+                                         group_thousands(e.rows), group_thousands(untouched),
+                                         untouched == 1 ? "stays" : "stay"),
+                             "", "");
+    return out + grad_verdict(lesson, options.palette);
+}
+
+}  // namespace embdemo

@@ -1,0 +1,16 @@
+// The text view of `embdemo grad`: E with the used rows marked, the upstream gradient G, both
+// gradients dE row by row (unused rows visibly 0, repeated ids annotated with the sum that made
+// their row, the padding row and scaled rows explained), how many rows receive a gradient, and
+// a verdict on the two ways. Every sentence comes from the lesson's numbers.
+#pragma once
+
+#include <string>
+
+#include "core/grad_lesson.hpp"
+#include "render/text.hpp"
+
+namespace embdemo {
+
+std::string render_grad_text(const GradLesson& lesson, const TextOptions& options);
+
+}  // namespace embdemo

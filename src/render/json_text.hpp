@@ -1,0 +1,22 @@
+// JSON spelling shared by every machine view: numbers in their shortest round-trip form (non-finite
+// ones as strings, since JSON has none), strings in ASCII with escapes, and the names of E's sources.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "core/report.hpp"
+
+namespace embdemo {
+
+// JSON has no NaN or infinity; those become the strings "nan", "inf", "-inf".
+std::string json_number(float value);
+std::string json_number(double value);
+
+// A JSON string in ASCII (see json_text.cpp for how bytes that are not UTF-8 are kept).
+std::string json_string(std::string_view text);
+
+// "torch", "randint", "index" or "file": docs/schema.md's weight_source.
+const char* weight_source_name(const WeightOrigin& origin);
+
+}  // namespace embdemo

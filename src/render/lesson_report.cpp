@@ -1,0 +1,85 @@
+#include "render/lesson_report.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "render/delimited.hpp"
+#include "render/json_text.hpp"
+
+namespace embdemo {
+namespace {
+
+bool wanted(const LessonTable& table, const std::vector<std::string>& show) {
+    return show.empty() || std::find(show.begin(), show.end(), table.name) != show.end();
+}
+
+std::string cell(const LessonTable& table, std::size_t index) {
+    const float value = table.matrix->values[index];
+    return table.integral ? fmt::format("{}", static_cast<long long>(value)) : json_number(value);
+}
+
+// Nested lists for dimensions [axis, end) of the shape, starting at element `offset`; the last
+// dimension is one line, the others open a line per entry, indented by depth.
+void append_nested(std::string& out, const LessonTable& table, std::size_t axis, std::size_t offset,
+                   std::size_t indent) {
+    const auto& shape = table.shape;
+    if (axis + 1 == shape.size()) {
+        out += '[';
+        for (std::size_t j = 0; j < shape[axis]; ++j) out += (j ? ", " : "") + cell(table, offset + j);
+        out += ']';
+        return;
+    }
+    std::size_t stride = 1;
+    for (std::size_t a = axis + 1; a < shape.size(); ++a) stride *= shape[a];
+    out += '[';
+    for (std::size_t i = 0; i < shape[axis]; ++i) {
+        out += (i ? ",\n" : "\n") + std::string(indent + 2, ' ');
+        append_nested(out, table, axis + 1, offset + i * stride, indent + 2);
+    }
+    out += shape[axis] ? '\n' + std::string(indent, ' ') + ']' : "]";
+}
+
+}  // namespace
+
+std::vector<std::size_t> rows_shape(std::size_t batch, std::size_t seq, bool batched, std::size_t cols) {
+    if (batched) return {batch, seq, cols};
+    return {batch * seq, cols};
+}
+
+std::string render_lesson_json(const LessonReport& report, const std::vector<std::string>& show) {
+    std::vector<std::string> fields;
+    for (const LessonField& field : report.head) fields.push_back(fmt::format("\"{}\": {}", field.name, field.json));
+    for (const LessonTable& table : report.tables) {
+        if (!wanted(table, show)) continue;
+        std::string text = fmt::format("\"{}\": ", table.name);
+        append_nested(text, table, 0, 0, 2);
+        fields.push_back(text);
+    }
+    for (const LessonField& field : report.checks) fields.push_back(fmt::format("\"{}\": {}", field.name, field.json));
+    std::string out = "{\n";
+    for (std::size_t i = 0; i < fields.size(); ++i) out += "  " + fields[i] + (i + 1 < fields.size() ? ",\n" : "\n");
+    return out + "}\n";
+}
+
+std::string render_lesson_delimited(const LessonReport& report, char delimiter,
+                                    const std::vector<std::string>& show) {
+    std::string out;
+    for (const LessonTable& table : report.tables) {
+        if (!wanted(table, show)) continue;
+        const Matrix& m = *table.matrix;
+        if (show.size() == 1) return delimited_rows(m, delimiter, table.integral);
+        if (!out.empty()) out += '\n';
+        out += fmt::format("# {} ({}) {}\n", table.name, table.formula, fmt::join(table.shape, " x "));
+        out += delimited_rows(m, delimiter, table.integral);
+    }
+    return out;
+}
+
+std::string table_names(const LessonReport& report) {
+    std::string names;
+    for (const LessonTable& table : report.tables) names += (names.empty() ? "" : ", ") + table.name;
+    return names;
+}
+
+}  // namespace embdemo

@@ -1,0 +1,49 @@
+// What a lesson hands to the machine formats: its parameters and checks as JSON fields, and its
+// named tables with their shapes. One JSON writer and one CSV/TSV writer serve every lesson, so
+// a new lesson lists its tables instead of writing a renderer per format. The tables point into
+// the lesson's result, which must outlive the report.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "core/matrix.hpp"
+
+namespace embdemo {
+
+struct LessonField {
+    std::string name;
+    std::string json;  // the value, already JSON ("4", "true", "\"torch\"", "[2, 3]", "null")
+};
+
+struct LessonTable {
+    std::string name;     // the JSON key and the --show name: "grad_lookup"
+    std::string formula;  // for the comment line of CSV/TSV: "emb.weight.grad"
+    const Matrix* matrix = nullptr;
+    std::vector<std::size_t> shape;  // e.g. {B, T, d}; the matrix holds it as (B*T) x d
+    bool integral = false;           // printed as integers (one-hot entries, counts)
+};
+
+struct LessonReport {
+    std::vector<LessonField> head;    // "schema" first, then the parameters
+    std::vector<LessonTable> tables;
+    std::vector<LessonField> checks;  // after the tables
+};
+
+// The shape of an n x d matrix whose n rows come from B x T ids: {B, T, d}, or {n, d}.
+std::vector<std::size_t> rows_shape(std::size_t batch, std::size_t seq, bool batched, std::size_t cols);
+
+// One JSON object: head, every table (nested lists following its shape), checks. With `show`,
+// only the tables named there.
+std::string render_lesson_json(const LessonReport& report, const std::vector<std::string>& show);
+
+// CSV/TSV: each table as "# name (formula) shape" and its rows (n x d, batches flattened); with
+// `show`, only those tables, and a single one without its comment line.
+std::string render_lesson_delimited(const LessonReport& report, char delimiter,
+                                    const std::vector<std::string>& show);
+
+// The names a lesson's --show accepts, "weight, upstream, ...", for messages and help.
+std::string table_names(const LessonReport& report);
+
+}  // namespace embdemo
