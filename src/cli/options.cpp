@@ -60,6 +60,7 @@ struct RawOptions {
     std::optional<std::string> export_projector;
     std::optional<std::string> labels;
     std::string precision = "4";
+    bool precision_given = false;  // the default is not a request
     std::string color = "auto";
     std::string init = "torch";
     bool trace = false;
@@ -171,6 +172,15 @@ std::optional<std::string> check_combinations(const RawOptions& raw, const Optio
     }
     if (raw.labels && !raw.export_projector) {
         return std::string("--labels has no effect without --export-projector (allowed: both, or neither)");
+    }
+    const bool exact_format = options.format == OutputFormat::json || options.format == OutputFormat::csv ||
+                              options.format == OutputFormat::tsv;
+    if (raw.precision_given && exact_format) {
+        // Rounded numbers would break what these formats promise: every bit read back.
+        return bad_value("--precision", raw.precision,
+                         "has no effect with --format " + raw.format +
+                             ", which prints every float32 exactly (shortest round-trip form)",
+                         "--precision with --format text or markdown");
     }
     if (raw.show && options.format != OutputFormat::csv && options.format != OutputFormat::tsv &&
         options.format != OutputFormat::markdown) {
@@ -424,6 +434,7 @@ CommandLine parse_command_line(int argc, const char* const argv[]) {
         return fail(describe_parse_error(error));
     }
     if (!app.remaining().empty()) return fail(describe_extra(app.remaining().front()));
+    raw.precision_given = app.count("--precision") > 0;
     return validate(raw);
 }
 

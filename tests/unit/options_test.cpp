@@ -117,3 +117,17 @@ TEST_CASE("file and format options that make no sense together are refused") {
         CHECK(command_line.error == c.message);
     }
 }
+
+TEST_CASE("--precision is refused by the exact formats and kept by the rounded views") {
+    for (const char* format : {"json", "csv", "tsv"}) {
+        CAPTURE(format);
+        const CommandLine refused = parse({"--ids", "1", "--dim", "2", "--format", format, "--precision", "3"});
+        REQUIRE_FALSE(refused.run);
+        CHECK(refused.exit_code == k_exit_usage);
+        CHECK(refused.error.find("--precision \"3\": has no effect with --format") != std::string::npos);
+        CHECK(parse({"--ids", "1", "--dim", "2", "--format", format}).run);  // the default is no request
+    }
+    const CommandLine markdown = parse({"--ids", "1", "--dim", "2", "--format", "markdown", "--precision", "3"});
+    REQUIRE(markdown.run);
+    CHECK(markdown.options.precision == 3);
+}
