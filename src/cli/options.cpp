@@ -141,7 +141,7 @@ void declare_options(CLI::App& app, RawOptions& raw) {
     single(app.add_flag("--walkthrough", raw.walkthrough, "the notebook as a narrated lesson"));
     single(app.add_flag("--pause", raw.pause, "wait for Enter between steps (on a terminal)"));
     single(app.add_option("--save-weights", raw.save_weights,
-                          "also write E to FILE.npy (numpy.save format)"))
+                          "also write E (numpy.save) to FILE, ending in .npy"))
         ->type_name("FILE");
     single(app.add_option("--export-projector", raw.export_projector,
                           "also write TensorFlow Projector files to DIR"))
