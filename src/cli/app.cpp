@@ -12,6 +12,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/files.hpp"
 #include "cli/options.hpp"
+#include "cli/outputs.hpp"
 #include "cli/terminal.hpp"
 #include "cli/weight_files.hpp"
 #include "core/escape.hpp"
@@ -160,6 +161,10 @@ ParseResult<std::vector<std::string>> read_labels(const Options& options, std::s
 }
 
 int run_demo(const Options& options) {
+    if (auto problem = check_output_paths(options)) {
+        print_error(*problem);
+        return k_exit_usage;
+    }
     DemoRequest request = options.request;
     auto weight = make_weight(request);
     if (!weight) {

@@ -28,7 +28,31 @@ bool write_all(int fd, const char* data, std::size_t size) {
     return true;
 }
 
+// "a named pipe": what a file that is not a regular file is, for messages.
+const char* describe_file_type(mode_t mode) {
+    if (S_ISDIR(mode)) return "a directory";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISFIFO(mode)) return "a named pipe";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "not a regular file";
+}
+
 }  // namespace
+
+std::optional<std::string> check_output_file(const std::string& path) {
+    struct stat info {};
+    if (::stat(path.c_str(), &info) != 0 || S_ISREG(info.st_mode)) return std::nullopt;
+    return std::string("exists and is ") + describe_file_type(info.st_mode) +
+           " (allowed: a regular file, which is replaced, or a new name)";
+}
+
+std::optional<std::string> check_output_directory(const std::string& path) {
+    struct stat info {};
+    if (::stat(path.c_str(), &info) != 0 || S_ISDIR(info.st_mode)) return std::nullopt;
+    const std::string what = S_ISREG(info.st_mode) ? "a regular file" : describe_file_type(info.st_mode);
+    return "exists and is " + what + " (allowed: a directory, or a new name)";
+}
 
 ParseResult<std::ifstream> open_for_reading(const std::string& path) {
     struct stat info {};
@@ -63,6 +87,7 @@ std::string write_file_atomically(const std::string& requested_path, const std::
     std::string path = requested_path;
     struct stat existing {};
     const bool exists = ::stat(path.c_str(), &existing) == 0;
+    if (auto problem = check_output_file(path)) return *problem;  // checked again: it may have changed
     if (exists) {
         if (char* target = ::realpath(requested_path.c_str(), nullptr)) {
             path = target;

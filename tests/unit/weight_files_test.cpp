@@ -6,6 +6,7 @@
 #include <string>
 
 #include <dirent.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/files.hpp"
@@ -115,4 +116,20 @@ TEST_CASE("ensure_directory creates a directory once and refuses a file in the w
     ::rmdir(sub.c_str());
     std::ofstream(sub) << "x";
     CHECK(ensure_directory(sub) == "exists and is not a directory");
+}
+
+TEST_CASE("outputs refuse what is not a regular file and leave it in place") {
+    TemporaryDirectory dir;
+    const std::string pipe = dir.path + "/pipe.npy";
+    REQUIRE(::mkfifo(pipe.c_str(), 0600) == 0);
+    CHECK(check_output_file(pipe) ==
+          "exists and is a named pipe (allowed: a regular file, which is replaced, or a new name)");
+    CHECK(write_file_atomically(pipe, "x") == *check_output_file(pipe));
+    struct stat info {};
+    REQUIRE(::stat(pipe.c_str(), &info) == 0);
+    CHECK(S_ISFIFO(info.st_mode));
+    CHECK(check_output_file(dir.path)->find("exists and is a directory") == 0);
+    CHECK_FALSE(check_output_file(dir.path + "/new.npy"));
+    CHECK_FALSE(check_output_directory(dir.path));
+    CHECK(check_output_directory(pipe) == "exists and is a named pipe (allowed: a directory, or a new name)");
 }
