@@ -9,6 +9,7 @@ binary=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
+skipped=""
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 run() { "$binary" "$@" 2>"$work/stderr" </dev/null; }
 
@@ -55,5 +56,33 @@ rm "$work/projector/metadata.tsv"
 refused "device as vectors.tsv" 'vectors.tsv": exists and is a character device' --export-projector "$work/projector"
 [ -c "$device" ] || fail "the device behind vectors.tsv was replaced"
 
-[ $failures -eq 0 ] && echo "all output file checks passed"
-exit $((failures > 0))
+# Two outputs naming the same path: refused before any work, nothing written.
+refused "clash" '--save-weights "'"$work"'/x.npy": is also the --export-projector directory' \
+  --save-weights "$work/x.npy" --export-projector "$work/x.npy"
+refused "clash, spelled differently" 'is also the --export-projector directory' \
+  --save-weights "$work/./x.npy" --export-projector "$work/sub/../x.npy"
+[ ! -e "$work/x.npy" ] || fail "clashing outputs wrote x.npy"
+
+# stdout fails (a full disk): exit 1 and no file appears, not even a new directory or a
+# temporary file; an existing file keeps its content.
+echo old >"$work/kept.npy"
+if [ -w /dev/full ]; then
+  "$binary" --ids 2,3,1 --dim 5 --save-weights "$work/a.npy" --export-projector "$work/new_dir" \
+    >/dev/full 2>"$work/stderr" </dev/null
+  status=$?
+  [ $status -eq 1 ] || fail "/dev/full: status $status, expected 1"
+  grep -qF 'cannot write to standard output' "$work/stderr" || fail "/dev/full message: $(cat "$work/stderr")"
+  [ ! -e "$work/a.npy" ] && [ ! -e "$work/new_dir" ] || fail "/dev/full: files were left behind"
+  "$binary" --ids 2,3,1 --dim 5 --save-weights "$work/kept.npy" >/dev/full 2>/dev/null </dev/null
+  [ "$(cat "$work/kept.npy")" = old ] || fail "/dev/full: an existing file was replaced"
+  [ -z "$(find "$work" -name '.embdemo-*')" ] || fail "/dev/full: temporary files left behind"
+else
+  skipped="/dev/full is not writable here"
+fi
+
+[ $failures -eq 0 ] || exit 1
+if [ -n "${skipped:-}" ]; then
+  echo "SKIP: $skipped, so the stdout failure cases did not run"
+  exit 77
+fi
+echo "all output file checks passed"
