@@ -1,6 +1,7 @@
 #include "cli/options.hpp"
 
 #include <optional>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -394,6 +395,23 @@ std::string describe_extra(const std::string& word) {
            " (allowed: options only, e.g. embdemo --ids 2,3,1 --dim 5)";
 }
 
+// CLI11 2.1.2 reads "--opt=" with nothing after the "=" as "--opt" and takes the next word as
+// the value ("--export-projector= --trace" made a directory named "--trace"), so an empty
+// value is caught here, before CLI11 sees it.
+std::optional<std::string> find_empty_value(const CLI::App& app, int argc, const char* const argv[]) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view word = argv[i];
+        if (word == "--") break;
+        if (word.size() < 4 || word.substr(0, 2) != "--" || word.find('=') != word.size() - 1) continue;
+        const std::string option(word.substr(0, word.size() - 1));
+        const CLI::Option* known = app.get_option_no_throw(option);
+        if (known == nullptr || known->get_expected_min() == 0) continue;  // unknown or a flag: CLI11's case
+        return bad_value(option.c_str(), "", "is empty",
+                         "a value after the \"=\", or " + option + " VALUE");
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::string> check_output_size(const Options& options, const DemoRequest& request) {
@@ -417,6 +435,7 @@ CommandLine parse_command_line(int argc, const char* const argv[]) {
     app.allow_extras();  // reported by describe_extra, in our words
     RawOptions raw;
     declare_options(app, raw);
+    if (auto empty = find_empty_value(app, argc, argv)) return fail(*empty);
 
     try {
         app.parse(argc, argv);

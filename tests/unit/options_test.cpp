@@ -51,6 +51,9 @@ TEST_CASE("bad command lines are usage errors that name the option") {
         {{"--ids", "1", "--dim", "5", "--dim", "5"}, "--dim"},
         {{"--dim", "5"}, "--ids is required"},
         {{"--ids", "1", "--dim", "5", "stray"}, "stray"},
+        {{"--ids=", "--dim", "5"}, "--ids \"\": is empty"},
+        {{"--ids", "1", "--dim=", "5"}, "--dim \"\": is empty"},
+        {{"--ids", "1", "--dim", "5", "--export-projector=", "--trace"}, "--export-projector \"\": is empty"},
     };
     for (const auto& bad : cases) {
         CAPTURE(bad.message);
