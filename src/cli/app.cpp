@@ -12,12 +12,12 @@
 #include "cli/exit_codes.hpp"
 #include "cli/files.hpp"
 #include "cli/options.hpp"
+#include "cli/outputs.hpp"
 #include "cli/terminal.hpp"
 #include "cli/weight_files.hpp"
 #include "core/escape.hpp"
 #include "core/init.hpp"
 #include "core/labels.hpp"
-#include "core/npy.hpp"
 #include "core/report.hpp"
 #include "render/delimited.hpp"
 #include "render/explain.hpp"
@@ -25,7 +25,6 @@
 #include "render/grad_text.hpp"
 #include "render/json.hpp"
 #include "render/markdown.hpp"
-#include "render/projector.hpp"
 #include "render/text.hpp"
 #include "render/trace.hpp"
 #include "render/walkthrough.hpp"
@@ -136,26 +135,6 @@ int write_steps(const std::vector<std::string>& steps, bool pause) {
     return write_stdout(join_steps(steps, next));
 }
 
-// The files --save-weights and --export-projector ask for, rendered in full first. Returns an
-// error message (with the option) or an empty string.
-std::string write_requested_files(const Options& options, const DemoReport& report,
-                                  const std::vector<std::string>& labels) {
-    if (!options.save_weights.empty()) {
-        const std::string problem = write_file_atomically(options.save_weights, encode_npy(report.weight));
-        if (!problem.empty()) return "--save-weights " + quote_for_message(options.save_weights) + ": " + problem;
-    }
-    if (!options.export_projector.empty()) {
-        const std::string& dir = options.export_projector;
-        const std::string vectors = render_projector_vectors(report.weight);
-        const std::string metadata = render_projector_metadata(report.weight.rows, labels);
-        std::string problem = ensure_directory(dir);
-        if (problem.empty()) problem = write_file_atomically(dir + "/vectors.tsv", vectors);
-        if (problem.empty()) problem = write_file_atomically(dir + "/metadata.tsv", metadata);
-        if (!problem.empty()) return "--export-projector " + quote_for_message(dir) + ": " + problem;
-    }
-    return {};
-}
-
 ParseResult<std::vector<std::string>> read_labels(const Options& options, std::size_t vocab_size) {
     using Result = ParseResult<std::vector<std::string>>;
     if (options.labels.empty()) return Result::ok({});
@@ -169,6 +148,10 @@ ParseResult<std::vector<std::string>> read_labels(const Options& options, std::s
 }
 
 int run_demo(const Options& options) {
+    if (auto problem = check_output_paths(options)) {
+        print_error(*problem);
+        return k_exit_usage;
+    }
     DemoRequest request = options.request;
     auto weight = make_weight(request);
     if (!weight) {
@@ -190,12 +173,20 @@ int run_demo(const Options& options) {
     const DemoReport report = build_demo_report(request, std::move(weight.value()));
     // Render everything before writing anything, so that a failure cannot leave half a result.
     const std::vector<std::string> steps = render_steps(report, options);
-    if (const std::string problem = write_requested_files(options, report, labels.value()); !problem.empty()) {
+    // Files are written in full first but appear only once stdout has been written: a run that
+    // fails anywhere (a full disk, a closed pipe) leaves no file behind.
+    FileTransaction files;
+    if (const std::string problem = stage_output_files(options, report.weight, labels.value(), files);
+        !problem.empty()) {
         print_error(problem);
         return k_exit_failure;
     }
     const int status = write_steps(steps, options.pause);
     if (status != k_exit_ok) return status;
+    if (const std::string problem = files.commit(); !problem.empty()) {
+        print_error(problem);
+        return k_exit_failure;
+    }
     if (report.verdict.identical && report.linear_verdict.identical) return k_exit_ok;
     // CSV and TSV carry only numbers; say on stderr why the exit status is "differ".
     const bool data_only = options.format == OutputFormat::csv || options.format == OutputFormat::tsv;

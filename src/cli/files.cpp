@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/escape.hpp"
+
 namespace embdemo {
 namespace {
 
@@ -28,7 +30,31 @@ bool write_all(int fd, const char* data, std::size_t size) {
     return true;
 }
 
+// "a named pipe": what a file that is not a regular file is, for messages.
+const char* describe_file_type(mode_t mode) {
+    if (S_ISDIR(mode)) return "a directory";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISFIFO(mode)) return "a named pipe";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "not a regular file";
+}
+
 }  // namespace
+
+std::optional<std::string> check_output_file(const std::string& path) {
+    struct stat info {};
+    if (::stat(path.c_str(), &info) != 0 || S_ISREG(info.st_mode)) return std::nullopt;
+    return std::string("exists and is ") + describe_file_type(info.st_mode) +
+           " (allowed: a regular file, which is replaced, or a new name)";
+}
+
+std::optional<std::string> check_output_directory(const std::string& path) {
+    struct stat info {};
+    if (::stat(path.c_str(), &info) != 0 || S_ISDIR(info.st_mode)) return std::nullopt;
+    const std::string what = S_ISREG(info.st_mode) ? "a regular file" : describe_file_type(info.st_mode);
+    return "exists and is " + what + " (allowed: a directory, or a new name)";
+}
 
 ParseResult<std::ifstream> open_for_reading(const std::string& path) {
     struct stat info {};
@@ -58,48 +84,113 @@ ParseResult<std::string> read_small_file(const std::string& path, std::uint64_t 
     return ParseResult<std::string>::ok(std::move(content));
 }
 
-std::string write_file_atomically(const std::string& requested_path, const std::string& bytes) {
-    // Through a symbolic link, replace the file it points to, not the link.
-    std::string path = requested_path;
+FileTransaction::~FileTransaction() {
+    if (m_committed) return;
+    for (const Staged& file : m_files) {
+        if (file.fd >= 0) ::close(file.fd);
+        ::unlink(file.temporary.c_str());
+    }
+    for (auto dir = m_created_directories.rbegin(); dir != m_created_directories.rend(); ++dir) {
+        ::rmdir(dir->c_str());
+    }
+}
+
+std::string FileTransaction::make_directory(const std::string& path) {
+    if (::mkdir(path.c_str(), 0777) == 0) {
+        m_created_directories.push_back(path);
+        return {};
+    }
+    if (errno != EEXIST) return system_error("cannot create the directory");
+    struct stat info {};
+    if (::stat(path.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) return "exists and is not a directory";
+    return {};
+}
+
+std::string FileTransaction::begin_file(const std::string& requested_path) {
+    if (auto problem = check_output_file(requested_path)) return *problem;  // again: it may have changed
+    Staged file;
+    file.target = requested_path;
     struct stat existing {};
-    const bool exists = ::stat(path.c_str(), &existing) == 0;
+    const bool exists = ::stat(requested_path.c_str(), &existing) == 0;
+    file.existed = exists;
     if (exists) {
         if (char* target = ::realpath(requested_path.c_str(), nullptr)) {
-            path = target;
+            file.target = target;
             std::free(target);
         }
     }
     // A short temporary name beside the target, so a long but valid file name still works.
-    const std::size_t slash = path.rfind('/');
-    std::string temporary = (slash == std::string::npos ? std::string() : path.substr(0, slash + 1)) +
-                            ".embdemo-" + std::string(6, 'X');  // mkstemp's template
-    const int fd = ::mkstemp(temporary.data());
-    if (fd < 0) return system_error("cannot create a temporary file next to it");
+    const std::size_t slash = file.target.rfind('/');
+    file.temporary = (slash == std::string::npos ? std::string() : file.target.substr(0, slash + 1)) +
+                     ".embdemo-" + std::string(6, 'X');  // mkstemp's template
+    file.fd = ::mkstemp(file.temporary.data());
+    if (file.fd < 0) return system_error("cannot create a temporary file next to it");
+    m_files.push_back(file);
     // mkstemp makes the file private (0600): keep an existing file's permissions, or give a new
     // one the permissions a new file normally gets.
     const mode_t mask = ::umask(0);
     ::umask(mask);
     const mode_t mode = exists ? (existing.st_mode & 07777) : (0666 & ~mask);
-    bool ok = ::fchmod(fd, mode) == 0 && write_all(fd, bytes.data(), bytes.size()) && ::fsync(fd) == 0;
-    std::string problem = ok ? "" : system_error("cannot write");
-    if (::close(fd) != 0 && ok) {
-        ok = false;
-        problem = system_error("cannot write");
-    }
-    if (ok && ::rename(temporary.c_str(), path.c_str()) != 0) {
-        ok = false;
-        problem = system_error("cannot rename the temporary file to it");
-    }
-    if (!ok) ::unlink(temporary.c_str());
-    return problem;
+    return ::fchmod(file.fd, mode) == 0 ? "" : system_error("cannot write");
 }
 
-std::string ensure_directory(const std::string& path) {
-    if (::mkdir(path.c_str(), 0777) == 0) return {};
-    if (errno != EEXIST) return system_error("cannot create the directory");
-    struct stat info {};
-    if (::stat(path.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) return "exists and is not a directory";
+std::string FileTransaction::write(std::string_view bytes) {
+    return write_all(m_files.back().fd, bytes.data(), bytes.size()) ? "" : system_error("cannot write");
+}
+
+std::string FileTransaction::end_file() {
+    Staged& file = m_files.back();
+    // A full disk may only show at fsync or close (NFS): both are checked.
+    const bool synced = ::fsync(file.fd) == 0;
+    const int error = errno;
+    const bool closed = ::close(file.fd) == 0;
+    file.fd = -1;
+    if (!synced) errno = error;
+    return synced && closed ? "" : system_error("cannot write");
+}
+
+std::string FileTransaction::commit() {
+    // Hard links keep the files being replaced reachable until every rename has worked.
+    for (Staged& file : m_files) {
+        file.backup = file.temporary + "-old";
+        if (::link(file.target.c_str(), file.backup.c_str()) != 0) file.backup.clear();
+    }
+    for (std::size_t i = 0; i < m_files.size(); ++i) {
+        if (::rename(m_files[i].temporary.c_str(), m_files[i].target.c_str()) != 0) {
+            const std::string problem =
+                quote_for_message(m_files[i].target) + ": " + system_error("cannot rename the temporary file to it");
+            roll_back(i);
+            return problem;
+        }
+    }
+    for (const Staged& file : m_files) {
+        if (!file.backup.empty()) ::unlink(file.backup.c_str());
+    }
+    m_committed = true;
     return {};
+}
+
+void FileTransaction::roll_back(std::size_t renamed) {
+    for (std::size_t i = 0; i < renamed; ++i) {
+        const Staged& file = m_files[i];
+        if (!file.backup.empty()) {
+            ::rename(file.backup.c_str(), file.target.c_str());
+        } else if (!file.existed) {
+            ::unlink(file.target.c_str());
+        }  // else: no hard links on this file system, so the new file has to stay
+    }
+    for (std::size_t i = renamed; i < m_files.size(); ++i) {
+        if (!m_files[i].backup.empty()) ::unlink(m_files[i].backup.c_str());
+    }
+}
+
+std::string write_file_atomically(const std::string& path, const std::string& bytes) {
+    FileTransaction transaction;
+    std::string problem = transaction.begin_file(path);
+    if (problem.empty()) problem = transaction.write(bytes);
+    if (problem.empty()) problem = transaction.end_file();
+    if (problem.empty()) problem = transaction.commit();
+    return problem;
 }
 
 }  // namespace embdemo

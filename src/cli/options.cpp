@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -62,6 +63,7 @@ struct RawOptions {
     std::optional<std::string> export_projector;
     std::optional<std::string> labels;
     std::string precision = "4";
+    bool precision_given = false;  // the default is not a request
     std::string color = "auto";
     std::string palette = "auto";
     std::string init = "torch";
@@ -151,7 +153,7 @@ void declare_options(CLI::App& app, RawOptions& raw) {
     single(app.add_flag("--walkthrough", raw.walkthrough, "the notebook as a narrated lesson"));
     single(app.add_flag("--pause", raw.pause, "wait for Enter between steps (on a terminal)"));
     single(app.add_option("--save-weights", raw.save_weights,
-                          "also write E to FILE.npy (numpy.save format)"))
+                          "also write E (numpy.save) to FILE, ending in .npy"))
         ->type_name("FILE");
     single(app.add_option("--export-projector", raw.export_projector,
                           "also write TensorFlow Projector files to DIR"))
@@ -210,6 +212,15 @@ std::optional<std::string> check_combinations(const RawOptions& raw, const Optio
     }
     if (raw.labels && !raw.export_projector) {
         return std::string("--labels has no effect without --export-projector (allowed: both, or neither)");
+    }
+    const bool exact_format = options.format == OutputFormat::json || options.format == OutputFormat::csv ||
+                              options.format == OutputFormat::tsv;
+    if (raw.precision_given && exact_format) {
+        // Rounded numbers would break what these formats promise: every bit read back.
+        return bad_value("--precision", raw.precision,
+                         "has no effect with --format " + raw.format +
+                             ", which prints every float32 exactly (shortest round-trip form)",
+                         "--precision with --format text or markdown");
     }
     if (raw.show && options.format != OutputFormat::csv && options.format != OutputFormat::tsv &&
         options.format != OutputFormat::markdown) {
@@ -524,6 +535,26 @@ std::string describe_extra(const std::string& word) {
            " (allowed: options only, e.g. embdemo --ids 2,3,1 --dim 5)";
 }
 
+// CLI11 2.1.2 reads "--opt=" with nothing after the "=" as "--opt" and takes the next word as
+// the value ("--export-projector= --trace" made a directory named "--trace"), so an empty
+// value is caught here, before CLI11 sees it.
+std::optional<std::string> find_empty_value(const CLI::App& app, int argc, const char* const argv[]) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view word = argv[i];
+        if (word == "--") break;
+        if (word.size() < 4 || word.substr(0, 2) != "--" || word.find('=') != word.size() - 1) continue;
+        const std::string option(word.substr(0, word.size() - 1));
+        const CLI::Option* known = app.get_option_no_throw(option);
+        for (const CLI::App* lesson : app.get_subcommands([](const CLI::App*) { return true; })) {
+            if (known == nullptr) known = lesson->get_option_no_throw(option);
+        }
+        if (known == nullptr || known->get_expected_min() == 0) continue;  // unknown or a flag: CLI11's case
+        return bad_value(option.c_str(), "", "is empty",
+                         "a value after the \"=\", or " + option + " VALUE");
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::string> check_output_size(const Options& options, const DemoRequest& request) {
@@ -556,6 +587,7 @@ CommandLine parse_command_line(int argc, const char* const argv[]) {
     grad->footer(k_grad_footer);
     declare_grad_options(*grad, raw);
     app.require_subcommand(0, 1);
+    if (auto empty = find_empty_value(app, argc, argv)) return fail(*empty);
 
     try {
         app.parse(argc, argv);
@@ -574,6 +606,7 @@ CommandLine parse_command_line(int argc, const char* const argv[]) {
     }
     if (!app.remaining().empty()) return fail(describe_extra(app.remaining().front()));
     raw.grad = grad->parsed();
+    raw.precision_given = app.count("--precision") > 0;
     return validate(raw);
 }
 

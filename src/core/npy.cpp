@@ -276,11 +276,11 @@ ParseResult<Matrix> read_npy(std::istream& in, const ShapeCheck& check) {
     return Result::ok(std::move(weight));
 }
 
-std::string encode_npy(const Matrix& m) {
-    std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::to_string(m.rows) +
-                         ", " + std::to_string(m.cols) + "), }";
+std::string encode_npy_header(std::size_t rows, std::size_t cols) {
+    std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::to_string(rows) +
+                         ", " + std::to_string(cols) + "), }";
     // numpy leaves room for the first axis to grow to 21 digits, then pads to 64 bytes.
-    header.append(k_growth_digits - std::to_string(m.rows).size(), ' ');
+    header.append(k_growth_digits - std::to_string(rows).size(), ' ');
     const std::size_t unpadded = k_preamble_v1 + header.size() + 1;
     header.append(k_align - unpadded % k_align, ' ');  // numpy adds 64 when already aligned
     header += '\n';
@@ -290,14 +290,22 @@ std::string encode_npy(const Matrix& m) {
     out += '\x00';
     out += static_cast<char>(header.size() & 0xff);
     out += static_cast<char>(header.size() >> 8);
-    out += header;
-    out.reserve(out.size() + m.values.size() * 4);
-    for (const float value : m.values) {
+    return out + header;
+}
+
+std::string encode_npy_data(const float* values, std::size_t count) {
+    std::string out;
+    out.reserve(count * 4);
+    for (std::size_t i = 0; i < count; ++i) {
         std::uint32_t bits = 0;
-        std::memcpy(&bits, &value, sizeof bits);
-        for (int i = 0; i < 4; ++i) out += static_cast<char>((bits >> (8 * i)) & 0xff);
+        std::memcpy(&bits, &values[i], sizeof bits);
+        for (int k = 0; k < 4; ++k) out += static_cast<char>((bits >> (8 * k)) & 0xff);
     }
     return out;
+}
+
+std::string encode_npy(const Matrix& m) {
+    return encode_npy_header(m.rows, m.cols) + encode_npy_data(m.values.data(), m.values.size());
 }
 
 }  // namespace embdemo

@@ -28,4 +28,9 @@ ParseResult<Matrix> read_npy(std::istream& in, const ShapeCheck& check);
 // header text and padding, little-endian data.
 std::string encode_npy(const Matrix& m);
 
+// The same bytes in pieces, so that a large table can be written without a second copy of it
+// in memory: the preamble and header for rows x cols, then the data of `count` values.
+std::string encode_npy_header(std::size_t rows, std::size_t cols);
+std::string encode_npy_data(const float* values, std::size_t count);
+
 }  // namespace embdemo

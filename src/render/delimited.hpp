@@ -17,6 +17,9 @@ namespace embdemo {
 // form, or (as_integers, for X) 0 and 1.
 std::string delimited_rows(const Matrix& m, char delimiter, bool as_integers);
 
+// The same for rows `first` to `end` - 1 only.
+std::string delimited_rows(const Matrix& m, char delimiter, bool as_integers, std::size_t first, std::size_t end);
+
 // `delimiter` is ',' for CSV or '\t' for TSV.
 std::string render_delimited(const DemoReport& report, char delimiter, std::optional<ReportMatrix> show);
 

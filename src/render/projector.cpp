@@ -4,11 +4,14 @@
 
 namespace embdemo {
 
-std::string render_projector_vectors(const Matrix& weight) { return delimited_rows(weight, '\t', false); }
+std::string render_projector_vectors(const Matrix& weight, std::size_t first, std::size_t end) {
+    return delimited_rows(weight, '\t', false, first, end);
+}
 
-std::string render_projector_metadata(std::size_t vocab_size, const std::vector<std::string>& labels) {
+std::string render_projector_metadata(const std::vector<std::string>& labels, std::size_t first,
+                                      std::size_t end) {
     std::string out;
-    for (std::size_t r = 0; r < vocab_size; ++r) {
+    for (std::size_t r = first; r < end; ++r) {
         out += labels.empty() ? std::to_string(r) : labels[r];
         out += '\n';
     }

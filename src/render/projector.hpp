@@ -11,10 +11,13 @@
 
 namespace embdemo {
 
-// E as vectors.tsv: shortest round-trip floats (nan, inf, -inf as such).
-std::string render_projector_vectors(const Matrix& weight);
+// E as vectors.tsv: shortest round-trip floats (nan, inf, -inf as such). Rows `first` to
+// `end` - 1 only, so that a large table can be written a piece at a time.
+std::string render_projector_vectors(const Matrix& weight, std::size_t first, std::size_t end);
 
-// metadata.tsv: the given labels, or the token ids 0..V-1 when `labels` is empty.
-std::string render_projector_metadata(std::size_t vocab_size, const std::vector<std::string>& labels);
+// metadata.tsv, rows `first` to `end` - 1: the given labels, or the token ids when `labels`
+// is empty.
+std::string render_projector_metadata(const std::vector<std::string>& labels, std::size_t first,
+                                      std::size_t end);
 
 }  // namespace embdemo

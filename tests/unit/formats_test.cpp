@@ -61,7 +61,9 @@ TEST_CASE("json names a weight file as an ASCII JSON string, whatever its bytes"
 }
 
 TEST_CASE("the projector files hold E and one label per row") {
-    CHECK(render_projector_vectors(tiny_weight()) == "0.5\t-1\n0.1\tinf\n");
-    CHECK(render_projector_metadata(3, {}) == "0\n1\n2\n");
-    CHECK(render_projector_metadata(2, {"the", "cat"}) == "the\ncat\n");
+    CHECK(render_projector_vectors(tiny_weight(), 0, 2) == "0.5\t-1\n0.1\tinf\n");
+    CHECK(render_projector_vectors(tiny_weight(), 1, 2) == "0.1\tinf\n");
+    CHECK(render_projector_metadata({}, 0, 3) == "0\n1\n2\n");
+    CHECK(render_projector_metadata({}, 1, 3) == "1\n2\n");
+    CHECK(render_projector_metadata({"the", "cat"}, 0, 2) == "the\ncat\n");
 }

@@ -51,6 +51,9 @@ TEST_CASE("bad command lines are usage errors that name the option") {
         {{"--ids", "1", "--dim", "5", "--dim", "5"}, "--dim"},
         {{"--dim", "5"}, "--ids is required"},
         {{"--ids", "1", "--dim", "5", "stray"}, "stray"},
+        {{"--ids=", "--dim", "5"}, "--ids \"\": is empty"},
+        {{"--ids", "1", "--dim=", "5"}, "--dim \"\": is empty"},
+        {{"--ids", "1", "--dim", "5", "--export-projector=", "--trace"}, "--export-projector \"\": is empty"},
     };
     for (const auto& bad : cases) {
         CAPTURE(bad.message);
@@ -116,4 +119,18 @@ TEST_CASE("file and format options that make no sense together are refused") {
         CHECK(command_line.exit_code == k_exit_usage);
         CHECK(command_line.error == c.message);
     }
+}
+
+TEST_CASE("--precision is refused by the exact formats and kept by the rounded views") {
+    for (const char* format : {"json", "csv", "tsv"}) {
+        CAPTURE(format);
+        const CommandLine refused = parse({"--ids", "1", "--dim", "2", "--format", format, "--precision", "3"});
+        REQUIRE_FALSE(refused.run);
+        CHECK(refused.exit_code == k_exit_usage);
+        CHECK(refused.error.find("--precision \"3\": has no effect with --format") != std::string::npos);
+        CHECK(parse({"--ids", "1", "--dim", "2", "--format", format}).run);  // the default is no request
+    }
+    const CommandLine markdown = parse({"--ids", "1", "--dim", "2", "--format", "markdown", "--precision", "3"});
+    REQUIRE(markdown.run);
+    CHECK(markdown.options.precision == 3);
 }

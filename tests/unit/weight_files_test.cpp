@@ -6,6 +6,7 @@
 #include <string>
 
 #include <dirent.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/files.hpp"
@@ -46,6 +47,17 @@ struct TemporaryDirectory {
         std::size_t count = 0;
         DIR* dir = ::opendir(path.c_str());
         while (const dirent* entry = ::readdir(dir)) count += entry->d_name[0] != '.';
+        ::closedir(dir);
+        return count;
+    }
+    // Hidden ones too: the temporary files are named ".embdemo-XXXXXX".
+    std::size_t all_entries() const {
+        std::size_t count = 0;
+        DIR* dir = ::opendir(path.c_str());
+        while (const dirent* entry = ::readdir(dir)) {
+            const std::string name = entry->d_name;
+            count += name != "." && name != "..";
+        }
         ::closedir(dir);
         return count;
     }
@@ -107,12 +119,72 @@ TEST_CASE("write_file_atomically reports a failure and cleans up") {
     }
 }
 
-TEST_CASE("ensure_directory creates a directory once and refuses a file in the way") {
+TEST_CASE("make_directory creates a directory once and refuses a file in the way") {
     TemporaryDirectory dir;
     const std::string sub = dir.path + "/projector";
-    CHECK(ensure_directory(sub) == "");
-    CHECK(ensure_directory(sub) == "");
+    {
+        FileTransaction transaction;
+        CHECK(transaction.make_directory(sub) == "");
+        CHECK(transaction.make_directory(sub) == "");
+        CHECK(transaction.commit() == "");
+    }
+    CHECK(dir.entries() == 1);
     ::rmdir(sub.c_str());
     std::ofstream(sub) << "x";
-    CHECK(ensure_directory(sub) == "exists and is not a directory");
+    FileTransaction transaction;
+    CHECK(transaction.make_directory(sub) == "exists and is not a directory");
+}
+
+TEST_CASE("a transaction that is not committed leaves nothing behind") {
+    TemporaryDirectory dir;
+    const std::string sub = dir.path + "/projector";
+    std::ofstream(dir.path + "/e.npy") << "old";
+    {
+        FileTransaction transaction;
+        REQUIRE(transaction.make_directory(sub) == "");
+        REQUIRE(transaction.begin_file(sub + "/vectors.tsv") == "");
+        REQUIRE(transaction.write("new") == "");
+        REQUIRE(transaction.end_file() == "");
+        REQUIRE(transaction.begin_file(dir.path + "/e.npy") == "");
+        REQUIRE(transaction.write("new") == "");
+    }
+    CHECK(dir.all_entries() == 1);
+    CHECK(read_small_file(dir.path + "/e.npy", 100).value() == "old");
+}
+
+TEST_CASE("a commit that fails half way puts back the files it already replaced") {
+    TemporaryDirectory dir;
+    const std::string vectors = dir.path + "/vectors.tsv";
+    const std::string metadata = dir.path + "/metadata.tsv";
+    std::ofstream(vectors) << "old vectors";
+    {
+        FileTransaction transaction;
+        for (const std::string& path : {vectors, metadata}) {
+            REQUIRE(transaction.begin_file(path) == "");
+            REQUIRE(transaction.write("new") == "");
+            REQUIRE(transaction.end_file() == "");
+        }
+        REQUIRE(::mkdir(metadata.c_str(), 0700) == 0);  // now the second rename cannot succeed
+        const std::string problem = transaction.commit();
+        CHECK(problem.find("metadata.tsv\": cannot rename the temporary file to it: ") != std::string::npos);
+        CHECK(read_small_file(vectors, 100).value() == "old vectors");
+    }
+    ::rmdir(metadata.c_str());
+    CHECK(dir.all_entries() == 1);
+}
+
+TEST_CASE("outputs refuse what is not a regular file and leave it in place") {
+    TemporaryDirectory dir;
+    const std::string pipe = dir.path + "/pipe.npy";
+    REQUIRE(::mkfifo(pipe.c_str(), 0600) == 0);
+    CHECK(check_output_file(pipe) ==
+          "exists and is a named pipe (allowed: a regular file, which is replaced, or a new name)");
+    CHECK(write_file_atomically(pipe, "x") == *check_output_file(pipe));
+    struct stat info {};
+    REQUIRE(::stat(pipe.c_str(), &info) == 0);
+    CHECK(S_ISFIFO(info.st_mode));
+    CHECK(check_output_file(dir.path)->find("exists and is a directory") == 0);
+    CHECK_FALSE(check_output_file(dir.path + "/new.npy"));
+    CHECK_FALSE(check_output_directory(dir.path));
+    CHECK(check_output_directory(pipe) == "exists and is a named pipe (allowed: a directory, or a new name)");
 }

@@ -1,0 +1,107 @@
+#include "cli/outputs.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <functional>
+#include <system_error>
+
+#include "core/escape.hpp"
+#include "core/npy.hpp"
+#include "render/projector.hpp"
+
+namespace embdemo {
+namespace {
+
+// Two spellings of one file ("a/../x.npy", "./x.npy", a link to it) compare equal; a name that
+// cannot be resolved compares as written.
+std::string comparable_path(const std::string& path) {
+    std::error_code error;
+    const auto resolved = std::filesystem::weakly_canonical(std::filesystem::absolute(path, error), error);
+    return error ? path : resolved.string();
+}
+
+std::string problem_with(const char* option, const std::string& path, const std::string& problem) {
+    return std::string(option) + ' ' + quote_for_message(path) + ": " + problem;
+}
+
+// About 1 MiB of values per piece: small beside E, large enough that writing stays fast.
+constexpr std::size_t k_values_per_piece = std::size_t{1} << 18;
+
+using RenderRows = std::function<std::string(std::size_t first, std::size_t end)>;
+
+// `head`, then `rows` rows rendered a piece at a time, as one file of the transaction.
+std::string stage_rows(FileTransaction& transaction, const std::string& path, const std::string& head,
+                       std::size_t rows, std::size_t cols, const RenderRows& render) {
+    const std::size_t rows_per_piece = std::max<std::size_t>(1, k_values_per_piece / std::max<std::size_t>(1, cols));
+    std::string problem = transaction.begin_file(path);
+    if (problem.empty()) problem = transaction.write(head);
+    for (std::size_t first = 0; problem.empty() && first < rows; first += rows_per_piece) {
+        problem = transaction.write(render(first, std::min(rows, first + rows_per_piece)));
+    }
+    return problem.empty() ? transaction.end_file() : problem;
+}
+
+std::string stage_file(OutputFile::Kind kind, const std::string& path, const Matrix& weight,
+                       const std::vector<std::string>& labels, FileTransaction& transaction) {
+    const std::size_t rows = weight.rows;
+    switch (kind) {
+        case OutputFile::Kind::npy:
+            return stage_rows(transaction, path, encode_npy_header(rows, weight.cols), rows, weight.cols,
+                              [&](std::size_t first, std::size_t end) {
+                                  return encode_npy_data(weight.row(first), (end - first) * weight.cols);
+                              });
+        case OutputFile::Kind::projector_vectors:
+            return stage_rows(transaction, path, "", rows, weight.cols, [&](std::size_t first, std::size_t end) {
+                return render_projector_vectors(weight, first, end);
+            });
+        case OutputFile::Kind::projector_metadata: break;
+    }
+    return stage_rows(transaction, path, "", rows, 1, [&](std::size_t first, std::size_t end) {
+        return render_projector_metadata(labels, first, end);
+    });
+}
+
+}  // namespace
+
+std::vector<OutputFile> requested_output_files(const Options& options) {
+    std::vector<OutputFile> files;
+    using Kind = OutputFile::Kind;
+    if (!options.save_weights.empty()) files.push_back({Kind::npy, "--save-weights", options.save_weights});
+    const std::string& dir = options.export_projector;
+    if (!dir.empty()) {
+        files.push_back({Kind::projector_vectors, "--export-projector", dir + "/vectors.tsv"});
+        files.push_back({Kind::projector_metadata, "--export-projector", dir + "/metadata.tsv"});
+    }
+    return files;
+}
+
+std::optional<std::string> check_output_paths(const Options& options) {
+    const std::string& dir = options.export_projector;
+    if (!dir.empty()) {
+        if (auto problem = check_output_directory(dir)) return problem_with("--export-projector", dir, *problem);
+        if (!options.save_weights.empty() && comparable_path(dir) == comparable_path(options.save_weights)) {
+            return problem_with("--save-weights", options.save_weights,
+                                "is also the --export-projector directory (allowed: two different names)");
+        }
+    }
+    for (const OutputFile& file : requested_output_files(options)) {
+        if (auto problem = check_output_file(file.path)) return problem_with(file.option, file.path, *problem);
+    }
+    return std::nullopt;
+}
+
+std::string stage_output_files(const Options& options, const Matrix& weight,
+                               const std::vector<std::string>& labels, FileTransaction& transaction) {
+    if (!options.export_projector.empty()) {
+        if (auto problem = transaction.make_directory(options.export_projector); !problem.empty()) {
+            return problem_with("--export-projector", options.export_projector, problem);
+        }
+    }
+    for (const OutputFile& file : requested_output_files(options)) {
+        const std::string problem = stage_file(file.kind, file.path, weight, labels, transaction);
+        if (!problem.empty()) return problem_with(file.option, file.path, problem);
+    }
+    return {};
+}
+
+}  // namespace embdemo

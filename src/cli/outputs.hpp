@@ -1,0 +1,37 @@
+// The files a run writes besides stdout (--save-weights, --export-projector): where they go, and
+// whether they can go there. Checked before any work, so that a run that is going to be refused
+// has computed and written nothing.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/files.hpp"
+#include "cli/options.hpp"
+#include "core/matrix.hpp"
+
+namespace embdemo {
+
+// One file the run will write, with the option that asked for it (for messages).
+struct OutputFile {
+    enum class Kind { npy, projector_vectors, projector_metadata };
+    Kind kind;
+    const char* option;  // "--save-weights" or "--export-projector"
+    std::string path;
+};
+
+// Every file the options ask for, in the order they are written.
+std::vector<OutputFile> requested_output_files(const Options& options);
+
+// A whole message ("--save-weights \"x\": ...") when an output cannot be written where the user
+// asked: a device, pipe, socket or directory in the way, or two outputs naming the same file.
+std::optional<std::string> check_output_paths(const Options& options);
+
+// Writes every requested file into `transaction`, where it stays invisible until committed;
+// large tables a piece at a time, so that no second copy of E is held as text. Returns a whole
+// message naming the option and the file that failed, or an empty string.
+std::string stage_output_files(const Options& options, const Matrix& weight,
+                               const std::vector<std::string>& labels, FileTransaction& transaction);
+
+}  // namespace embdemo
