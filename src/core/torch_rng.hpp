@@ -31,9 +31,25 @@ private:
     double m_cached_normal = 0.0;
 };
 
+// The two implementations of the vectorised normal path's arithmetic (§5.2), which give the
+// same bits: `reference` computes one lane at a time exactly as the spec reads and runs anywhere;
+// `avx2` computes eight lanes at once and needs a CPU with AVX2 and FMA.
+enum class NormalKernel { reference, avx2 };
+
+// Whether this build and this CPU can run `kernel` (reference: always).
+bool normal_kernel_available(NormalKernel kernel);
+
+// The kernel normal_fill uses: avx2 where available, else reference. Decided once, at run time.
+NormalKernel fastest_normal_kernel();
+
 // tensor.normal_(mean, std) on a contiguous float32 tensor of `count` elements.
 void normal_fill(TorchGenerator& generator, float* out, std::size_t count, float mean = 0.0f,
                  float std = 1.0f);
+
+// The same with a chosen kernel, which must be available: for tests and measurements that
+// compare the two. The values do not depend on the kernel.
+void normal_fill_using(NormalKernel kernel, TorchGenerator& generator, float* out,
+                       std::size_t count, float mean = 0.0f, float std = 1.0f);
 
 // tensor.uniform_(from, to) on a contiguous float32 tensor of `count` elements.
 void uniform_fill(TorchGenerator& generator, float* out, std::size_t count, double from, double to);
