@@ -267,6 +267,11 @@ void normal_fill(TorchGenerator& generator, float* out, std::size_t count, float
     normal_fill_using(fastest_normal_kernel(), generator, out, count, mean, std);
 }
 
+void normal_blocks(NormalKernel kernel, float* blocks, std::size_t block_count, float mean,
+                   float std) {
+    block_kernel(kernel)(blocks, block_count, mean, std);
+}
+
 void normal_fill_using(NormalKernel kernel, TorchGenerator& generator, float* out,
                        std::size_t count, float mean, float std) {
     if (count >= k_block) {

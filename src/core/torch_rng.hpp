@@ -51,6 +51,12 @@ void normal_fill(TorchGenerator& generator, float* out, std::size_t count, float
 void normal_fill_using(NormalKernel kernel, TorchGenerator& generator, float* out,
                        std::size_t count, float mean = 0.0f, float std = 1.0f);
 
+// §5.1 step 2 alone, with a chosen (available) kernel: turns `block_count` consecutive 16-element
+// blocks of float uniforms into normals in place. normal_fill draws the uniforms and calls this;
+// tests call it with uniforms of their choosing.
+void normal_blocks(NormalKernel kernel, float* blocks, std::size_t block_count, float mean,
+                   float std);
+
 // tensor.uniform_(from, to) on a contiguous float32 tensor of `count` elements.
 void uniform_fill(TorchGenerator& generator, float* out, std::size_t count, double from, double to);
 
