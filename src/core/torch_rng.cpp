@@ -35,10 +35,11 @@ constexpr std::uint64_t k_low_53_bits = (std::uint64_t{1} << 53) - 1;
 // L1 cache between drawing the uniforms and turning them into normals.
 constexpr std::size_t k_chunk_blocks = 256;
 
-// §3: a float uniform in [0, 1) from the low 24 bits of one draw.
-float uniform_float(TorchGenerator& generator) {
-    const std::uint32_t r = generator.random();
-    return static_cast<float>(r & 0xFFFFFFu) * float_from_bits(k_two_pow_minus_24_bits);
+// §3: a float uniform in [0, 1) from the low 24 bits of one draw. The conversion goes through
+// int32 only so that loops over it vectorise: a 24-bit value converts to the same float either way.
+float uniform_from_draw(std::uint32_t draw) {
+    return static_cast<float>(static_cast<std::int32_t>(draw & 0xFFFFFFu)) *
+           float_from_bits(k_two_pow_minus_24_bits);
 }
 
 // §3: a double uniform in [0, 1) from the low 53 bits of random64().
@@ -182,10 +183,14 @@ BlockKernel block_kernel(NormalKernel kernel) {
     return kernel == NormalKernel::avx2 ? normal_blocks_avx2 : normal_blocks_reference;
 }
 
-// §5.1 step 1 for `count` elements: one float uniform each, in memory order.
+// §5.1 step 1 for `count` elements: one float uniform each, in memory order, drawn in bulk.
 void fill_uniforms(TorchGenerator& generator, float* out, std::size_t count) {
-    for (std::size_t i = 0; i < count; ++i) {
-        out[i] = uniform_float(generator);
+    constexpr std::size_t k_batch = 1024;
+    std::uint32_t draws[k_batch];
+    for (std::size_t start = 0; start < count; start += k_batch) {
+        const std::size_t batch = std::min(k_batch, count - start);
+        generator.random_block(draws, batch);
+        for (std::size_t i = 0; i < batch; ++i) out[start + i] = uniform_from_draw(draws[i]);
     }
 }
 
@@ -231,11 +236,70 @@ float scalar_normal(TorchGenerator& generator, double mean, double std_dev) {
 
 }  // namespace
 
-TorchGenerator::TorchGenerator(std::uint64_t seed)
-    : m_engine(static_cast<std::mt19937::result_type>(seed & 0xffffffffu)) {}
+namespace {
+
+// MT19937's constants (Matsumoto and Nishimura 1998; the values std::mt19937 is defined with).
+constexpr std::uint32_t k_mt_matrix_a = 0x9908b0df;
+constexpr std::uint32_t k_mt_upper_bit = 0x80000000;
+constexpr std::uint32_t k_mt_lower_bits = 0x7fffffff;
+constexpr std::size_t k_mt_shift = 397;
+constexpr std::uint32_t k_mt_seed_multiplier = 1812433253;
+
+std::uint32_t mt_temper(std::uint32_t y) {
+    y ^= y >> 11;
+    y ^= (y << 7) & 0x9d2c5680u;
+    y ^= (y << 15) & 0xefc60000u;
+    return y ^ (y >> 18);
+}
+
+// One twist step: the new word from the top bit of `word`, the low bits of `next` and the word
+// `shift_word` 397 places further on.
+std::uint32_t mt_mix(std::uint32_t word, std::uint32_t next, std::uint32_t shift_word) {
+    const std::uint32_t y = (word & k_mt_upper_bit) | (next & k_mt_lower_bits);
+    return shift_word ^ (y >> 1) ^ ((0u - (y & 1u)) & k_mt_matrix_a);
+}
+
+}  // namespace
+
+TorchGenerator::TorchGenerator(std::uint64_t seed) {
+    m_state[0] = static_cast<std::uint32_t>(seed & 0xffffffffu);
+    for (std::size_t i = 1; i < k_state_words; ++i) {
+        const std::uint32_t previous = m_state[i - 1];
+        m_state[i] = k_mt_seed_multiplier * (previous ^ (previous >> 30)) +
+                     static_cast<std::uint32_t>(i);
+    }
+}
+
+void TorchGenerator::twist() {
+    // Three loops instead of one with "% 624" so that each is a plain vectorisable sweep: the
+    // first reads words 397 ahead that are still old, the second words 227 behind that are new.
+    constexpr std::size_t n = k_state_words;
+    std::uint32_t* mt = m_state.data();
+    for (std::size_t i = 0; i < n - k_mt_shift; ++i) {
+        mt[i] = mt_mix(mt[i], mt[i + 1], mt[i + k_mt_shift]);
+    }
+    for (std::size_t i = n - k_mt_shift; i < n - 1; ++i) {
+        mt[i] = mt_mix(mt[i], mt[i + 1], mt[i + k_mt_shift - n]);
+    }
+    mt[n - 1] = mt_mix(mt[n - 1], mt[0], mt[k_mt_shift - 1]);
+    m_next = 0;
+}
 
 std::uint32_t TorchGenerator::random() {
-    return static_cast<std::uint32_t>(m_engine());
+    if (m_next == k_state_words) twist();
+    return mt_temper(m_state[m_next++]);
+}
+
+void TorchGenerator::random_block(std::uint32_t* out, std::size_t count) {
+    while (count > 0) {
+        if (m_next == k_state_words) twist();
+        const std::size_t take = std::min(count, k_state_words - m_next);
+        const std::uint32_t* words = m_state.data() + m_next;
+        for (std::size_t i = 0; i < take; ++i) out[i] = mt_temper(words[i]);
+        m_next += take;
+        out += take;
+        count -= take;
+    }
 }
 
 std::uint64_t TorchGenerator::random64() {
@@ -298,7 +362,7 @@ void uniform_fill(TorchGenerator& generator, float* out, std::size_t count, doub
     const float range = to_f - from_f;
     for (std::size_t i = 0; i < count; ++i) {
         // One draw per element; x * range + from in a single rounding, as torch's binary does.
-        out[i] = std::fmaf(uniform_float(generator), range, from_f);
+        out[i] = std::fmaf(uniform_from_draw(generator.random()), range, from_f);
     }
 }
 
