@@ -13,8 +13,6 @@
 // stays plain x86-64, and torch_rng.cpp calls in here only after cpu_has_avx2_fma() said yes.
 #include "core/torch_rng_avx2.hpp"
 
-#include <cstdlib>
-
 #include "core/torch_rng_constants.hpp"
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -139,6 +137,8 @@ EMBDEMO_AVX2_FMA void normal_blocks_avx2(float* blocks, std::size_t block_count,
 }  // namespace embdemo::torch_rng_detail
 
 #else  // not x86-64 with GCC or Clang: only the reference kernel exists
+
+#include <cstdlib>
 
 namespace embdemo::torch_rng_detail {
 
