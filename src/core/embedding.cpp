@@ -5,27 +5,43 @@
 #include <cstring>
 #include <limits>
 
-#include <xtensor/xadapt.hpp>
-#include <xtensor/xtensor.hpp>
-#include <xtensor/xview.hpp>
-
 namespace embdemo {
 namespace {
 
-// Read-only and writable 2-D xtensor views over a Matrix's buffer (no copy).
-auto as_tensor(const Matrix& m) {
-    return xt::adapt(m.values.data(), m.values.size(), xt::no_ownership(),
-                     std::array<std::size_t, 2>{m.rows, m.cols});
-}
-auto as_tensor(Matrix& m) {
-    return xt::adapt(m.values.data(), m.values.size(), xt::no_ownership(),
-                     std::array<std::size_t, 2>{m.rows, m.cols});
-}
+// Rows of the result summed together while E streams past: their partial sums (8 x d floats)
+// stay in cache, so E is read once per 8 ids instead of once per id.
+constexpr std::size_t k_row_tile = 8;
 
 std::uint32_t bits_of(float value) {
     std::uint32_t bits = 0;
     std::memcpy(&bits, &value, sizeof bits);
     return bits;
+}
+
+// C = A·B with every C[i][j] = sum over k of A[i][k] * B[k][j], added in order k = 0, 1, ...
+// starting from +0.0, one rounding per multiply and per add. For a one-hot row of A all terms but
+// one are 0 * B[k][j] = ±0 (for finite B), which leaves +0.0 unchanged, and the one left is
+// 1 * B[id][j] = B[id][j] exactly; adding ±0 after it changes nothing (unless it is -0.0, see
+// difference.hpp), so the sum is the looked-up value bit for bit. That argument needs the fixed
+// order, which is why no term is skipped, reordered or fused here.
+// The loops run k outside i and j only so that B is read row by row, once per tile of rows, and
+// the innermost loop is contiguous (the compiler vectorises it across j, which never mixes two
+// outputs); each C[i][j] still receives its terms in the same order of k.
+Matrix product_in_order_of_k(const Matrix& a, const Matrix& b) {
+    Matrix c(a.rows, b.cols);  // all +0.0: where every sum starts
+    const std::size_t d = b.cols;
+    for (std::size_t i0 = 0; i0 < a.rows; i0 += k_row_tile) {
+        const std::size_t i_end = std::min(a.rows, i0 + k_row_tile);
+        for (std::size_t k = 0; k < a.cols; ++k) {
+            const float* b_row = b.row(k);
+            for (std::size_t i = i0; i < i_end; ++i) {
+                const float a_ik = a.at(i, k);
+                float* c_row = c.values.data() + i * d;
+                for (std::size_t j = 0; j < d; ++j) c_row[j] += a_ik * b_row[j];
+            }
+        }
+    }
+    return c;
 }
 
 }  // namespace
@@ -38,30 +54,15 @@ Matrix one_hot(const TokenIds& ids, std::size_t vocab_size) {
 
 Matrix lookup(const Matrix& weight, const TokenIds& ids) {
     Matrix result(ids.size(), weight.cols);
-    const std::vector<std::size_t> rows(ids.begin(), ids.end());
-    // The whole lookup: keep the selected rows, in the order the ids ask for them.
-    as_tensor(result) = xt::view(as_tensor(weight), xt::keep(rows), xt::all());
+    // The whole lookup: row i of the result is a copy of row ids[i] of E. Nothing is multiplied.
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        std::copy_n(weight.row(ids[i]), weight.cols, result.values.data() + i * weight.cols);
+    }
     return result;
 }
 
 Matrix matmul(const Matrix& a, const Matrix& b) {
-    Matrix c(a.rows, b.cols);
-    const auto A = as_tensor(a);
-    const auto B = as_tensor(b);
-    auto C = as_tensor(c);
-    for (std::size_t i = 0; i < a.rows; ++i) {
-        // C[i][j] = sum over k of A[i][k] * B[k][j], each sum in order k = 0, 1, ... from +0.0.
-        // For a one-hot row all terms but one are 0 * E[k][j] = 0 (for finite E), and the one
-        // left is 1 * E[id][j] = E[id][j] exactly, so the sum is the looked-up value bit for bit.
-        // The loop runs over k outside j only so that B is read row by row (cache-friendly);
-        // every C[i][j] still adds its terms in the same order.
-        for (std::size_t j = 0; j < b.cols; ++j) C(i, j) = 0.0f;
-        for (std::size_t k = 0; k < a.cols; ++k) {
-            const float a_ik = A(i, k);
-            for (std::size_t j = 0; j < b.cols; ++j) C(i, j) += a_ik * B(k, j);
-        }
-    }
-    return c;
+    return product_in_order_of_k(a, b);
 }
 
 Matrix transpose(const Matrix& m) {
@@ -81,19 +82,10 @@ Matrix transpose(const Matrix& m) {
     return t;
 }
 
-Matrix linear_forward(const Matrix& x, const Matrix& weight) {
-    Matrix out(x.rows, weight.rows);
-    const auto X = as_tensor(x);
-    const auto W = as_tensor(weight);
-    auto Y = as_tensor(out);
-    for (std::size_t i = 0; i < x.rows; ++i) {
-        for (std::size_t j = 0; j < weight.rows; ++j) {
-            float sum = 0.0f;  // same order of summation as matmul(x, transpose(weight))
-            for (std::size_t k = 0; k < x.cols; ++k) sum += X(i, k) * W(j, k);
-            Y(i, j) = sum;
-        }
-    }
-    return out;
+Matrix linear_forward_transposed(const Matrix& x, const Matrix& weight_t) {
+    // nn.Linear sums over its inputs k, x[i][k] * W[j][k] in order of k: with W[j][k] read as
+    // weight_t[k][j] these are exactly the terms of the product X·weight_t, in the same order.
+    return product_in_order_of_k(x, weight_t);
 }
 
 Comparison compare_exact(const Matrix& a, const Matrix& b) {

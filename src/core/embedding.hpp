@@ -24,14 +24,18 @@ Matrix one_hot(const TokenIds& ids, std::size_t vocab_size);
 Matrix lookup(const Matrix& weight, const TokenIds& ids);
 
 // The plain reference product A·B with one float accumulator per output, summed over k in
-// order. Deliberately not a fast kernel: it is the computation being explained.
+// order. It is the computation being explained, so it computes every term (no skipping zeros)
+// and is no BLAS; it is only laid out so that the compiler can vectorise it.
 Matrix matmul(const Matrix& a, const Matrix& b);
 
 // Mᵀ. nn.Linear(V, d) stores its weight as W = Eᵀ (d x V, out x in).
 Matrix transpose(const Matrix& m);
 
-// X·Wᵀ the way nn.Linear(bias=False) defines its output: out[i][j] = sum_k X[i][k] * W[j][k].
-Matrix linear_forward(const Matrix& x, const Matrix& weight);
+// X·Wᵀ, nn.Linear(bias=False)'s output, given the weight's transpose weight_t = Wᵀ (in x out):
+// out[i][j] = sum_k X[i][k] * W[j][k], and W[j][k] = weight_t[k][j], so column k of W is row k of
+// weight_t and the sum reads weight_t in place. For the Linear layer with W = Eᵀ, weight_t is E
+// itself: Eᵀ is never built.
+Matrix linear_forward_transposed(const Matrix& x, const Matrix& weight_t);
 
 struct Comparison {
     bool identical = true;        // every element has the same bit pattern (so -0.0 != +0.0)

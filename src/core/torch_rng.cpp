@@ -1,15 +1,20 @@
 // PyTorch 1.13's CPU random stream (AVX2 kernels), reproduced bit for bit; the specification with
 // every rounding step is ../shared/torch_rng.md, and the section numbers below refer to it.
 // Bit-exactness rests on three rules: every fused multiply-add torch's binary performs is written
-// here as an explicit std::fma/std::fmaf, the project is compiled with -ffp-contract=off so that
+// here as an explicit std::fma/std::fmaf, this file is compiled with -ffp-contract=off so that
 // the compiler fuses nothing else, and float arithmetic is done in float (no x87 excess precision).
+// The per-lane code here is the reference for the vectorised normal path; torch_rng_avx2.cpp does
+// the same arithmetic eight lanes at a time and is chosen at run time where the CPU has AVX2.
 // It deliberately does not reproduce torch's DEFAULT (non-AVX) kernels, float64 tensors or the CUDA
 // generator: nn.Embedding and nn.Linear on a float32 CPU tensor never use them on an AVX2 machine.
 #include "core/torch_rng.hpp"
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
-#include <cstring>
+
+#include "core/torch_rng_avx2.hpp"
+#include "core/torch_rng_constants.hpp"
 
 namespace embdemo {
 
@@ -19,53 +24,22 @@ static_assert(sizeof(float) == 4 && sizeof(double) == 8, "torch_rng needs IEEE b
 
 namespace {
 
-// Builds a float from its IEEE-754 bit pattern, so that every constant is exactly the one in
-// torch's binary and no decimal-to-binary conversion can move it by an ulp.
-float float_from_bits(std::uint32_t bits) {
-    float value;
-    std::memcpy(&value, &bits, sizeof value);
-    return value;
-}
-
-std::uint32_t bits_of(float value) {
-    std::uint32_t bits;
-    std::memcpy(&bits, &value, sizeof bits);
-    return bits;
-}
-
-// The constants of §5.3, as bit patterns (the comments give the approximate value).
-constexpr std::uint32_t k_minus_two_bits = 0xc0000000;     // -2.0
-constexpr std::uint32_t k_two_pi_bits = 0x40c90fdb;        // 2*pi rounded to float
-constexpr std::uint32_t k_two_pow_minus_24_bits = 0x33800000;  // 2^-24
-constexpr std::uint32_t k_min_normal_bits = 0x00800000;    // 2^-126, smallest normal float
-constexpr std::uint32_t k_mantissa_mask = 0x807fffff;      // sign and mantissa, exponent cleared
-constexpr std::uint32_t k_half_bits = 0x3f000000;          // 0.5, i.e. the exponent of [0.5, 1)
-constexpr std::uint32_t k_sqrt_half_bits = 0x3f3504f3;     // sqrt(1/2)
-constexpr std::uint32_t k_log_p_bits[9] = {
-    0x3d9021bb, 0xbdebd1b8, 0x3def251a, 0xbdfe5d4f, 0x3e11e9bf,
-    0xbe2aae50, 0x3e4cceac, 0xbe7ffffc, 0x3eaaaaaa,
-};
-constexpr std::uint32_t k_log_q1_bits = 0xb95e8083;  // -2.12194440e-4
-constexpr std::uint32_t k_log_q2_bits = 0x3f318000;  // 0.693359375
-constexpr std::uint32_t k_four_over_pi_bits = 0x3fa2f983;
-constexpr std::uint32_t k_minus_dp_bits[3] = {0xbf490000, 0xb97da000, 0xb3222169};  // -pi/4 split
-constexpr std::uint32_t k_cos_c_bits[3] = {0x37ccf5ce, 0xbab6061a, 0x3d2aaaa5};
-constexpr std::uint32_t k_sin_s_bits[3] = {0xb94ca1f9, 0x3c08839e, 0xbe2aaaa3};
-constexpr std::uint32_t k_sign_bit = 0x80000000;
+using namespace torch_rng_detail;
 
 // The scalar path's double constants (§5.3, last line): 2*pi and 2^-53 as doubles, both exact.
 constexpr double k_two_pi_double = 6.283185307179586;
 constexpr double k_two_pow_minus_53 = 1.1102230246251565e-16;
 constexpr std::uint64_t k_low_53_bits = (std::uint64_t{1} << 53) - 1;
 
-// Below this many elements torch's normal_ takes the scalar Box-Muller path (§5).
-constexpr std::size_t k_block = 16;
-constexpr std::size_t k_lanes = 8;
+// How many blocks the vectorised path draws and finishes at a time: 16 KiB, which stays in the
+// L1 cache between drawing the uniforms and turning them into normals.
+constexpr std::size_t k_chunk_blocks = 256;
 
-// §3: a float uniform in [0, 1) from the low 24 bits of one draw.
-float uniform_float(TorchGenerator& generator) {
-    const std::uint32_t r = generator.random();
-    return static_cast<float>(r & 0xFFFFFFu) * float_from_bits(k_two_pow_minus_24_bits);
+// §3: a float uniform in [0, 1) from the low 24 bits of one draw. The conversion goes through
+// int32 only so that loops over it vectorise: a 24-bit value converts to the same float either way.
+float uniform_from_draw(std::uint32_t draw) {
+    return static_cast<float>(static_cast<std::int32_t>(draw & 0xFFFFFFu)) *
+           float_from_bits(k_two_pow_minus_24_bits);
 }
 
 // §3: a double uniform in [0, 1) from the low 53 bits of random64().
@@ -80,7 +54,7 @@ double uniform_double(TorchGenerator& generator) {
 float cephes_log(float v) {
     if (!(v > 0.0f)) {
         // The kernel returns a NaN with all bits set for v <= 0; torch never gets here (v >= 2^-24).
-        return float_from_bits(0xffffffffu);
+        return float_from_bits(k_nan_all_bits);
     }
     // Step 1: flush subnormals up to the smallest normal so the exponent field is meaningful.
     v = std::fmax(v, float_from_bits(k_min_normal_bits));
@@ -99,7 +73,7 @@ float cephes_log(float v) {
         e = e - 1.0f;
     }
     // Step 4: two separately rounded additions (both exact here).
-    float x = m + float_from_bits(0xbf800000u);  // m + (-1)
+    float x = m + float_from_bits(k_minus_one_bits);  // m + (-1)
     x = t + x;
 
     // Step 5: the degree-8 polynomial by Horner's rule, each step one fused multiply-add.
@@ -196,26 +170,52 @@ void normal_block(float* block, float mean, float std_dev) {
     }
 }
 
+// The reference kernel: normal_block on each of `block_count` consecutive blocks.
+void normal_blocks_reference(float* blocks, std::size_t block_count, float mean, float std_dev) {
+    for (std::size_t b = 0; b < block_count; ++b) {
+        normal_block(blocks + b * k_block, mean, std_dev);
+    }
+}
+
+using BlockKernel = void (*)(float* blocks, std::size_t block_count, float mean, float std_dev);
+
+BlockKernel block_kernel(NormalKernel kernel) {
+    return kernel == NormalKernel::avx2 ? normal_blocks_avx2 : normal_blocks_reference;
+}
+
+// §5.1 step 1 for `count` elements: one float uniform each, in memory order, drawn in bulk.
+void fill_uniforms(TorchGenerator& generator, float* out, std::size_t count) {
+    constexpr std::size_t k_batch = 1024;
+    std::uint32_t draws[k_batch];
+    for (std::size_t start = 0; start < count; start += k_batch) {
+        const std::size_t batch = std::min(k_batch, count - start);
+        generator.random_block(draws, batch);
+        for (std::size_t i = 0; i < batch; ++i) out[start + i] = uniform_from_draw(draws[i]);
+    }
+}
+
 // §5.1: the vectorised path, used for count >= 16.
 void normal_fill_blocks(TorchGenerator& generator, float* out, std::size_t count, float mean,
-                        float std_dev) {
-    // Step 1: one float uniform per element, in memory order.
-    for (std::size_t i = 0; i < count; ++i) {
-        out[i] = uniform_float(generator);
+                        float std_dev, BlockKernel kernel) {
+    // Steps 1 and 2 a chunk at a time. torch draws every uniform first and then finishes the
+    // blocks, but a block reads only its own 16 uniforms and the draws keep their order, so
+    // finishing each chunk as soon as it is drawn gives the same bits while it is still in cache.
+    const std::size_t full_end = count - count % k_block;
+    for (std::size_t start = 0; start < full_end; start += k_chunk_blocks * k_block) {
+        const std::size_t blocks = std::min(k_chunk_blocks, (full_end - start) / k_block);
+        fill_uniforms(generator, out + start, blocks * k_block);
+        kernel(out + start, blocks, mean, std_dev);
     }
-    // Step 2: every full block of 16.
-    for (std::size_t start = 0; start + k_block <= count; start += k_block) {
-        normal_block(out + start, mean, std_dev);
+    if (count % k_block == 0) {
+        return;
     }
+    // Step 1 for the partial tail: these uniforms are drawn but step 3 overwrites them all.
+    fill_uniforms(generator, out + full_end, count - full_end);
     // Step 3: a partial tail is not finished from its own uniforms: the last 16 elements are
     // redrawn (overwriting finished values of the last full block) and run as one more block.
-    if (count % k_block != 0) {
-        float* tail = out + (count - k_block);
-        for (std::size_t i = 0; i < k_block; ++i) {
-            tail[i] = uniform_float(generator);
-        }
-        normal_block(tail, mean, std_dev);
-    }
+    float* tail = out + (count - k_block);
+    fill_uniforms(generator, tail, k_block);
+    kernel(tail, 1, mean, std_dev);
 }
 
 // §6: one value of at::normal_distribution<double>, Box-Muller in double with glibc's libm.
@@ -236,11 +236,70 @@ float scalar_normal(TorchGenerator& generator, double mean, double std_dev) {
 
 }  // namespace
 
-TorchGenerator::TorchGenerator(std::uint64_t seed)
-    : m_engine(static_cast<std::mt19937::result_type>(seed & 0xffffffffu)) {}
+namespace {
+
+// MT19937's constants (Matsumoto and Nishimura 1998; the values std::mt19937 is defined with).
+constexpr std::uint32_t k_mt_matrix_a = 0x9908b0df;
+constexpr std::uint32_t k_mt_upper_bit = 0x80000000;
+constexpr std::uint32_t k_mt_lower_bits = 0x7fffffff;
+constexpr std::size_t k_mt_shift = 397;
+constexpr std::uint32_t k_mt_seed_multiplier = 1812433253;
+
+std::uint32_t mt_temper(std::uint32_t y) {
+    y ^= y >> 11;
+    y ^= (y << 7) & 0x9d2c5680u;
+    y ^= (y << 15) & 0xefc60000u;
+    return y ^ (y >> 18);
+}
+
+// One twist step: the new word from the top bit of `word`, the low bits of `next` and the word
+// `shift_word` 397 places further on.
+std::uint32_t mt_mix(std::uint32_t word, std::uint32_t next, std::uint32_t shift_word) {
+    const std::uint32_t y = (word & k_mt_upper_bit) | (next & k_mt_lower_bits);
+    return shift_word ^ (y >> 1) ^ ((0u - (y & 1u)) & k_mt_matrix_a);
+}
+
+}  // namespace
+
+TorchGenerator::TorchGenerator(std::uint64_t seed) {
+    m_state[0] = static_cast<std::uint32_t>(seed & 0xffffffffu);
+    for (std::size_t i = 1; i < k_state_words; ++i) {
+        const std::uint32_t previous = m_state[i - 1];
+        m_state[i] = k_mt_seed_multiplier * (previous ^ (previous >> 30)) +
+                     static_cast<std::uint32_t>(i);
+    }
+}
+
+void TorchGenerator::twist() {
+    // Three loops instead of one with "% 624" so that each is a plain vectorisable sweep: the
+    // first reads words 397 ahead that are still old, the second words 227 behind that are new.
+    constexpr std::size_t n = k_state_words;
+    std::uint32_t* mt = m_state.data();
+    for (std::size_t i = 0; i < n - k_mt_shift; ++i) {
+        mt[i] = mt_mix(mt[i], mt[i + 1], mt[i + k_mt_shift]);
+    }
+    for (std::size_t i = n - k_mt_shift; i < n - 1; ++i) {
+        mt[i] = mt_mix(mt[i], mt[i + 1], mt[i + k_mt_shift - n]);
+    }
+    mt[n - 1] = mt_mix(mt[n - 1], mt[0], mt[k_mt_shift - 1]);
+    m_next = 0;
+}
 
 std::uint32_t TorchGenerator::random() {
-    return static_cast<std::uint32_t>(m_engine());
+    if (m_next == k_state_words) twist();
+    return mt_temper(m_state[m_next++]);
+}
+
+void TorchGenerator::random_block(std::uint32_t* out, std::size_t count) {
+    while (count > 0) {
+        if (m_next == k_state_words) twist();
+        const std::size_t take = std::min(count, k_state_words - m_next);
+        const std::uint32_t* words = m_state.data() + m_next;
+        for (std::size_t i = 0; i < take; ++i) out[i] = mt_temper(words[i]);
+        m_next += take;
+        out += take;
+        count -= take;
+    }
 }
 
 std::uint64_t TorchGenerator::random64() {
@@ -259,10 +318,28 @@ void TorchGenerator::set_cached_normal(double value) {
     m_cached_normal = value;
 }
 
+bool normal_kernel_available(NormalKernel kernel) {
+    return kernel == NormalKernel::reference || cpu_has_avx2_fma();
+}
+
+NormalKernel fastest_normal_kernel() {
+    return cpu_has_avx2_fma() ? NormalKernel::avx2 : NormalKernel::reference;
+}
+
 void normal_fill(TorchGenerator& generator, float* out, std::size_t count, float mean,
                  float std) {
+    normal_fill_using(fastest_normal_kernel(), generator, out, count, mean, std);
+}
+
+void normal_blocks(NormalKernel kernel, float* blocks, std::size_t block_count, float mean,
+                   float std) {
+    block_kernel(kernel)(blocks, block_count, mean, std);
+}
+
+void normal_fill_using(NormalKernel kernel, TorchGenerator& generator, float* out,
+                       std::size_t count, float mean, float std) {
     if (count >= k_block) {
-        normal_fill_blocks(generator, out, count, mean, std);
+        normal_fill_blocks(generator, out, count, mean, std, block_kernel(kernel));
         return;
     }
     // torch passes mean and std to the scalar path as doubles; a float widens exactly.
@@ -271,6 +348,12 @@ void normal_fill(TorchGenerator& generator, float* out, std::size_t count, float
     }
 }
 
+// Built twice, and the loader picks the clone for this CPU: where it has FMA, std::fmaf is one
+// instruction instead of a call into libm per element; elsewhere libm's correctly rounded fmaf
+// gives the same bits. -ffp-contract=off still keeps the compiler from fusing anything else.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("fma", "default")))
+#endif
 void uniform_fill(TorchGenerator& generator, float* out, std::size_t count, double from,
                   double to) {
     // §4: the bounds are rounded to float first and the range is a float subtraction.
@@ -279,7 +362,7 @@ void uniform_fill(TorchGenerator& generator, float* out, std::size_t count, doub
     const float range = to_f - from_f;
     for (std::size_t i = 0; i < count; ++i) {
         // One draw per element; x * range + from in a single rounding, as torch's binary does.
-        out[i] = std::fmaf(uniform_float(generator), range, from_f);
+        out[i] = std::fmaf(uniform_from_draw(generator.random()), range, from_f);
     }
 }
 

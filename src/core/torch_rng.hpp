@@ -5,12 +5,14 @@
 // It does not know about matrices or modules; init.hpp builds those on top.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
-#include <random>
 
 namespace embdemo {
 
+// torch's CPU generator: MT19937 (the same stream as std::mt19937, which the tests hold it
+// against) plus the scalar normal path's cached value.
 class TorchGenerator {
 public:
     // Like torch.manual_seed(seed): only the low 32 bits reach the Mersenne Twister, and the
@@ -19,6 +21,8 @@ public:
 
     std::uint32_t random();    // one 32-bit draw
     std::uint64_t random64();  // two draws, the first is the high word
+    // The next `count` draws, the same as `count` calls of random(), made in bulk.
+    void random_block(std::uint32_t* out, std::size_t count);
 
     // The scalar normal path keeps the second value of a Box-Muller pair between calls.
     bool has_cached_normal() const { return m_has_cached_normal; }
@@ -26,14 +30,44 @@ public:
     void set_cached_normal(double value);
 
 private:
-    std::mt19937 m_engine;  // std::mt19937's output sequence is fixed by the standard
+    static constexpr std::size_t k_state_words = 624;
+
+    void twist();  // the next 624 words of state
+
+    // Our own MT19937 rather than std::mt19937: libstdc++ keeps its state in 64-bit words and
+    // tempers one draw per call, which took a quarter of GPT-2's initialisation; with 32-bit
+    // words the compiler vectorises both the twist and the tempering of a block of draws.
+    std::array<std::uint32_t, k_state_words> m_state{};
+    std::size_t m_next = k_state_words;  // index of the next word to temper; 624: twist first
     bool m_has_cached_normal = false;
     double m_cached_normal = 0.0;
 };
 
+// The two implementations of the vectorised normal path's arithmetic (§5.2), which give the
+// same bits: `reference` computes one lane at a time exactly as the spec reads and runs anywhere;
+// `avx2` computes eight lanes at once and needs a CPU with AVX2 and FMA.
+enum class NormalKernel { reference, avx2 };
+
+// Whether this build and this CPU can run `kernel` (reference: always).
+bool normal_kernel_available(NormalKernel kernel);
+
+// The kernel normal_fill uses: avx2 where available, else reference. Decided once, at run time.
+NormalKernel fastest_normal_kernel();
+
 // tensor.normal_(mean, std) on a contiguous float32 tensor of `count` elements.
 void normal_fill(TorchGenerator& generator, float* out, std::size_t count, float mean = 0.0f,
                  float std = 1.0f);
+
+// The same with a chosen kernel, which must be available: for tests and measurements that
+// compare the two. The values do not depend on the kernel.
+void normal_fill_using(NormalKernel kernel, TorchGenerator& generator, float* out,
+                       std::size_t count, float mean = 0.0f, float std = 1.0f);
+
+// §5.1 step 2 alone, with a chosen (available) kernel: turns `block_count` consecutive 16-element
+// blocks of float uniforms into normals in place. normal_fill draws the uniforms and calls this;
+// tests call it with uniforms of their choosing.
+void normal_blocks(NormalKernel kernel, float* blocks, std::size_t block_count, float mean,
+                   float std);
 
 // tensor.uniform_(from, to) on a contiguous float32 tensor of `count` elements.
 void uniform_fill(TorchGenerator& generator, float* out, std::size_t count, double from, double to);

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -60,12 +61,51 @@ TEST_CASE("transpose swaps rows and columns") {
     }
 }
 
-TEST_CASE("linear_forward equals x times the transpose of the weight") {
+TEST_CASE("linear_forward_transposed equals x times the transpose of the weight it is given") {
     Matrix x(1, 3);
     x.values = {1, 2, 3};
-    Matrix w(2, 3);  // out x in
+    Matrix w(2, 3);  // out x in: out[j] = sum_k x[k] * w[j][k]
     w.values = {1, 0, 1, 0, 1, 0};
-    CHECK(linear_forward(x, w).values == std::vector<float>{4, 2});
+    CHECK(linear_forward_transposed(x, transpose(w)).values == std::vector<float>{4, 2});
+}
+
+TEST_CASE("matmul adds each output's terms in order of k, starting from +0.0") {
+    // (0 + 1e8) + -1e8 = 0, then + 1 = 1; any other order loses the 1 in 1e8's rounding.
+    Matrix a(1, 3);
+    a.values = {1, 1, 1};
+    Matrix b(3, 1);
+    b.values = {1e8f, -1e8f, 1.0f};
+    CHECK(matmul(a, b).values == std::vector<float>{1.0f});
+    // A sum of nothing but -0.0 terms stays +0.0: the accumulator starts at +0.0.
+    Matrix minus_zero(3, 1);
+    minus_zero.values = {-0.0f, -0.0f, -0.0f};
+    CHECK_FALSE(std::signbit(matmul(a, minus_zero).values[0]));
+}
+
+TEST_CASE("matmul and linear_forward_transposed equal a plain triple loop bit for bit") {
+    // Sizes that cross the row tile and leave remainders for a vectorised inner loop; values of
+    // mixed magnitude so that any change in the order of the additions would show.
+    std::mt19937 random(77);
+    for (const auto& [n, vocab, dim] : {std::array<std::size_t, 3>{19, 37, 23},
+                                        std::array<std::size_t, 3>{8, 5, 64},
+                                        std::array<std::size_t, 3>{1, 300, 3}}) {
+        CAPTURE(n);
+        Matrix a(n, vocab);
+        Matrix b(vocab, dim);
+        for (float& v : a.values) v = std::ldexp(static_cast<float>(random() % 2001) - 1000.0f, -7);
+        for (float& v : b.values) v = std::ldexp(static_cast<float>(random() % 2001) - 1000.0f,
+                                                 static_cast<int>(random() % 40) - 20);
+        Matrix expected(n, dim);
+        for (std::size_t i = 0; i < n; ++i) {
+            for (std::size_t j = 0; j < dim; ++j) {
+                float sum = 0.0f;
+                for (std::size_t k = 0; k < vocab; ++k) sum += a.at(i, k) * b.at(k, j);
+                expected.at(i, j) = sum;
+            }
+        }
+        CHECK(compare_exact(matmul(a, b), expected).identical);
+        CHECK(compare_exact(linear_forward_transposed(a, b), expected).identical);
+    }
 }
 
 TEST_CASE("compare_exact sees sign of zero, infinities and NaN") {

@@ -123,6 +123,23 @@ TEST_CASE("seeds that agree in their low 32 bits give identical streams") {
     }
 }
 
+TEST_CASE("random_block continues the stream exactly as single draws would") {
+    // Blocks of every awkward length, interleaved with single draws, across many twists.
+    TorchGenerator generator(123);
+    std::mt19937 reference(123);
+    std::vector<std::uint32_t> block;
+    int mismatches = 0;
+    for (const std::size_t length : {0u, 1u, 623u, 624u, 625u, 5u, 1248u, 2000u, 7u, 3000u}) {
+        block.assign(length, 0);
+        generator.random_block(block.data(), length);
+        for (const std::uint32_t draw : block) {
+            mismatches += draw != static_cast<std::uint32_t>(reference()) ? 1 : 0;
+        }
+        mismatches += generator.random() != static_cast<std::uint32_t>(reference()) ? 1 : 0;
+    }
+    CHECK(mismatches == 0);
+}
+
 TEST_CASE("random64 puts the first 32-bit draw in the high word") {
     TorchGenerator combined(42);
     TorchGenerator single(42);

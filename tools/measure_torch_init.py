@@ -1,0 +1,67 @@
+#!/usr/bin/python3
+"""Time PyTorch making embdemo's GPT-2-size table, as the baseline of docs/performance.md.
+
+Run with Debian's python3-torch (torch 1.13.1) on /usr/bin/python3; CI does not need it:
+
+    /usr/bin/python3 tools/measure_torch_init.py [--vocab 50257] [--dim 768] [--seed 123]
+                                                [--threads 1] [--repeat 11] [--versus COMMAND]
+
+Each repetition times `torch.manual_seed(seed); torch.nn.Embedding(vocab, dim)` inside one
+process (so importing torch, about a second, is not counted) and frees the table before the
+next one, so every repetition pays for fresh pages as embdemo does. Prints every time and the
+median, in seconds. The first repetition is a warm-up and is not part of the median.
+
+With --versus, each repetition also runs COMMAND (split on spaces, stdout discarded) as a whole
+process right before torch's turn, so both see the same load on a shared machine, and the median
+of the per-repetition ratios COMMAND / torch is printed as well.
+"""
+
+import argparse
+import statistics
+import subprocess
+import time
+
+import torch
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--vocab", type=int, default=50257)
+    parser.add_argument("--dim", type=int, default=768)
+    parser.add_argument("--seed", type=int, default=123)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=11)
+    parser.add_argument("--versus", help="a command to time against torch, e.g. embdemo's")
+    args = parser.parse_args()
+
+    torch.set_num_threads(args.threads)
+    times = []
+    versus_times = []
+    for _ in range(args.repeat + 1):
+        if args.versus:
+            start = time.perf_counter()
+            subprocess.run(args.versus.split(), stdout=subprocess.DEVNULL, check=True)
+            versus_times.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        torch.manual_seed(args.seed)
+        table = torch.nn.Embedding(args.vocab, args.dim)
+        times.append(time.perf_counter() - start)
+        del table
+    measured = times[1:]
+    capability = [line.split(":", 1)[1].strip() for line in torch.__config__.show().splitlines()
+                  if "CPU capability usage" in line]
+    print(f"torch {torch.__version__}, capability {capability[0] if capability else '?'}, "
+          f"threads {torch.get_num_threads()}, Embedding({args.vocab}, {args.dim})")
+    print("times (s): " + " ".join(f"{t:.3f}" for t in measured))
+    print(f"median: {statistics.median(measured):.3f} s")
+    if args.versus:
+        versus = versus_times[1:]
+        ratios = [v / t for v, t in zip(versus, measured)]
+        print(f"versus: {args.versus}")
+        print("versus times (s): " + " ".join(f"{t:.3f}" for t in versus))
+        print(f"versus median: {statistics.median(versus):.3f} s, "
+              f"median ratio versus / torch: {statistics.median(ratios):.2f}")
+
+
+if __name__ == "__main__":
+    main()
