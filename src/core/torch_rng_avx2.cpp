@@ -99,7 +99,8 @@ EMBDEMO_AVX2_FMA inline void cephes_sincos8(__m256 theta, __m256& sin_out, __m25
     // Step 8: bit 2 of j (or of j - 2, negated) moved to the sign bit.
     const __m256i four = _mm256_set1_epi32(4);
     const __m256i sin_flip = _mm256_slli_epi32(_mm256_and_si256(j, four), 29);
-    const __m256i cos_flip = _mm256_slli_epi32(_mm256_andnot_si256(_mm256_sub_epi32(j, two), four), 29);
+    const __m256i cos_flip =
+        _mm256_slli_epi32(_mm256_andnot_si256(_mm256_sub_epi32(j, two), four), 29);
     sin_out = _mm256_xor_ps(sin_poly, _mm256_xor_ps(theta_sign, _mm256_castsi256_ps(sin_flip)));
     cos_out = _mm256_xor_ps(cos_poly, _mm256_castsi256_ps(cos_flip));
 }

@@ -1,26 +1,142 @@
 // Tests of torch_embedding_weight, torch_linear_weight and torch_randn against weights recorded
-// from real torch 1.13.1 (torch_vectors.hpp loads tests/data/torch_vectors.txt, torch_cases.hpp
-// the tables and upstream gradients of tests/data/torch_grad_vectors.txt). Every value is compared as a float32 bit pattern,
-// never as printed digits.
+// from real torch 1.13.1 (tests/data/torch_vectors.txt, written by tools/make_torch_vectors.py,
+// and the tables and upstream gradients of tests/data/torch_grad_vectors.txt, written by
+// tools/make_torch_grad_vectors.py; the formats are documented there). Every value is compared as a float32 bit pattern, never as printed
+// digits: small weights are stored in full, big ones as a 64-bit FNV-1a hash of all their bytes
+// plus sampled values, so every bit of every value still takes part in the comparison.
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "core/init.hpp"
 #include "core/torch_rng.hpp"
 #include "torch_cases.hpp"
-#include "torch_vectors.hpp"
 
 namespace embdemo {
 namespace {
 
-using torch_vectors::bits_of;
-using torch_vectors::compare;
-using torch_vectors::k_min_case_count;
-using torch_vectors::load_cases;
-using torch_vectors::RecordedCase;
+using testing::bits_of;
+using testing::fnv1a64;
+using testing::hex;
+
+const char* const k_vectors_path = EMBDEMO_TEST_DATA_DIR "/torch_vectors.txt";
+
+// The data file has about 240 cases; fewer means it was truncated or regenerated wrongly.
+constexpr std::size_t k_min_case_count = 200;
+
+struct Sample {
+    std::size_t index = 0;
+    std::uint32_t bits = 0;
+};
+
+struct RecordedCase {
+    std::string line_label;  // "line N: kind seed RxC", for failure messages
+    std::string kind;        // "embedding" or "linear"
+    std::uint64_t seed = 0;
+    std::size_t rows = 0;
+    std::size_t cols = 0;
+    bool full = false;
+    std::vector<std::uint32_t> values;  // full: all rows*cols bit patterns
+    std::uint64_t fnv = 0;              // hash: FNV-1a 64 of the little-endian bytes
+    std::vector<Sample> samples;        // hash: a few values at known indices
+};
+
+// Parses one non-comment line; returns false (with a reason) if it is malformed, so that a
+// damaged file fails loudly instead of being skipped.
+bool parse_case(const std::string& line, RecordedCase& out, std::string& error) {
+    std::istringstream in(line);
+    std::string seed_text;
+    std::string shape_text;
+    std::string storage;
+    if (!(in >> out.kind >> seed_text >> shape_text >> storage)) {
+        error = "fewer than four fields";
+        return false;
+    }
+    if (out.kind != "embedding" && out.kind != "linear") {
+        error = "unknown kind '" + out.kind + "'";
+        return false;
+    }
+    out.seed = std::stoull(seed_text);
+    if (!testing::parse_shape(shape_text, out.rows, out.cols)) {
+        error = "bad shape '" + shape_text + "'";
+        return false;
+    }
+    const std::size_t count = out.rows * out.cols;
+
+    std::string word;
+    if (storage == "full") {
+        out.full = true;
+        while (in >> word) {
+            out.values.push_back(static_cast<std::uint32_t>(std::stoul(word, nullptr, 16)));
+        }
+        if (out.values.size() != count) {
+            error = "expected " + std::to_string(count) + " values, found " +
+                    std::to_string(out.values.size());
+            return false;
+        }
+        return true;
+    }
+    if (storage == "hash") {
+        std::size_t sample_count = 0;
+        if (!(in >> word >> sample_count)) {
+            error = "missing hash or sample count";
+            return false;
+        }
+        out.fnv = std::stoull(word, nullptr, 16);
+        while (in >> word) {
+            const std::size_t colon = word.find(':');
+            if (colon == std::string::npos) {
+                error = "bad sample '" + word + "'";
+                return false;
+            }
+            Sample sample;
+            sample.index = std::stoull(word.substr(0, colon));
+            sample.bits = static_cast<std::uint32_t>(std::stoul(word.substr(colon + 1), nullptr, 16));
+            if (sample.index >= count) {
+                error = "sample index out of range in '" + word + "'";
+                return false;
+            }
+            out.samples.push_back(sample);
+        }
+        if (out.samples.size() != sample_count || sample_count == 0) {
+            error = "sample count does not match";
+            return false;
+        }
+        return true;
+    }
+    error = "unknown storage '" + storage + "'";
+    return false;
+}
+
+std::vector<RecordedCase> load_cases() {
+    std::ifstream file(k_vectors_path);
+    REQUIRE_MESSAGE(file.good(), "cannot open ", std::string(k_vectors_path),
+                    " (regenerate it with /usr/bin/python3 tools/make_torch_vectors.py)");
+    std::vector<RecordedCase> cases;
+    std::string line;
+    std::size_t line_number = 0;
+    while (std::getline(file, line)) {
+        ++line_number;
+        if (line.empty() || line[0] == '#') {
+            continue;
+        }
+        RecordedCase recorded;
+        std::string error;
+        const bool ok = parse_case(line, recorded, error);
+        REQUIRE_MESSAGE(ok, std::string(k_vectors_path), " line ", line_number, ": ", error);
+        recorded.line_label = "line " + std::to_string(line_number) + ": " + recorded.kind + " " +
+                              std::to_string(recorded.seed) + " " + std::to_string(recorded.rows) +
+                              "x" + std::to_string(recorded.cols);
+        cases.push_back(std::move(recorded));
+    }
+    return cases;
+}
 
 Matrix compute(const RecordedCase& recorded) {
     if (recorded.kind == "embedding") {
@@ -28,6 +144,40 @@ Matrix compute(const RecordedCase& recorded) {
     }
     // The recorded shape is the weight's, out x in.
     return torch_linear_weight(recorded.cols, recorded.rows, recorded.seed);
+}
+
+// Compares one case; reports the first differing value (index, expected, actual) and returns the
+// number of differences found.
+std::size_t compare(const RecordedCase& recorded, const Matrix& weight) {
+    if (weight.rows != recorded.rows || weight.cols != recorded.cols ||
+        weight.values.size() != recorded.rows * recorded.cols) {
+        FAIL_CHECK(recorded.line_label, ": wrong shape ", weight.rows, "x", weight.cols);
+        return 1;
+    }
+    std::size_t mismatches = 0;
+    auto check_value = [&](std::size_t index, std::uint32_t expected) {
+        const std::uint32_t actual = bits_of(weight.values[index]);
+        if (actual != expected && mismatches++ == 0) {
+            FAIL_CHECK(recorded.line_label, " index ", index, ": expected ", hex(expected, 8),
+                       ", got ", hex(actual, 8));
+        }
+    };
+    if (recorded.full) {
+        for (std::size_t i = 0; i < recorded.values.size(); ++i) {
+            check_value(i, recorded.values[i]);
+        }
+        return mismatches;
+    }
+    for (const Sample& sample : recorded.samples) {
+        check_value(sample.index, sample.bits);
+    }
+    const std::uint64_t actual_fnv = fnv1a64(weight.values);
+    if (actual_fnv != recorded.fnv) {
+        FAIL_CHECK(recorded.line_label, ": FNV-1a of all values: expected ", hex(recorded.fnv, 16),
+                   ", got ", hex(actual_fnv, 16));
+        ++mismatches;
+    }
+    return mismatches;
 }
 
 }  // namespace

@@ -14,13 +14,36 @@
 #include <vector>
 
 #include "core/matrix.hpp"
-#include "torch_vectors.hpp"
 
 namespace embdemo::testing {
 
-using torch_vectors::bits_of;
-using torch_vectors::fnv1a64;
-using torch_vectors::hex;
+inline std::uint32_t bits_of(float value) {
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &value, sizeof bits);
+    return bits;
+}
+
+inline std::string hex(std::uint64_t value, int digits) {
+    std::ostringstream out;
+    out << "0x" << std::hex;
+    out.width(digits);
+    out.fill('0');
+    out << value;
+    return out.str();
+}
+
+// FNV-1a over the float32 values as little-endian bytes, independent of the host's byte order.
+inline std::uint64_t fnv1a64(const std::vector<float>& values) {
+    std::uint64_t hash = 0xcbf29ce484222325u;
+    for (const float value : values) {
+        const std::uint32_t bits = bits_of(value);
+        for (int shift = 0; shift < 32; shift += 8) {
+            hash ^= (bits >> shift) & 0xffu;
+            hash *= 0x100000001b3u;
+        }
+    }
+    return hash;
+}
 
 struct RecordedTensor {
     std::size_t rows = 0;
