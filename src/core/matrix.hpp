@@ -1,6 +1,6 @@
 // A dense row-major float32 matrix: the one type every layer passes around.
-// It is deliberately plain (sizes + a buffer) so that headers stay light; the numeric .cpp files
-// wrap it with xt::adapt when they want xtensor's views, and nothing else has to include xtensor.
+// It is deliberately plain (sizes + a buffer) so that headers stay light and the kernels read as
+// loops over rows and columns (llm.c style); batches keep their B x T shape beside it.
 #pragma once
 
 #include <cstddef>
