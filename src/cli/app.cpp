@@ -23,6 +23,7 @@
 #include "render/explain.hpp"
 #include "render/grad_report.hpp"
 #include "render/grad_text.hpp"
+#include "render/train_text.hpp"
 #include "render/json.hpp"
 #include "render/markdown.hpp"
 #include "render/text.hpp"
@@ -209,7 +210,27 @@ ParseResult<Matrix> load_upstream(const Options& options, std::uint64_t dim) {
     return load_matrix_file("--upstream", options.grad.upstream_file, check);
 }
 
+// --optimizer: a few torch.optim steps, and which rows each one moves.
+int run_training_steps(const Options& options) {
+    TrainingArgs args;
+    args.ids = options.id_batch;
+    args.vocab_size = options.request.vocab_size;
+    args.dim = options.request.dim;
+    args.seed = options.request.seed;
+    if (options.grad.padding_idx) {
+        args.embedding.padding_row = resolve_padding_idx(*options.grad.padding_idx, args.vocab_size).value();
+    }
+    args.embedding.scale_grad_by_freq = options.grad.scale_grad_by_freq;
+    args.upstream = options.grad.upstream == UpstreamSource::ones ? UpstreamKind::ones : UpstreamKind::randn;
+    args.optimizer = *options.grad.optimizer;
+    args.steps = options.grad.steps;
+    const TrainingRun run = run_training(args);
+    return write_stdout(options.format == OutputFormat::json ? render_train_json(args, run)
+                                                             : render_train_text(args, run, text_options(options)));
+}
+
 int run_grad(const Options& options) {
+    if (options.grad.optimizer) return run_training_steps(options);
     DemoRequest demo = options.request;
     Matrix weight;
     if (demo.origin.kind == WeightOrigin::Kind::file) {

@@ -1,6 +1,9 @@
 #include "cli/options.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -49,7 +52,15 @@ Colour only on a terminal; NO_COLOR, TERM=dumb and --color are respected.
 --palette auto picks light-background colours when COLORFGBG says so.)";
 
 constexpr std::uint64_t k_max_precision = 9;
-constexpr std::size_t k_max_traced_positions = 64;  // float32 never needs more digits than that
+constexpr std::size_t k_max_traced_positions = 64;
+constexpr std::uint64_t k_max_steps = 100;  // each step is a screenful
+
+// 0.1, 1e-08: the shortest text of a double, as messages show bounds.
+std::string fmt_real(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", value);
+    return text;
+}  // float32 never needs more digits than that
 
 struct RawOptions {
     std::optional<std::string> ids;
@@ -76,6 +87,11 @@ struct RawOptions {
     std::optional<std::string> padding_idx;
     bool scale_grad_by_freq = false;
     std::optional<std::string> upstream;
+    std::optional<std::string> optimizer;
+    std::optional<std::string> steps;
+    std::optional<std::string> lr;
+    std::optional<std::string> momentum;
+    std::optional<std::string> weight_decay;
 };
 
 CommandLine fail(std::string message) {
@@ -172,6 +188,81 @@ void declare_grad_options(CLI::App& grad, RawOptions& raw) {
                          "divide each row of G by its id's count"));
     single(grad.add_option("--upstream", raw.upstream, "G: randn (default), ones, or a file"))
         ->type_name("G");
+    single(grad.add_option("--optimizer", raw.optimizer, "take optimizer steps: sgd, adam, adamw"))
+        ->type_name("OPT");
+    single(grad.add_option("--steps", raw.steps, "with --optimizer: 1 to 100 (default 1)"))->type_name("N");
+    single(grad.add_option("--lr", raw.lr, "learning rate (sgd 0.1, adam/adamw 0.001)"))->type_name("LR");
+    single(grad.add_option("--momentum", raw.momentum, "sgd's momentum (default 0)"))->type_name("M");
+    single(grad.add_option("--weight-decay", raw.weight_decay, "default 0, adamw 0.01"))->type_name("W");
+}
+
+// A finite decimal number such as 0.1 or 1e-3, at least `min` (std::strtod in the C locale,
+// which embdemo never changes): no hex, no inf or nan, nothing after the number.
+std::optional<std::string> parse_real(const char* option, const std::string& text, double min,
+                                      double& value) {
+    const std::string allowed = "a finite decimal number of at least " + fmt_real(min);
+    if (text.empty() || text.find_first_not_of("0123456789.eE+-") != std::string::npos) {
+        return bad_value(option, text, "is not a decimal number", allowed);
+    }
+    char* end = nullptr;
+    value = std::strtod(text.c_str(), &end);
+    if (end != text.c_str() + text.size()) return bad_value(option, text, "is not a decimal number", allowed);
+    if (!std::isfinite(value)) return bad_value(option, text, "is not finite", allowed);
+    if (value < min) return bad_value(option, text, "is less than " + fmt_real(min), allowed);
+    return std::nullopt;
+}
+
+// Optimizer steps: which optimizer, its hyper-parameters, how many steps, and what they need.
+std::optional<std::string> validate_optimizer(const RawOptions& raw, Options& options) {
+    if (!raw.optimizer) {
+        for (const auto& [option, given] : {std::pair{"--steps", raw.steps.has_value()}, {"--lr", raw.lr.has_value()},
+                                            {"--momentum", raw.momentum.has_value()},
+                                            {"--weight-decay", raw.weight_decay.has_value()}}) {
+            if (given) return std::string(option) + " needs --optimizer (allowed: --optimizer sgd, adam or adamw)";
+        }
+        return std::nullopt;
+    }
+    const std::string& name = *raw.optimizer;
+    if (name != "sgd" && name != "adam" && name != "adamw") {
+        return bad_value("--optimizer", name, "is not a known optimizer", "sgd, adam, adamw");
+    }
+    if (raw.weights || raw.init != "torch" || options.grad.upstream == UpstreamSource::file) {
+        return std::string("--optimizer trains nn.Embedding as PyTorch draws it: it cannot be combined with "
+                           "--weights, --init index|randint or an --upstream file (allowed: --upstream randn or ones)");
+    }
+    if (options.format != OutputFormat::text && options.format != OutputFormat::json) {
+        return std::string("--optimizer prints its steps as text or json (allowed: --format text or json)");
+    }
+    double lr = name == "sgd" ? 0.1 : 1e-3;
+    double momentum = 0.0;
+    double weight_decay = name == "adamw" ? 1e-2 : 0.0;
+    if (raw.lr) {
+        if (auto problem = parse_real("--lr", *raw.lr, 0.0, lr)) return problem;
+    }
+    if (raw.momentum) {
+        if (name != "sgd") return std::string("--momentum is SGD's (allowed: with --optimizer sgd; Adam's betas are fixed at torch's defaults)");
+        if (auto problem = parse_real("--momentum", *raw.momentum, 0.0, momentum)) return problem;
+    }
+    if (raw.weight_decay) {
+        if (auto problem = parse_real("--weight-decay", *raw.weight_decay, 0.0, weight_decay)) return problem;
+    }
+    options.grad.optimizer = name == "sgd"    ? sgd_settings(lr, momentum, weight_decay)
+                             : name == "adam" ? adam_settings(lr, weight_decay)
+                                              : adamw_settings(lr, weight_decay);
+    if (raw.steps) {
+        const auto steps = parse_bounded("--steps", *raw.steps, 1, k_max_steps);
+        if (!steps) return steps.error();
+        options.grad.steps = static_cast<std::size_t>(steps.value());
+    }
+    // Every step keeps E and its gradient (2 V x d) for the view.
+    const DemoRequest& request = options.request;
+    const std::uint64_t kept = 2 * request.vocab_size * request.dim * options.grad.steps;
+    if (kept > k_max_matrix_values) {
+        return "--steps " + std::to_string(options.grad.steps) + ": the run would keep " + group_thousands(kept) +
+               " values (allowed: at most " + group_thousands(k_max_matrix_values) +
+               " for 2 x V x d x steps; use fewer steps or a smaller --vocab or --dim)";
+    }
+    return std::nullopt;
 }
 
 constexpr const char* k_grad_footer = R"(The shared options (--ids, --vocab, --dim, --seed, --init, --weights, --format,
@@ -377,7 +468,7 @@ std::optional<std::string> validate_grad(const RawOptions& raw, Options& options
         grad.upstream = UpstreamSource::file;
         grad.upstream_file = upstream;
     }
-    return std::nullopt;
+    return validate_optimizer(raw, options);
 }
 
 // Turns the raw strings into a validated Options, or the first problem found.

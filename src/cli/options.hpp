@@ -10,6 +10,7 @@
 #include "cli/terminal.hpp"
 #include "core/grad_lesson.hpp"
 #include "core/ids.hpp"
+#include "core/optim.hpp"
 #include "core/report.hpp"
 #include "core/report_matrices.hpp"
 
@@ -29,6 +30,8 @@ struct GradOptions {
     bool scale_grad_by_freq = false;
     UpstreamSource upstream = UpstreamSource::randn;
     std::string upstream_file;  // with UpstreamSource::file
+    std::optional<OptimizerSettings> optimizer;  // --optimizer: steps instead of one backward
+    std::size_t steps = 1;
 };
 
 struct Options {

@@ -7,13 +7,6 @@
 namespace embdemo {
 namespace {
 
-std::string ids_json(const IdBatch& ids) {
-    if (!ids.batched) return fmt::format("[{}]", fmt::join(ids.values, ", "));
-    std::vector<std::string> rows;
-    for (std::size_t b = 0; b < ids.batch; ++b) rows.push_back(fmt::format("[{}]", fmt::join(ids.row(b), ", ")));
-    return fmt::format("[{}]", fmt::join(rows, ", "));
-}
-
 const char* upstream_name(UpstreamSource source) {
     switch (source) {
         case UpstreamSource::randn: break;

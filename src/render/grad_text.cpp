@@ -33,19 +33,6 @@ std::string position_label(const IdBatch& ids, std::size_t flat) {
     return fmt::format("G[{},{}]", flat / ids.seq, flat % ids.seq);
 }
 
-std::string ids_text(const IdBatch& ids) {
-    if (!ids.batched) return format_ids(ids.values);
-    std::string text = "[";
-    for (std::size_t b = 0; b < ids.batch; ++b) {
-        if (b == 3 && ids.batch > 4) {
-            text += fmt::format(", ... {} more rows", ids.batch - 3);
-            break;
-        }
-        text += (b ? ", " : "") + format_ids(ids.row(b));
-    }
-    return text + "]";
-}
-
 std::string header(const GradLesson& lesson) {
     const GradRequest& request = lesson.request;
     const std::size_t n = request.ids.values.size();
@@ -54,7 +41,7 @@ std::string header(const GradLesson& lesson) {
     std::string out = "Embedding backward two ways: scatter-add vs one_hot(ids).T @ G\n";
     const std::string shape = request.ids.batched ? fmt::format("B x T = {} x {}", request.ids.batch, request.ids.seq)
                                                   : fmt::format("n = {}", n);
-    out += fmt::format("  ids    {}  ({})\n", ids_text(request.ids), shape);
+    out += fmt::format("  ids    {}  ({})\n", format_id_batch(request.ids), shape);
     out += fmt::format("  vocab  {}{}\n", v, request.vocab_inferred ? "  (largest id + 1; set it with --vocab)" : "");
     out += fmt::format("  dim    {}\n", d);
     out += fmt::format("  shapes E {} x {}, G {} x {}, X {} x {}, both dE {} x {}\n", v, d,

@@ -77,4 +77,11 @@ std::string json_string(std::string_view text) {
     return out + '"';
 }
 
+std::string ids_json(const IdBatch& ids) {
+    if (!ids.batched) return fmt::format("[{}]", fmt::join(ids.values, ", "));
+    std::vector<std::string> rows;
+    for (std::size_t b = 0; b < ids.batch; ++b) rows.push_back(fmt::format("[{}]", fmt::join(ids.row(b), ", ")));
+    return fmt::format("[{}]", fmt::join(rows, ", "));
+}
+
 }  // namespace embdemo

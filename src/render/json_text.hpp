@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/ids.hpp"
 #include "core/report.hpp"
 
 namespace embdemo {
@@ -15,6 +16,9 @@ std::string json_number(double value);
 
 // A JSON string in ASCII (see json_text.cpp for how bytes that are not UTF-8 are kept).
 std::string json_string(std::string_view text);
+
+// [2, 3, 1], or [[2, 3], [1, 1]] for a batch.
+std::string ids_json(const IdBatch& ids);
 
 // "torch", "randint", "index" or "file": docs/schema.md's weight_source.
 const char* weight_source_name(const WeightOrigin& origin);

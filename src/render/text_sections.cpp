@@ -67,6 +67,19 @@ std::string format_ids(const TokenIds& ids) {
     return text + "]";
 }
 
+std::string format_id_batch(const IdBatch& ids) {
+    if (!ids.batched) return format_ids(ids.values);
+    std::string text = "[";
+    for (std::size_t b = 0; b < ids.batch; ++b) {
+        if (b == 3 && ids.batch > 4) {
+            text += fmt::format(", ... {} more rows", ids.batch - 3);
+            break;
+        }
+        text += (b ? ", " : "") + format_ids(ids.row(b));
+    }
+    return text + "]";
+}
+
 std::string describe_origin(const DemoReport& report) {
     const Matrix& e = report.weight;
     switch (report.request.origin.kind) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/ids.hpp"
 #include "core/report.hpp"
 #include "render/number_format.hpp"
 #include "render/text.hpp"
@@ -14,6 +15,7 @@
 namespace embdemo {
 
 std::string format_ids(const TokenIds& ids);        // "[2, 3, 1]", long lists elided
+std::string format_id_batch(const IdBatch& ids);    // a list, or "[[2, 3], [1, 1]]"
 
 // Which rows of E a view shows: all of them, or PyTorch's summary plus the rows the ids select
 // (up to 8, so a long id list cannot undo the summary).

@@ -1,0 +1,150 @@
+#include "render/train_text.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "core/limits.hpp"
+#include "render/json_text.hpp"
+#include "render/number_format.hpp"
+#include "render/paint.hpp"
+#include "render/table.hpp"
+#include "render/text_sections.hpp"
+
+namespace embdemo {
+namespace {
+
+// Rows listed per step; more are counted.
+constexpr std::size_t k_max_listed_rows = 8;
+
+// Python's repr of a float hyper-parameter, as the optimizer's repr shows it.
+std::string python_float(double value) { return fmt::format("{}", value); }
+
+std::string batch_text(const TokenIds& batch) { return format_ids(batch); }
+
+std::string step_lines(const TrainingStep& step, std::size_t index, std::size_t vocab, Palette palette) {
+    std::string out = paint(fmt::format("Step {}: batch {}", index + 1, batch_text(step.batch)), Paint::heading,
+                            palette) + '\n';
+    std::size_t moved_outside = 0;
+    for (const RowChange& change : step.changed) moved_outside += !change.in_batch;
+    const std::set<std::uint64_t> used(step.batch.begin(), step.batch.end());
+    for (std::size_t i = 0; i < step.changed.size() && i < k_max_listed_rows; ++i) {
+        const RowChange& change = step.changed[i];
+        const std::string where = change.in_batch ? "in this batch" : paint("NOT in this batch", Paint::bad, palette);
+        out += fmt::format("  row {:>6}  moved by up to {}   {}\n", change.row,
+                           shortest_round_trip(static_cast<float>(change.max_abs_delta)), where);
+    }
+    if (step.changed.size() > k_max_listed_rows) {
+        out += fmt::format("  ... {} more rows moved\n", group_thousands(step.changed.size() - k_max_listed_rows));
+    }
+    const std::size_t unchanged = vocab - step.changed.size();
+    std::size_t used_unchanged = 0;
+    for (const std::uint64_t id : used) {
+        used_unchanged += std::none_of(step.changed.begin(), step.changed.end(),
+                                       [&](const RowChange& c) { return c.row == id; });
+    }
+    out += fmt::format("  {} of {} rows moved ({} outside the batch); {} did not{}\n",
+                       group_thousands(step.changed.size()), group_thousands(vocab),
+                       group_thousands(moved_outside), group_thousands(unchanged),
+                       used_unchanged ? fmt::format(", {} of them in the batch", used_unchanged) : "");
+    return out;
+}
+
+// Why rows outside a batch moved, from the optimizer's settings.
+std::string outside_reason(const OptimizerSettings& settings) {
+    switch (settings.kind) {
+        case OptimizerKind::sgd:
+            if (settings.weight_decay != 0.0) {
+                return "SGD's weight_decay adds weight_decay * E to the whole gradient, so every "
+                       "non-zero row moves";
+            }
+            return "SGD's momentum buffer keeps the gradients of earlier batches and goes on moving "
+                   "their rows";
+        case OptimizerKind::adam:
+            return "Adam keeps running averages of each row's gradient (exp_avg, exp_avg_sq), so a row "
+                   "goes on moving in steps whose batch no longer holds it";
+        case OptimizerKind::adamw: break;
+    }
+    return "AdamW's decoupled weight decay shrinks every row by lr * weight_decay each step, and its "
+           "running averages go on moving rows that left the batch";
+}
+
+std::string summary(const TrainingArgs& args, const TrainingRun& run) {
+    std::size_t outside = 0;
+    for (const TrainingStep& step : run.steps) {
+        for (const RowChange& change : step.changed) outside += !change.in_batch;
+    }
+    if (outside == 0) {
+        return "Every row that moved was in its step's batch: the gradient is 0 elsewhere, and " +
+               describe_optimizer(args.optimizer) + " moves only rows with a gradient. This is the "
+               "glossary's \"update only the rows used in the current batch\".";
+    }
+    return fmt::format("{} row moves happened outside their step's batch: {}. The gradient still "
+                       "touches only the used rows; the optimizer does not.",
+                       group_thousands(outside), outside_reason(args.optimizer));
+}
+
+}  // namespace
+
+std::string describe_optimizer(const OptimizerSettings& settings) {
+    switch (settings.kind) {
+        case OptimizerKind::sgd:
+            return fmt::format("torch.optim.SGD(lr={}, momentum={}, weight_decay={})", python_float(settings.lr),
+                               python_float(settings.momentum), python_float(settings.weight_decay));
+        case OptimizerKind::adam:
+        case OptimizerKind::adamw: break;
+    }
+    return fmt::format("torch.optim.{}(lr={}, betas=({}, {}), eps={}, weight_decay={})",
+                       settings.kind == OptimizerKind::adam ? "Adam" : "AdamW", python_float(settings.lr),
+                       python_float(settings.beta1), python_float(settings.beta2), python_float(settings.eps),
+                       python_float(settings.weight_decay));
+}
+
+std::string render_train_text(const TrainingArgs& args, const TrainingRun& run, const TextOptions& options) {
+    std::string out = "Optimizer steps: which rows of E move\n";
+    const std::size_t batches = args.ids.batched ? args.ids.batch : 1;
+    out += fmt::format("  ids    {}  ({})\n", format_id_batch(args.ids),
+                       batches > 1 ? fmt::format("{} batches: step t uses row t mod {}", batches, batches)
+                                   : std::string("the same batch every step"));
+    out += fmt::format("  table  nn.Embedding({}, {}{})  after torch.manual_seed({})\n", args.vocab_size, args.dim,
+                       args.embedding.padding_row ? fmt::format(", padding_idx={}", *args.embedding.padding_row) : "",
+                       args.seed);
+    out += fmt::format("  G      {} per step, drawn after E and the earlier steps\n",
+                       args.upstream == UpstreamKind::randn ? "torch.randn(T, d)" : "torch.ones(T, d)");
+    out += wrap_words(describe_optimizer(args.optimizer), "  optim  ", "         ");
+    out += "\nE before the first step\n" + render_plain_matrix(run.initial_weight, options);
+    for (std::size_t t = 0; t < run.steps.size(); ++t) {
+        out += '\n' + step_lines(run.steps[t], t, args.vocab_size, options.palette);
+    }
+    out += "\nE after the last step\n" + render_plain_matrix(run.steps.back().weight, options);
+    return out + '\n' + wrap_words(summary(args, run), "", "");
+}
+
+std::string render_train_json(const TrainingArgs& args, const TrainingRun& run) {
+    LessonReport report;
+    report.head = {{"schema", json_string(k_train_json_schema)},
+                   {"ids", ids_json(args.ids)},
+                   {"vocab", std::to_string(args.vocab_size)},
+                   {"dim", std::to_string(args.dim)},
+                   {"seed", std::to_string(args.seed)},
+                   {"optimizer", json_string(describe_optimizer(args.optimizer))},
+                   {"upstream_source", json_string(args.upstream == UpstreamKind::randn ? "randn" : "ones")}};
+    report.tables.push_back({"initial_weight", "E", &run.initial_weight, {args.vocab_size, args.dim}, false});
+    std::vector<std::string> steps;
+    for (const TrainingStep& step : run.steps) {
+        std::vector<std::string> changed;
+        for (const RowChange& change : step.changed) {
+            changed.push_back(fmt::format("{{\"row\": {}, \"max_abs_delta\": {}, \"in_batch\": {}}}", change.row,
+                                          json_number(change.max_abs_delta), change.in_batch));
+        }
+        steps.push_back(fmt::format("{{\"batch\": [{}], \"changed\": [{}]}}", fmt::join(step.batch, ", "),
+                                    fmt::join(changed, ", ")));
+    }
+    report.checks.push_back({"steps", "[\n    " + fmt::format("{}", fmt::join(steps, ",\n    ")) + "\n  ]"});
+    report.tables.push_back({"final_weight", "E after the last step", &run.steps.back().weight,
+                             {args.vocab_size, args.dim}, false});
+    return render_lesson_json(report, {});
+}
+
+}  // namespace embdemo
