@@ -60,6 +60,7 @@ struct RawOptions {
     std::optional<std::string> save_weights;
     std::optional<std::string> export_projector;
     std::optional<std::string> labels;
+    std::optional<std::string> max_memory;
     std::string precision = "4";
     bool precision_given = false;  // the default is not a request
     std::string color = "auto";
@@ -149,6 +150,8 @@ void declare_options(CLI::App& app, RawOptions& raw) {
         ->type_name("DIR");
     single(app.add_option("--labels", raw.labels, "with --export-projector: a label per row"))
         ->type_name("FILE");
+    single(app.add_option("--max-memory", raw.max_memory, "refuse runs needing more, e.g. 4G (default 1G)"))
+        ->type_name("SIZE");
 }
 
 // A file or directory name given to `option`: anything but empty.
@@ -329,6 +332,15 @@ CommandLine validate(const RawOptions& raw) {
     options.export_projector = raw.export_projector.value_or("");
     options.labels = raw.labels.value_or("");
     if (auto problem = check_combinations(raw, options)) return fail(*problem);
+
+    if (raw.max_memory) {
+        const auto budget = parse_memory_size(*raw.max_memory);
+        if (!budget) {
+            return fail(bad_value("--max-memory", *raw.max_memory, budget.error(),
+                                  "a size of at least 1M: bytes, or a number with K, M, G or T, e.g. 512M, 4G"));
+        }
+        options.max_memory = budget.value();
+    }
 
     const auto precision = parse_bounded("--precision", raw.precision, 0, k_max_precision);
     if (!precision) return fail(precision.error());

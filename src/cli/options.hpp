@@ -3,11 +3,13 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "cli/terminal.hpp"
+#include "core/memory.hpp"
 #include "core/report.hpp"
 #include "core/report_matrices.hpp"
 
@@ -30,6 +32,7 @@ struct Options {
     std::string save_weights;      // --save-weights FILE.npy, or empty
     std::string export_projector;  // --export-projector DIR, or empty
     std::string labels;            // --labels FILE for the projector's metadata, or empty
+    std::uint64_t max_memory = k_default_memory_budget;  // --max-memory, in bytes
 };
 
 struct CommandLine {

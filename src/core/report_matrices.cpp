@@ -56,13 +56,19 @@ std::uint64_t report_matrix_values(ReportMatrix which, std::uint64_t ids, std::u
     return ids * dim;
 }
 
-std::optional<std::string> check_printed_values(std::optional<ReportMatrix> shown,
-                                                std::uint64_t ids, std::uint64_t vocab_size,
-                                                std::uint64_t dim) {
+std::uint64_t printed_values(std::optional<ReportMatrix> shown, std::uint64_t ids, std::uint64_t vocab_size,
+                             std::uint64_t dim) {
     std::uint64_t total = 0;
     for (const ReportMatrix which : k_report_matrices) {
         if (!shown || *shown == which) total += report_matrix_values(which, ids, vocab_size, dim);
     }
+    return total;
+}
+
+std::optional<std::string> check_printed_values(std::optional<ReportMatrix> shown,
+                                                std::uint64_t ids, std::uint64_t vocab_size,
+                                                std::uint64_t dim) {
+    const std::uint64_t total = printed_values(shown, ids, vocab_size, dim);
     if (total <= k_max_printed_values) return std::nullopt;
     return "the output would hold " + group_thousands(total) + " numbers (about " +
            group_thousands(total * 12 / 1000000) + " MB); the limit for json, csv and tsv is " +

@@ -37,6 +37,10 @@ std::uint64_t report_matrix_values(ReportMatrix which, std::uint64_t ids, std::u
 // summarise and have no such limit.
 inline constexpr std::uint64_t k_max_printed_values = std::uint64_t{1} << 24;
 
+// How many numbers printing `shown` (every matrix when empty) writes.
+std::uint64_t printed_values(std::optional<ReportMatrix> shown, std::uint64_t ids, std::uint64_t vocab_size,
+                             std::uint64_t dim);
+
 // nullopt when printing `shown` (every matrix when empty) fits k_max_printed_values; otherwise
 // a message with the count, the rough size and what to do instead.
 std::optional<std::string> check_printed_values(std::optional<ReportMatrix> shown,
