@@ -48,5 +48,18 @@ compare "from a .npy file" --ids 1 --weights "$work/e.npy" --format tsv --show l
 "$binary" --ids 1 --vocab 2000 --dim 768 --format csv --show weight >"$work/e.csv"
 compare "from a CSV file" --ids 1 --weights "$work/e.csv"
 
+# A labels file over its cap is refused by its size, without being read (it used to be read up
+# to the cap, 256 MiB, first).
+truncate -s 1G "$work/labels.txt"
+/usr/bin/time -o "$work/rss" -f %M "$binary" --ids 1 --dim 2 --export-projector "$work/p" \
+  --labels "$work/labels.txt" >/dev/null 2>"$work/stderr" </dev/null
+status=$?
+rss=$(tail -1 "$work/rss")
+echo "1 GiB labels file: status $status, peak $rss KiB"
+if [ $status -ne 2 ] || [ "$rss" -gt 20480 ] || ! grep -qF 'is 1,073,741,824 bytes (allowed: at most' "$work/stderr"; then
+  echo "FAIL: 1 GiB labels file: $(cat "$work/stderr")"
+  failures=$((failures + 1))
+fi
+
 [ $failures -eq 0 ] || exit 1
 echo "every estimate within 25% of the measured peak"
