@@ -49,14 +49,16 @@ TEST_CASE("markdown says why the results differ") {
                         "X[1] @ E (lookup -1, product nan).") != std::string::npos);
 }
 
-TEST_CASE("json names a weight file as an ASCII JSON string, whatever its bytes") {
+TEST_CASE("json names a weight file as an ASCII JSON string that keeps every byte") {
     WeightOrigin origin;
     origin.kind = WeightOrigin::Kind::file;
-    origin.detail = "a\"b\\c\x01 \xc3\xa9 \xf0\x9f\x98\x80 \xff.npy";
+    // Not UTF-8: 0xff alone, 0xc3 cut short, an overlong "/" (0xc0 0xaf); each byte is kept
+    // as U+DC00 + byte, Python's surrogateescape.
+    origin.detail = "a\"b\\c\x01 \xc3\xa9 \xf0\x9f\x98\x80 \xff \xc3x \xc0\xaf.npy";
     const std::string json = render_json(tiny_report(tiny_weight(), origin));
     CHECK(json.find("  \"seed\": null,\n  \"weight_source\": \"file\",\n") != std::string::npos);
-    CHECK(json.find("  \"weight_file\": \"a\\\"b\\\\c\\u0001 \\u00e9 \\ud83d\\ude00 \\ufffd.npy\",\n") !=
-          std::string::npos);
+    CHECK(json.find("  \"weight_file\": \"a\\\"b\\\\c\\u0001 \\u00e9 \\ud83d\\ude00 \\udcff \\udcc3x "
+                    "\\udcc0\\udcaf.npy\",\n") != std::string::npos);
     CHECK(json.find("\"cause\": \"nonfinite_elsewhere\"") != std::string::npos);
 }
 
