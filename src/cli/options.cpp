@@ -154,17 +154,25 @@ void declare_options(CLI::App& app, RawOptions& raw) {
         ->type_name("SIZE");
 }
 
-// A file or directory name given to `option`: anything but empty.
-std::optional<std::string> check_path(const char* option, const std::optional<std::string>& path) {
-    if (path && path->empty()) return bad_value(option, *path, "is empty", "a file or directory name");
+// A file or directory name given to `option`: anything but empty. `allowed` says which.
+std::optional<std::string> check_path(const char* option, const std::optional<std::string>& path,
+                                      const char* allowed) {
+    if (path && path->empty()) return bad_value(option, *path, "is empty", allowed);
     return std::nullopt;
 }
 
 // The options about files and formats that only make sense together.
 std::optional<std::string> check_combinations(const RawOptions& raw, const Options& options) {
-    for (const auto& [option, path] : {std::pair{"--weights", raw.weights}, {"--save-weights", raw.save_weights},
-                                       {"--export-projector", raw.export_projector}, {"--labels", raw.labels}}) {
-        if (auto problem = check_path(option, path)) return problem;
+    const struct {
+        const char* option;
+        const std::optional<std::string>& path;
+        const char* allowed;
+    } paths[] = {{"--weights", raw.weights, "the name of a .npy, .csv or .tsv file"},
+                 {"--save-weights", raw.save_weights, "a file name ending in .npy"},
+                 {"--export-projector", raw.export_projector, "a directory name"},
+                 {"--labels", raw.labels, "a file name"}};
+    for (const auto& path : paths) {
+        if (auto problem = check_path(path.option, path.path, path.allowed)) return problem;
     }
     if (raw.weights && raw.seed) {
         return std::string("--seed cannot be combined with --weights: E comes from the file, so the seed "

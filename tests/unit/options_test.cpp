@@ -109,7 +109,7 @@ TEST_CASE("file and format options that make no sense together are refused") {
          "--labels has no effect without --export-projector (allowed: both, or neither)"},
         {{"--ids", "1", "--dim", "2", "--save-weights", "e.csv"},
          "--save-weights \"e.csv\": does not end in .npy (allowed: a file name ending in .npy)"},
-        {{"--ids", "1", "--weights", ""}, "--weights \"\": is empty (allowed: a file or directory name)"},
+        {{"--ids", "1", "--weights", ""}, "--weights \"\": is empty (allowed: the name of a .npy, .csv or .tsv file)"},
         {{"--ids", "1"}, "--dim is required, e.g. embdemo --ids 2,3,1 --dim 5; see embdemo --help"},
     };
     for (const auto& c : cases) {
