@@ -72,7 +72,7 @@ ParseResult<Matrix> make_weight(DemoRequest& request, const Options& options) {
 // teaching views, so that --pause can stop between them.
 std::vector<std::string> render_steps(const DemoReport& report, const Options& options) {
     switch (options.format) {
-        case OutputFormat::json: return {render_json(report)};
+        case OutputFormat::json: return {render_json(report, options.show)};
         case OutputFormat::csv: return {render_delimited(report, ',', options.show)};
         case OutputFormat::tsv: return {render_delimited(report, '\t', options.show)};
         case OutputFormat::markdown: return {render_markdown(report, options.precision, options.show)};

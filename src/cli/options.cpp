@@ -1,5 +1,6 @@
 #include "cli/options.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -32,7 +33,8 @@ constexpr const char* k_footer = R"(Examples:
   embdemo --ids 2,3,1 --dim 5 --format csv --show lookup   one matrix as CSV
   embdemo --ids 464,3290 --weights wte.npy    a real model's table (numpy.save)
 
-Matrices for --show: weight, onehot, lookup, onehot_matmul, linear_output.
+Matrices for --show (one, or several separated by commas): weight, onehot,
+lookup, onehot_matmul, linear_output.
 Weight files: a .npy file (recognised by its content; float32 or float64, 2-D,
 C order) or a .csv/.tsv file (by its name; one row of E per line, no header).
 
@@ -109,6 +111,29 @@ std::optional<OutputFormat> find_format(const std::string& name) {
     return std::nullopt;
 }
 
+// "lookup,onehot_matmul" -> those matrices, in that order; each name once.
+ParseResult<MatrixSelection> parse_matrix_selection(const std::string& text) {
+    const bool several = text.find(',') != std::string::npos;
+    MatrixSelection selection;
+    for (std::size_t start = 0, item = 1;; ++item) {
+        const std::size_t comma = text.find(',', start);
+        const std::string name = text.substr(start, comma == std::string::npos ? comma : comma - start);
+        // Only a list needs to say which item is wrong.
+        const std::string where = several ? "item " + std::to_string(item) + ' ' + quote_for_message(name) + ' ' : "";
+        const auto which = find_report_matrix(name);
+        if (!which) {
+            return ParseResult<MatrixSelection>::fail(
+                where + (name.empty() ? "is empty" : "is not a matrix name"));
+        }
+        if (std::find(selection.begin(), selection.end(), *which) != selection.end()) {
+            return ParseResult<MatrixSelection>::fail(where + "is named twice");
+        }
+        selection.push_back(*which);
+        if (comma == std::string::npos) return ParseResult<MatrixSelection>::ok(std::move(selection));
+        start = comma + 1;
+    }
+}
+
 void declare_options(CLI::App& app, RawOptions& raw) {
     // Every value is read as a string and checked by our own parsers in validate(). Help lines
     // stay within 80 columns: CLI11 does not wrap them.
@@ -128,8 +153,8 @@ void declare_options(CLI::App& app, RawOptions& raw) {
     single(app.add_option("--format", raw.format, "text, json, csv, tsv or markdown"))
         ->type_name("FORMAT")
         ->capture_default_str();
-    single(app.add_option("--show", raw.show, "csv/tsv/markdown: only this matrix (see below)"))
-        ->type_name("MATRIX");
+    single(app.add_option("--show", raw.show, "only these matrices, e.g. lookup (see below)"))
+        ->type_name("LIST");
     single(app.add_option("--precision", raw.precision, "decimals in text and markdown, 0 to 9"))
         ->type_name("P")
         ->capture_default_str();
@@ -194,10 +219,9 @@ std::optional<std::string> check_combinations(const RawOptions& raw, const Optio
                              ", which prints every float32 exactly (shortest round-trip form)",
                          "--precision with --format text or markdown");
     }
-    if (raw.show && options.format != OutputFormat::csv && options.format != OutputFormat::tsv &&
-        options.format != OutputFormat::markdown) {
-        return bad_value("--show", *raw.show, "needs --format csv, tsv or markdown",
-                         "--show with one of those formats; json always carries every matrix");
+    if (raw.show && options.format == OutputFormat::text) {
+        return bad_value("--show", *raw.show, "needs --format json, csv, tsv or markdown",
+                         "--show with one of those formats; the text view shows every matrix");
     }
     return std::nullopt;
 }
@@ -330,11 +354,12 @@ CommandLine validate(const RawOptions& raw) {
     if (!format) return fail(bad_value("--format", raw.format, "is not a known format", "text, json, csv, tsv, markdown"));
     options.format = *format;
     if (raw.show) {
-        options.show = find_report_matrix(*raw.show);
-        if (!options.show) {
-            return fail(bad_value("--show", *raw.show, "is not a matrix name",
-                                  "weight, onehot, lookup, onehot_matmul, linear_output"));
+        auto show = parse_matrix_selection(*raw.show);
+        if (!show) {
+            return fail(bad_value("--show", *raw.show, show.error(),
+                                  "comma-separated names from weight, onehot, lookup, onehot_matmul, linear_output"));
         }
+        options.show = std::move(show.value());
     }
     options.save_weights = raw.save_weights.value_or("");
     options.export_projector = raw.export_projector.value_or("");

@@ -26,7 +26,7 @@ struct Options {
     View view = View::plain;
     std::vector<std::size_t> trace_positions;  // empty: the default positions
     bool pause = false;  // wait for Enter between steps (only ever when stdin is a terminal)
-    std::optional<ReportMatrix> show;  // csv, tsv, markdown: only this matrix
+    MatrixSelection show;  // json, csv, tsv, markdown: only these matrices (empty: all)
     int precision = 4;
     ColorMode color = ColorMode::automatic;
     std::string save_weights;      // --save-weights FILE.npy, or empty
