@@ -13,6 +13,7 @@
 #include "cli/files.hpp"
 #include "cli/options.hpp"
 #include "cli/outputs.hpp"
+#include "cli/run_memory.hpp"
 #include "cli/terminal.hpp"
 #include "cli/weight_files.hpp"
 #include "core/escape.hpp"
@@ -55,8 +56,8 @@ int write_stdout(const std::string& text) {
 }
 
 // E for the request, from wherever the options say it comes from. A file also decides the
-// request's vocab and dim.
-ParseResult<Matrix> make_weight(DemoRequest& request) {
+// request's vocab and dim, and the run's size is checked as soon as its header is read.
+ParseResult<Matrix> make_weight(DemoRequest& request, const Options& options) {
     switch (request.origin.kind) {
         case WeightOrigin::Kind::torch: break;
         case WeightOrigin::Kind::torch_randint:
@@ -64,7 +65,8 @@ ParseResult<Matrix> make_weight(DemoRequest& request) {
                 request.vocab_size, request.dim, request.seed, k_randint_low, k_randint_high));
         case WeightOrigin::Kind::index_pattern:
             return ParseResult<Matrix>::ok(index_pattern_weight(request.vocab_size, request.dim));
-        case WeightOrigin::Kind::file: return load_weight_file(request);
+        case WeightOrigin::Kind::file:
+            return load_weight_file(request, [&options](const DemoRequest& sized) { return check_run_size(options, sized); });
     }
     return ParseResult<Matrix>::ok(torch_embedding_weight(request.vocab_size, request.dim, request.seed));
 }
@@ -83,7 +85,7 @@ TextOptions text_options(const Options& options) {
 // teaching views, so that --pause can stop between them.
 std::vector<std::string> render_steps(const DemoReport& report, const Options& options) {
     switch (options.format) {
-        case OutputFormat::json: return {render_json(report)};
+        case OutputFormat::json: return {render_json(report, options.show)};
         case OutputFormat::csv: return {render_delimited(report, ',', options.show)};
         case OutputFormat::tsv: return {render_delimited(report, '\t', options.show)};
         case OutputFormat::markdown: return {render_markdown(report, options.precision, options.show)};
@@ -115,15 +117,9 @@ bool wait_for_enter() {
     return c != EOF && !quit;
 }
 
-// Steps from `first` on, separated by blank lines.
-std::string join_steps(const std::vector<std::string>& steps, std::size_t first) {
-    std::string text;
-    for (std::size_t i = first; i < steps.size(); ++i) text += (i > first ? "\n" : "") + steps[i];
-    return text;
-}
-
 // Writes the steps: all at once, or with --pause on a terminal one at a time, until the last
-// one or until the learner quits (then the lesson simply ends there).
+// one or until the learner quits (then the lesson simply ends there). Steps are separated by
+// blank lines and written one by one rather than joined, so a large JSON result is not held twice.
 int write_steps(const std::vector<std::string>& steps, bool pause) {
     std::size_t next = 0;
     if (pause && stdin_is_terminal()) {
@@ -133,7 +129,12 @@ int write_steps(const std::vector<std::string>& steps, bool pause) {
             if (!wait_for_enter()) return k_exit_ok;
         }
     }
-    return write_stdout(join_steps(steps, next));
+    for (std::size_t i = next; i < steps.size(); ++i) {
+        const int status = i > next ? write_stdout("\n") : k_exit_ok;
+        if (status != k_exit_ok) return status;
+        if (const int written = write_stdout(steps[i]); written != k_exit_ok) return written;
+    }
+    return k_exit_ok;
 }
 
 ParseResult<std::vector<std::string>> read_labels(const Options& options, std::size_t vocab_size) {
@@ -154,17 +155,17 @@ int run_demo(const Options& options) {
         return k_exit_usage;
     }
     DemoRequest request = options.request;
-    auto weight = make_weight(request);
+    // Seeded tables' sizes are known now; a file's once its header is read (make_weight).
+    if (request.origin.kind != WeightOrigin::Kind::file) {
+        if (auto too_big = check_run_size(options, request)) {
+            print_error("--ids/--vocab/--dim: " + *too_big);
+            return k_exit_usage;
+        }
+    }
+    auto weight = make_weight(request, options);
     if (!weight) {
         print_error(weight.error());
         return k_exit_usage;
-    }
-    // A file's sizes are known only now; seeded tables were checked with the options.
-    if (request.origin.kind == WeightOrigin::Kind::file) {
-        if (auto too_big = check_output_size(options, request)) {
-            print_error(*too_big);
-            return k_exit_usage;
-        }
     }
     const auto labels = read_labels(options, request.vocab_size);
     if (!labels) {

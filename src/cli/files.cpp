@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/escape.hpp"
+#include "core/limits.hpp"
 
 namespace embdemo {
 namespace {
@@ -72,13 +73,20 @@ ParseResult<std::ifstream> open_for_reading(const std::string& path) {
 ParseResult<std::string> read_small_file(const std::string& path, std::uint64_t max_bytes) {
     auto in = open_for_reading(path);
     if (!in) return ParseResult<std::string>::fail(in.error());
+    const auto too_large = [max_bytes](const std::string& size) {
+        return ParseResult<std::string>::fail("is " + size + " bytes (allowed: at most " + group_thousands(max_bytes) +
+                                              " bytes)");
+    };
+    // The size first, so that a huge file is refused without reading it.
+    struct stat info {};
+    if (::stat(path.c_str(), &info) == 0 && static_cast<std::uint64_t>(info.st_size) > max_bytes) {
+        return too_large(group_thousands(static_cast<std::uint64_t>(info.st_size)));
+    }
     std::string content;
     char buffer[65536];
     while (in.value().read(buffer, sizeof buffer) || in.value().gcount() > 0) {
         content.append(buffer, static_cast<std::size_t>(in.value().gcount()));
-        if (content.size() > max_bytes) {
-            return ParseResult<std::string>::fail("is larger than " + std::to_string(max_bytes) + " bytes");
-        }
+        if (content.size() > max_bytes) return too_large("more than " + group_thousands(max_bytes));  // it grew
     }
     if (in.value().bad()) return ParseResult<std::string>::fail(system_error("cannot read"));
     return ParseResult<std::string>::ok(std::move(content));

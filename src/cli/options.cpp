@@ -36,7 +36,8 @@ constexpr const char* k_footer = R"(Examples:
   embdemo --ids 2,3,1 --dim 5 --format csv --show lookup   one matrix as CSV
   embdemo --ids 464,3290 --weights wte.npy    a real model's table (numpy.save)
 
-Matrices for --show: weight, onehot, lookup, onehot_matmul, linear_output.
+Matrices for --show (one, or several separated by commas): weight, onehot,
+lookup, onehot_matmul, linear_output.
 Weight files: a .npy file (recognised by its content; float32 or float64, 2-D,
 C order) or a .csv/.tsv file (by its name; one row of E per line, no header).
 
@@ -73,6 +74,7 @@ struct RawOptions {
     std::optional<std::string> save_weights;
     std::optional<std::string> export_projector;
     std::optional<std::string> labels;
+    std::optional<std::string> max_memory;
     std::string precision = "4";
     bool precision_given = false;  // the default is not a request
     std::string color = "auto";
@@ -132,6 +134,29 @@ std::optional<OutputFormat> find_format(const std::string& name) {
     return std::nullopt;
 }
 
+// "lookup,onehot_matmul" -> those matrices, in that order; each name once.
+ParseResult<MatrixSelection> parse_matrix_selection(const std::string& text) {
+    const bool several = text.find(',') != std::string::npos;
+    MatrixSelection selection;
+    for (std::size_t start = 0, item = 1;; ++item) {
+        const std::size_t comma = text.find(',', start);
+        const std::string name = text.substr(start, comma == std::string::npos ? comma : comma - start);
+        // Only a list needs to say which item is wrong.
+        const std::string where = several ? "item " + std::to_string(item) + ' ' + quote_for_message(name) + ' ' : "";
+        const auto which = find_report_matrix(name);
+        if (!which) {
+            return ParseResult<MatrixSelection>::fail(
+                where + (name.empty() ? "is empty" : "is not a matrix name"));
+        }
+        if (std::find(selection.begin(), selection.end(), *which) != selection.end()) {
+            return ParseResult<MatrixSelection>::fail(where + "is named twice");
+        }
+        selection.push_back(*which);
+        if (comma == std::string::npos) return ParseResult<MatrixSelection>::ok(std::move(selection));
+        start = comma + 1;
+    }
+}
+
 void declare_options(CLI::App& app, RawOptions& raw) {
     // Every value is read as a string and checked by our own parsers in validate(). Help lines
     // stay within 80 columns: CLI11 does not wrap them.
@@ -151,8 +176,8 @@ void declare_options(CLI::App& app, RawOptions& raw) {
     single(app.add_option("--format", raw.format, "text, json, csv, tsv or markdown"))
         ->type_name("FORMAT")
         ->capture_default_str();
-    single(app.add_option("--show", raw.show, "csv/tsv/markdown: only this matrix (see below)"))
-        ->type_name("MATRIX");
+    single(app.add_option("--show", raw.show, "only these matrices, e.g. lookup (see below)"))
+        ->type_name("LIST");
     single(app.add_option("--precision", raw.precision, "decimals in text and markdown, 0 to 9"))
         ->type_name("P")
         ->capture_default_str();
@@ -176,6 +201,8 @@ void declare_options(CLI::App& app, RawOptions& raw) {
         ->type_name("DIR");
     single(app.add_option("--labels", raw.labels, "with --export-projector: a label per row"))
         ->type_name("FILE");
+    single(app.add_option("--max-memory", raw.max_memory, "refuse runs needing more, e.g. 4G (default 1G)"))
+        ->type_name("SIZE");
 }
 
 void declare_grad_options(CLI::App& grad, RawOptions& raw) {
@@ -279,17 +306,25 @@ Exit status: 0 when both gradients agree bit for bit, 3 when they differ (with
 --padding-idx or --scale-grad-by-freq they do wherever those apply), 2 for bad
 input, 1 for a failed write.)";
 
-// A file or directory name given to `option`: anything but empty.
-std::optional<std::string> check_path(const char* option, const std::optional<std::string>& path) {
-    if (path && path->empty()) return bad_value(option, *path, "is empty", "a file or directory name");
+// A file or directory name given to `option`: anything but empty. `allowed` says which.
+std::optional<std::string> check_path(const char* option, const std::optional<std::string>& path,
+                                      const char* allowed) {
+    if (path && path->empty()) return bad_value(option, *path, "is empty", allowed);
     return std::nullopt;
 }
 
 // The options about files and formats that only make sense together.
 std::optional<std::string> check_combinations(const RawOptions& raw, const Options& options) {
-    for (const auto& [option, path] : {std::pair{"--weights", raw.weights}, {"--save-weights", raw.save_weights},
-                                       {"--export-projector", raw.export_projector}, {"--labels", raw.labels}}) {
-        if (auto problem = check_path(option, path)) return problem;
+    const struct {
+        const char* option;
+        const std::optional<std::string>& path;
+        const char* allowed;
+    } paths[] = {{"--weights", raw.weights, "the name of a .npy, .csv or .tsv file"},
+                 {"--save-weights", raw.save_weights, "a file name ending in .npy"},
+                 {"--export-projector", raw.export_projector, "a directory name"},
+                 {"--labels", raw.labels, "a file name"}};
+    for (const auto& path : paths) {
+        if (auto problem = check_path(path.option, path.path, path.allowed)) return problem;
     }
     // In grad the seed still draws G (--upstream randn, the default).
     const bool seed_draws_upstream = raw.grad && raw.upstream.value_or("randn") == "randn";
@@ -313,10 +348,9 @@ std::optional<std::string> check_combinations(const RawOptions& raw, const Optio
                              ", which prints every float32 exactly (shortest round-trip form)",
                          "--precision with --format text or markdown");
     }
-    if (raw.show && options.format != OutputFormat::csv && options.format != OutputFormat::tsv &&
-        options.format != OutputFormat::markdown) {
-        return bad_value("--show", *raw.show, "needs --format csv, tsv or markdown",
-                         "--show with one of those formats; json always carries every matrix");
+    if (raw.show && options.format == OutputFormat::text) {
+        return bad_value("--show", *raw.show, "needs --format json, csv, tsv or markdown",
+                         "--show with one of those formats; the text view shows every matrix");
     }
     return std::nullopt;
 }
@@ -538,16 +572,26 @@ CommandLine validate(const RawOptions& raw) {
     if (!format) return fail(bad_value("--format", raw.format, "is not a known format", "text, json, csv, tsv, markdown"));
     options.format = *format;
     if (raw.show) {
-        options.show = find_report_matrix(*raw.show);
-        if (!options.show) {
-            return fail(bad_value("--show", *raw.show, "is not a matrix name",
-                                  "weight, onehot, lookup, onehot_matmul, linear_output"));
+        auto show = parse_matrix_selection(*raw.show);
+        if (!show) {
+            return fail(bad_value("--show", *raw.show, show.error(),
+                                  "comma-separated names from weight, onehot, lookup, onehot_matmul, linear_output"));
         }
+        options.show = std::move(show.value());
     }
     options.save_weights = raw.save_weights.value_or("");
     options.export_projector = raw.export_projector.value_or("");
     options.labels = raw.labels.value_or("");
     if (auto problem = check_combinations(raw, options)) return fail(*problem);
+
+    if (raw.max_memory) {
+        const auto budget = parse_memory_size(*raw.max_memory);
+        if (!budget) {
+            return fail(bad_value("--max-memory", *raw.max_memory, budget.error(),
+                                  "a size of at least 1M: bytes, or a number with K, M, G or T, e.g. 512M, 4G"));
+        }
+        options.max_memory = budget.value();
+    }
 
     const auto precision = parse_bounded("--precision", raw.precision, 0, k_max_precision);
     if (!precision) return fail(precision.error());

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "core/grad_lesson.hpp"
 #include "core/ids.hpp"
 #include "core/optim.hpp"
+#include "core/memory.hpp"
 #include "core/report.hpp"
 #include "core/report_matrices.hpp"
 
@@ -43,13 +45,14 @@ struct Options {
     View view = View::plain;
     std::vector<std::size_t> trace_positions;  // empty: the default positions
     bool pause = false;  // wait for Enter between steps (only ever when stdin is a terminal)
-    std::optional<ReportMatrix> show;  // csv, tsv, markdown: only this matrix
+    MatrixSelection show;  // json, csv, tsv, markdown: only these matrices (empty: all)
     int precision = 4;
     ColorMode color = ColorMode::automatic;
     PaletteMode palette = PaletteMode::automatic;
     std::string save_weights;      // --save-weights FILE.npy, or empty
     std::string export_projector;  // --export-projector DIR, or empty
     std::string labels;            // --labels FILE for the projector's metadata, or empty
+    std::uint64_t max_memory = k_default_memory_budget;  // --max-memory, in bytes
 };
 
 struct CommandLine {

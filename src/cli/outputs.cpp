@@ -24,15 +24,12 @@ std::string problem_with(const char* option, const std::string& path, const std:
     return std::string(option) + ' ' + quote_for_message(path) + ": " + problem;
 }
 
-// About 1 MiB of values per piece: small beside E, large enough that writing stays fast.
-constexpr std::size_t k_values_per_piece = std::size_t{1} << 18;
-
 using RenderRows = std::function<std::string(std::size_t first, std::size_t end)>;
 
 // `head`, then `rows` rows rendered a piece at a time, as one file of the transaction.
 std::string stage_rows(FileTransaction& transaction, const std::string& path, const std::string& head,
                        std::size_t rows, std::size_t cols, const RenderRows& render) {
-    const std::size_t rows_per_piece = std::max<std::size_t>(1, k_values_per_piece / std::max<std::size_t>(1, cols));
+    const std::size_t rows_per_piece = std::max<std::size_t>(1, k_values_per_file_piece / std::max<std::size_t>(1, cols));
     std::string problem = transaction.begin_file(path);
     if (problem.empty()) problem = transaction.write(head);
     for (std::size_t first = 0; problem.empty() && first < rows; first += rows_per_piece) {

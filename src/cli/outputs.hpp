@@ -3,6 +3,7 @@
 // has computed and written nothing.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,6 +13,9 @@
 #include "core/matrix.hpp"
 
 namespace embdemo {
+
+// Large files are rendered and written this many values at a time (about 1 MiB of float32).
+inline constexpr std::size_t k_values_per_file_piece = std::size_t{1} << 18;
 
 // One file the run will write, with the option that asked for it (for messages).
 struct OutputFile {

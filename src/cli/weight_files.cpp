@@ -9,7 +9,8 @@
 
 namespace embdemo {
 
-std::optional<std::string> check_weight_shape(const DemoRequest& request, std::uint64_t rows, std::uint64_t cols) {
+std::optional<std::string> check_weight_shape(const DemoRequest& request, std::uint64_t rows, std::uint64_t cols,
+                                              const RunCheck& check_run) {
     const std::string shape = std::to_string(rows) + " x " + std::to_string(cols);
     if (request.vocab_size != 0 && request.vocab_size != rows) {
         return "holds " + shape + " but --vocab is " + std::to_string(request.vocab_size) +
@@ -27,6 +28,11 @@ std::optional<std::string> check_weight_shape(const DemoRequest& request, std::u
         }
     }
     if (auto too_big = check_demo_sizes(request.ids.size(), rows, cols)) return "holds " + shape + ": " + *too_big;
+    if (!check_run) return std::nullopt;
+    DemoRequest sized = request;
+    sized.vocab_size = rows;
+    sized.dim = cols;
+    if (auto problem = check_run(sized)) return "holds " + shape + ": " + *problem;
     return std::nullopt;
 }
 
@@ -53,9 +59,9 @@ ParseResult<Matrix> load_matrix_file(const char* option, const std::string& path
     return matrix;
 }
 
-ParseResult<Matrix> load_weight_file(DemoRequest& request) {
-    const ShapeCheck check = [&request](std::uint64_t rows, std::uint64_t cols) {
-        return check_weight_shape(request, rows, cols);
+ParseResult<Matrix> load_weight_file(DemoRequest& request, const RunCheck& check_run) {
+    const ShapeCheck check = [&request, &check_run](std::uint64_t rows, std::uint64_t cols) {
+        return check_weight_shape(request, rows, cols, check_run);
     };
     auto weight = load_matrix_file("--weights", request.origin.detail, check);
     if (!weight) return weight;

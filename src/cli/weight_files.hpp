@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -14,15 +15,21 @@
 
 namespace embdemo {
 
-// Why a file of rows x cols cannot serve `request` (vocab_size/dim 0 = not given), or nullopt.
-std::optional<std::string> check_weight_shape(const DemoRequest& request, std::uint64_t rows, std::uint64_t cols);
+// What else a run must check once a file's shape is known (its output size, its memory): gets
+// the request with the file's vocab and dim filled in.
+using RunCheck = std::function<std::optional<std::string>(const DemoRequest& sized)>;
 
 // Reads a 2-D float matrix from a .npy, .csv or .tsv file, `check` deciding on its shape before
 // the data is read. The error is a whole message: "OPTION \"PATH\": PROBLEM".
 ParseResult<Matrix> load_matrix_file(const char* option, const std::string& path, const ShapeCheck& check);
 
-// Loads E from request.origin.detail and sets request.vocab_size and request.dim from it. The
-// error is a whole message: "--weights \"PATH\": PROBLEM".
-ParseResult<Matrix> load_weight_file(DemoRequest& request);
+// Why a file of rows x cols cannot serve `request` (vocab_size/dim 0 = not given), or nullopt.
+std::optional<std::string> check_weight_shape(const DemoRequest& request, std::uint64_t rows, std::uint64_t cols,
+                                              const RunCheck& check_run = {});
+
+// Loads E from request.origin.detail and sets request.vocab_size and request.dim from it; the
+// shape is checked (with `check_run` too) before any data is read. The error is a whole
+// message: "--weights \"PATH\": PROBLEM".
+ParseResult<Matrix> load_weight_file(DemoRequest& request, const RunCheck& check_run = {});
 
 }  // namespace embdemo

@@ -29,6 +29,11 @@ ParseResult<float> parse_value(std::string_view text) {
             return ParseResult<float>::fail(quote_for_message(text, 30) + " has two signs" + k_allowed);
         }
     }
+    // from_chars reads C's "nan(123)", which numpy.float32 and float() refuse.
+    if (digits.find('(') != std::string_view::npos) {
+        return ParseResult<float>::fail(quote_for_message(text, 30) + " is a NaN with a payload, which numpy refuses" +
+                                        k_allowed);
+    }
     double value = 0.0;
     const auto [end, status] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
     if (text.empty()) return ParseResult<float>::fail(std::string("is empty") + k_allowed);

@@ -3,6 +3,9 @@
 // nor hide what was typed.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -12,5 +15,17 @@ std::string escape_for_message(std::string_view text);
 
 // escape_for_message, cut to `max_chars` with "..." so a huge argument cannot flood stderr.
 std::string quote_for_message(std::string_view text, std::size_t max_chars = 60);
+
+// One character of UTF-8 text: its code point and how many bytes it takes.
+struct Utf8Char {
+    std::uint32_t code_point = 0;
+    std::size_t length = 0;
+};
+
+// The character that starts at byte `at`, or nullopt when the bytes there are not UTF-8
+// (a stray continuation byte, a truncated or overlong sequence, a surrogate, past U+10FFFF).
+std::optional<Utf8Char> decode_utf8(std::string_view text, std::size_t at);
+
+bool is_valid_utf8(std::string_view text);
 
 }  // namespace embdemo

@@ -7,6 +7,10 @@ namespace embdemo {
 ParseResult<std::vector<std::string>> parse_labels(std::string_view text, std::size_t expected_count) {
     using Result = ParseResult<std::vector<std::string>>;
     std::vector<std::string> labels;
+    // Spreadsheet programs and Windows editors start UTF-8 files with a byte order mark; it is
+    // not part of the first label (the weights reader skips it too).
+    constexpr std::string_view k_bom = "\xef\xbb\xbf";
+    if (text.substr(0, k_bom.size()) == k_bom) text.remove_prefix(k_bom.size());
     if (!text.empty() && text.back() == '\n') text.remove_suffix(1);
     if (text.empty()) return Result::fail("is empty (allowed: one label per row of E)");
     for (std::size_t start = 0;;) {
@@ -15,6 +19,10 @@ ParseResult<std::vector<std::string>> parse_labels(std::string_view text, std::s
         if (!label.empty() && label.back() == '\r') label.remove_suffix(1);
         const std::string line = "line " + std::to_string(labels.size() + 1);
         if (label.empty()) return Result::fail(line + " is empty (allowed: one non-empty label per line)");
+        if (label.find_first_not_of(' ') == std::string_view::npos) {
+            return Result::fail(line + ' ' + quote_for_message(label, 30) +
+                                " is blank (allowed: a label with at least one visible character)");
+        }
         if (label.find('\t') != std::string_view::npos) {
             return Result::fail(line + ' ' + quote_for_message(label, 30) +
                                 " contains a tab (allowed: labels without tabs; metadata.tsv is tab-separated)");
@@ -27,6 +35,10 @@ ParseResult<std::vector<std::string>> parse_labels(std::string_view text, std::s
                                     " contains a control character (allowed: printable text)");
             }
         }
+        // The projector reads metadata.tsv as UTF-8 and would show other bytes as U+FFFD.
+        if (!is_valid_utf8(label)) {
+            return Result::fail(line + ' ' + quote_for_message(label, 30) + " is not valid UTF-8 (allowed: UTF-8 text)");
+        }
         if (labels.size() == expected_count) {
             return Result::fail("has more than " + std::to_string(expected_count) +
                                 " lines (allowed: exactly one label per row of E)");
@@ -36,7 +48,8 @@ ParseResult<std::vector<std::string>> parse_labels(std::string_view text, std::s
         start = end + 1;
     }
     if (labels.size() != expected_count) {
-        return Result::fail("has " + std::to_string(labels.size()) + " lines but E has " +
+        return Result::fail("has " + std::to_string(labels.size()) + (labels.size() == 1 ? " line" : " lines") +
+                            " but E has " +
                             std::to_string(expected_count) + " rows (allowed: exactly one label per row of E)");
     }
     return Result::ok(std::move(labels));

@@ -12,8 +12,9 @@
 
 namespace embdemo {
 
-// One label per line ('\n' or "\r\n"; a final line break is optional); exactly `expected_count`
-// lines, one per row of E.
+// One label per line ('\n' or "\r\n"; a final line break is optional; a UTF-8 byte order mark
+// first is dropped); exactly `expected_count` lines, one per row of E, each valid UTF-8 and not
+// blank.
 ParseResult<std::vector<std::string>> parse_labels(std::string_view text, std::size_t expected_count);
 
 }  // namespace embdemo

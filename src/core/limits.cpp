@@ -4,8 +4,10 @@
 
 namespace embdemo {
 
-std::string describe_float32_bytes(std::uint64_t values) {
-    const double bytes = static_cast<double>(values) * 4.0;
+namespace {
+
+// In binary units, one decimal; a double so that 2^64 float32 values still have a size.
+std::string describe_byte_amount(double bytes) {
     const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
     double amount = bytes;
     int unit = 0;
@@ -17,8 +19,6 @@ std::string describe_float32_bytes(std::uint64_t values) {
     std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.1f %s", amount, units[unit]);
     return text;
 }
-
-namespace {
 
 std::optional<std::string> check_matrix(const char* what, std::uint64_t rows, std::uint64_t cols) {
     const auto values = checked_multiply(rows, cols);
@@ -35,6 +35,10 @@ std::optional<std::string> check_matrix(const char* what, std::uint64_t rows, st
 }
 
 }  // namespace
+
+std::string describe_float32_bytes(std::uint64_t values) { return describe_byte_amount(static_cast<double>(values) * 4.0); }
+
+std::string describe_bytes(std::uint64_t bytes) { return describe_byte_amount(static_cast<double>(bytes)); }
 
 std::optional<std::uint64_t> checked_multiply(std::uint64_t a, std::uint64_t b) {
     std::uint64_t product = 0;

@@ -1,6 +1,6 @@
-// Size caps that keep every run small enough to finish in seconds and fit in memory. Sizes are
-// checked against them before anything is allocated, so an absurd --vocab is a clear error,
-// not a crash or a swap storm.
+// Size caps that keep every run to seconds, not minutes. Sizes are checked against them before
+// anything is allocated, so an absurd --vocab is a clear error, not a crash or a swap storm.
+// The memory a whole run holds is budgeted separately (core/memory.hpp).
 #pragma once
 
 #include <cstdint>
@@ -12,7 +12,9 @@ namespace embdemo {
 // 2^26 float32 values = 256 MiB per matrix: enough for GPT-2's token table (50,257 x 768).
 inline constexpr std::uint64_t k_max_matrix_values = std::uint64_t{1} << 26;
 
-// Multiply-adds in the dense one-hot product (n * V * d): about a second of the reference loop.
+// Multiply-adds in the dense one-hot product (n * V * d). At the limit (55 ids at GPT-2's size)
+// a run took 8.3-9.5 s wall, 5.3 s CPU on the development machine; docs/usage.md ("How long runs
+// take") says how to repeat the measurement.
 inline constexpr std::uint64_t k_max_product_terms = std::uint64_t{1} << 31;
 
 // a * b, or nullopt when it does not fit in 64 bits.
@@ -25,6 +27,9 @@ std::optional<std::string> check_demo_sizes(std::uint64_t id_count, std::uint64_
 
 // "37.3 GiB": the memory `values` float32 numbers take.
 std::string describe_float32_bytes(std::uint64_t values);
+
+// "1.1 GiB", "512.0 MiB", "900 bytes".
+std::string describe_bytes(std::uint64_t bytes);
 
 // "1,234,567": large counts in messages and in the text view are easier to read grouped.
 std::string group_thousands(std::uint64_t value);

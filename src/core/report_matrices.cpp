@@ -1,5 +1,7 @@
 #include "core/report_matrices.hpp"
 
+#include <algorithm>
+
 #include "core/limits.hpp"
 
 namespace embdemo {
@@ -56,19 +58,29 @@ std::uint64_t report_matrix_values(ReportMatrix which, std::uint64_t ids, std::u
     return ids * dim;
 }
 
-std::optional<std::string> check_printed_values(std::optional<ReportMatrix> shown,
-                                                std::uint64_t ids, std::uint64_t vocab_size,
-                                                std::uint64_t dim) {
+bool is_shown(const MatrixSelection& shown, ReportMatrix which) {
+    return shown.empty() || std::find(shown.begin(), shown.end(), which) != shown.end();
+}
+
+std::uint64_t printed_values(const MatrixSelection& shown, std::uint64_t ids, std::uint64_t vocab_size,
+                             std::uint64_t dim) {
     std::uint64_t total = 0;
     for (const ReportMatrix which : k_report_matrices) {
-        if (!shown || *shown == which) total += report_matrix_values(which, ids, vocab_size, dim);
+        if (is_shown(shown, which)) total += report_matrix_values(which, ids, vocab_size, dim);
     }
+    return total;
+}
+
+std::optional<std::string> check_printed_values(const MatrixSelection& shown,
+                                                std::uint64_t ids, std::uint64_t vocab_size,
+                                                std::uint64_t dim) {
+    const std::uint64_t total = printed_values(shown, ids, vocab_size, dim);
     if (total <= k_max_printed_values) return std::nullopt;
     return "the output would hold " + group_thousands(total) + " numbers (about " +
            group_thousands(total * 12 / 1000000) + " MB); the limit for json, csv and tsv is " +
            group_thousands(k_max_printed_values) +
-           " (allowed: --show one smaller matrix with csv or tsv, a smaller vocab or dim, or the "
-           "summarised text or markdown views)";
+           " (allowed: --show with fewer or smaller matrices, e.g. --show lookup or --show "
+           "lookup,onehot_matmul, a smaller vocab or dim, or the summarised text or markdown views)";
 }
 
 }  // namespace embdemo

@@ -7,12 +7,16 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/report.hpp"
 
 namespace embdemo {
 
 enum class ReportMatrix { weight, onehot, lookup, onehot_matmul, linear_output };
+
+// The matrices a format shows (--show), in the order given; empty means every matrix.
+using MatrixSelection = std::vector<ReportMatrix>;
 
 inline constexpr std::array<ReportMatrix, 5> k_report_matrices = {
     ReportMatrix::weight, ReportMatrix::onehot, ReportMatrix::lookup, ReportMatrix::onehot_matmul,
@@ -37,9 +41,16 @@ std::uint64_t report_matrix_values(ReportMatrix which, std::uint64_t ids, std::u
 // summarise and have no such limit.
 inline constexpr std::uint64_t k_max_printed_values = std::uint64_t{1} << 24;
 
-// nullopt when printing `shown` (every matrix when empty) fits k_max_printed_values; otherwise
+// True when `shown` (empty: every matrix) includes `which`.
+bool is_shown(const MatrixSelection& shown, ReportMatrix which);
+
+// How many numbers printing `shown` writes.
+std::uint64_t printed_values(const MatrixSelection& shown, std::uint64_t ids, std::uint64_t vocab_size,
+                             std::uint64_t dim);
+
+// nullopt when printing `shown` fits k_max_printed_values; otherwise
 // a message with the count, the rough size and what to do instead.
-std::optional<std::string> check_printed_values(std::optional<ReportMatrix> shown,
+std::optional<std::string> check_printed_values(const MatrixSelection& shown,
                                                 std::uint64_t ids, std::uint64_t vocab_size,
                                                 std::uint64_t dim);
 

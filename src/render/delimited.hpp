@@ -1,7 +1,7 @@
 // CSV and TSV views for spreadsheets and scripts. With one matrix picked (--show) the output is
 // that matrix alone, one row per line and nothing else, so numpy.loadtxt, pandas (header=None)
-// or embdemo --weights read it directly. Without, every matrix is a block introduced by a line
-// "# NAME (FORMULA) ROWS x COLS", blocks separated by an empty line. Floats are printed in their
+// or embdemo --weights read it directly. Otherwise each matrix (every one, or those picked) is a
+// block introduced by a line "# NAME (FORMULA) ROWS x COLS", blocks separated by an empty line. Floats are printed in their
 // shortest round-trip form, non-finite ones as nan, inf, -inf; X as 0 and 1. Never coloured.
 #pragma once
 
@@ -21,6 +21,7 @@ std::string delimited_rows(const Matrix& m, char delimiter, bool as_integers);
 std::string delimited_rows(const Matrix& m, char delimiter, bool as_integers, std::size_t first, std::size_t end);
 
 // `delimiter` is ',' for CSV or '\t' for TSV.
-std::string render_delimited(const DemoReport& report, char delimiter, std::optional<ReportMatrix> show);
+// One matrix picked: it alone, bare. Several: their blocks only, in the order given.
+std::string render_delimited(const DemoReport& report, char delimiter, const MatrixSelection& show);
 
 }  // namespace embdemo

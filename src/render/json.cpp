@@ -4,9 +4,11 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 
+#include "core/escape.hpp"
 #include "render/explain.hpp"
 #include "render/json_text.hpp"
 #include "render/number_format.hpp"
@@ -49,7 +51,7 @@ void append_matrix(std::string& out, const char* name, const Matrix& m, bool as_
 
 }  // namespace
 
-std::string render_json(const DemoReport& report) {
+std::string render_json(const DemoReport& report, const MatrixSelection& show) {
     const DemoRequest& request = report.request;
     std::string out = "{\n";
     out += fmt::format("  \"schema\": \"{}\",\n", k_json_schema);
@@ -62,11 +64,15 @@ std::string render_json(const DemoReport& report) {
     out += fmt::format("  \"seed\": {},\n", from_file ? "null" : std::to_string(request.seed));
     out += fmt::format("  \"weight_source\": \"{}\",\n", weight_source_name(request.origin));
     out += fmt::format("  \"weight_file\": {},\n", from_file ? json_string(request.origin.detail) : "null");
-    append_matrix(out, "weight", report.weight, false);
-    append_matrix(out, "onehot", report.onehot, true);
-    append_matrix(out, "lookup", report.lookup, false);
-    append_matrix(out, "onehot_matmul", report.onehot_matmul, false);
-    append_matrix(out, "linear_output", report.linear_output, false);
+    const MatrixSelection every(k_report_matrices.begin(), k_report_matrices.end());
+    if (!show.empty()) {
+        std::vector<std::string> names;
+        for (const ReportMatrix which : show) names.push_back('"' + std::string(matrix_name(which)) + '"');
+        out += fmt::format("  \"shown\": [{}],\n", fmt::join(names, ", "));
+    }
+    for (const ReportMatrix which : show.empty() ? every : show) {
+        append_matrix(out, matrix_name(which), report_matrix(report, which), which == ReportMatrix::onehot);
+    }
     out += fmt::format("  \"identical\": {},\n", report.verdict.identical);
     out += fmt::format("  \"differing\": {},\n", report.verdict.differing);
     out += fmt::format("  \"max_abs_diff\": {},\n", json_number(report.verdict.max_abs_diff));

@@ -6,11 +6,14 @@
 #include <string>
 
 #include "core/report.hpp"
+#include "core/report_matrices.hpp"
 
 namespace embdemo {
 
 inline constexpr const char* k_json_schema = "embdemo-demo/1";
 
-std::string render_json(const DemoReport& report);
+// With `show` empty, every matrix (the default bytes); otherwise a "shown" field listing the
+// matrices named and only those, in the order given.
+std::string render_json(const DemoReport& report, const MatrixSelection& show = {});
 
 }  // namespace embdemo

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/escape.hpp"
 #include "render/number_format.hpp"
 
 namespace embdemo {
@@ -31,9 +32,11 @@ const char* weight_source_name(const WeightOrigin& origin) {
     return "torch";
 }
 
-// A JSON string in ASCII: UTF-8 text becomes \\u escapes, and bytes that are not UTF-8 (a file
-// name may hold any bytes) become U+FFFD, so the output is always valid JSON.
+// A JSON string in ASCII: UTF-8 text becomes \\u escapes. A byte that is not UTF-8 (a file name
+// may hold any bytes) becomes the lone surrogate U+DC80 + (byte - 0x80), as Python's
+// "surrogateescape" does, so that the exact bytes can be recovered (os.fsencode in Python).
 std::string json_string(std::string_view text) {
+    const auto escape = [](std::uint32_t unit) { return fmt::format("\\u{:04x}", unit); };
     std::string out = "\"";
     for (std::size_t i = 0; i < text.size();) {
         const auto byte = static_cast<unsigned char>(text[i]);
@@ -48,31 +51,20 @@ std::string json_string(std::string_view text) {
             ++i;
             continue;
         }
-        std::uint32_t code_point = byte < 0x80 ? byte : 0xfffd;
-        std::size_t length = 1;
-        if (byte >= 0xc2 && byte <= 0xf4) {
-            const std::size_t expected = byte < 0xe0 ? 2 : byte < 0xf0 ? 3 : 4;
-            std::uint32_t value = byte & (0x7f >> expected);
-            std::size_t k = 1;
-            for (; k < expected && i + k < text.size(); ++k) {
-                const auto next = static_cast<unsigned char>(text[i + k]);
-                if ((next & 0xc0) != 0x80) break;
-                value = (value << 6) | (next & 0x3f);
-            }
-            const std::uint32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
-            if (k == expected && value >= smallest[expected] && value <= 0x10ffff &&
-                (value < 0xd800 || value > 0xdfff)) {
-                code_point = value;
-                length = expected;
-            }
+        const auto character = decode_utf8(text, i);
+        if (!character) {
+            out += escape(0xdc00 + byte);  // only bytes >= 0x80 can fail to decode
+            ++i;
+            continue;
         }
+        std::uint32_t code_point = character->code_point;
         if (code_point >= 0x10000) {
             code_point -= 0x10000;
-            out += fmt::format("\\u{:04x}\\u{:04x}", 0xd800 + (code_point >> 10), 0xdc00 + (code_point & 0x3ff));
+            out += escape(0xd800 + (code_point >> 10)) + escape(0xdc00 + (code_point & 0x3ff));
         } else {
-            out += fmt::format("\\u{:04x}", code_point);
+            out += escape(code_point);
         }
-        i += length;
+        i += character->length;
     }
     return out + '"';
 }

@@ -200,8 +200,14 @@ std::string verdict_paragraph(const DemoReport& report) {
 
 }  // namespace
 
-std::string render_markdown(const DemoReport& report, int precision, std::optional<ReportMatrix> show) {
-    if (show) return caption(report, *show) + "\n\n" + matrix_table(report, *show, precision);
+std::string render_markdown(const DemoReport& report, int precision, const MatrixSelection& show) {
+    if (!show.empty()) {
+        std::string out;
+        for (const ReportMatrix which : show) {
+            out += (out.empty() ? "" : "\n") + caption(report, which) + "\n\n" + matrix_table(report, which, precision);
+        }
+        return out;
+    }
     const Matrix& e = report.weight;
     std::string out = "## Embedding lookup vs one-hot matrix product\n\n" + header_list(report.request);
     out += '\n' + caption(report, ReportMatrix::weight) + "\n\n" + weight_table(report, precision);

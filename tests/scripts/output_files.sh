@@ -5,7 +5,7 @@
 # when running as root, where a regression could replace it.
 # usage: output_files.sh EMBDEMO
 set -u
-binary=$1
+binary=$(realpath "$1")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
@@ -78,6 +78,38 @@ if [ -w /dev/full ]; then
   [ -z "$(find "$work" -name '.embdemo-*')" ] || fail "/dev/full: temporary files left behind"
 else
   skipped="/dev/full is not writable here"
+fi
+
+# A write that fails (a full disk, here a file size limit) names the file that failed, and
+# leaves neither it nor the new directory behind. SIGXFSZ is ignored so that write() fails
+# with EFBIG instead of killing the process.
+(
+  cd "$work" || exit 1
+  trap '' XFSZ
+  ulimit -f 8
+  "$binary" --ids 1 --vocab 100 --dim 50 --save-weights "$work/small.npy" --export-projector "$work/full" \
+    >"$work/stdout" 2>"$work/stderr" </dev/null
+)
+status=$?
+[ $status -eq 1 ] && [ ! -s "$work/stdout" ] || fail "file size limit: status $status"
+grep -qF -- "--save-weights \"$work/small.npy\": cannot write: File too large" "$work/stderr" ||
+  fail "file size limit message: $(cat "$work/stderr")"
+[ ! -e "$work/small.npy" ] && [ ! -e "$work/full" ] || fail "file size limit: files left behind"
+(
+  cd "$work" || exit 1
+  trap '' XFSZ
+  ulimit -f 40
+  "$binary" --ids 1 --vocab 100 --dim 50 --export-projector "$work/full" >/dev/null 2>"$work/stderr" </dev/null
+)
+grep -qF -- "--export-projector \"$work/full/vectors.tsv\": cannot write: File too large" "$work/stderr" ||
+  fail "projector file size limit message: $(cat "$work/stderr")"
+[ ! -e "$work/full" ] || fail "projector file size limit: directory left behind"
+
+# A directory where no file can be created: the message names the file that goes inside it.
+if [ -d /proc/1 ]; then
+  run --ids 1 --dim 2 --export-projector /proc/1 >/dev/null
+  grep -qF -- '--export-projector "/proc/1/vectors.tsv": cannot create a temporary file' "$work/stderr" ||
+    fail "unwritable directory message: $(cat "$work/stderr")"
 fi
 
 [ $failures -eq 0 ] || exit 1

@@ -69,6 +69,8 @@ TEST_CASE("read_delimited_weights refuses bad text with the line and value") {
         {"1,2\n3\n", "line 2 has 1 value but line 1 has 2 (allowed: the same number of values on every line)"},
         {"1,2\n\n3,4\n", "line 2 is empty (allowed: one row of numbers per line)"},
         {"1,2\n3,four\n", "line 2, value 2 \"four\" is not a number (allowed: decimal numbers such as -1.5, 2e-3, nan, inf, -inf)"},
+        {"1,nan(123)\n", "line 1, value 2 \"nan(123)\" is a NaN with a payload, which numpy refuses (allowed: decimal numbers such as -1.5, 2e-3, nan, inf, -inf)"},
+        {"-nan()\n", "line 1, value 1 \"-nan()\" is a NaN with a payload, which numpy refuses (allowed: decimal numbers such as -1.5, 2e-3, nan, inf, -inf)"},
         {"1,,2\n", "line 1, value 2 is empty"},
         {"1,2,\n", "line 1, value 3 is empty"},
         {"\"1\",2\n", "line 1, value 1 \"\"1\"\" is not a number"},

@@ -9,6 +9,11 @@ TEST_CASE("parse_labels reads one label per line, with or without CRLF and a fin
     CHECK(parse_labels("a\nb\n", 2).value() == std::vector<std::string>{"a", "b"});
 }
 
+TEST_CASE("parse_labels drops a UTF-8 byte order mark before the first label") {
+    CHECK(parse_labels("\xef\xbb\xbfthe\ncat\n", 2).value() == std::vector<std::string>{"the", "cat"});
+    CHECK(parse_labels("\xef\xbb\xbf", 1).error() == "is empty (allowed: one label per row of E)");
+}
+
 TEST_CASE("parse_labels refuses empty labels, tabs and a count that does not match E") {
     const struct {
         const char* text;
@@ -21,6 +26,11 @@ TEST_CASE("parse_labels refuses empty labels, tabs and a count that does not mat
          "line 1 \"a\\x09b\" contains a tab (allowed: labels without tabs; metadata.tsv is tab-separated)"},
         {"a\nb\n", 3, "has 2 lines but E has 3 rows (allowed: exactly one label per row of E)"},
         {"a\nb\nc\n", 2, "has more than 2 lines (allowed: exactly one label per row of E)"},
+        {"a\n", 2, "has 1 line but E has 2 rows (allowed: exactly one label per row of E)"},
+        {"a\n  \n", 2, "line 2 \"  \" is blank (allowed: a label with at least one visible character)"},
+        {"a\ncaf\xe9\n", 2, "line 2 \"caf\\xe9\" is not valid UTF-8 (allowed: UTF-8 text)"},
+        {"\xc0\xaf\n", 1, "line 1 \"\\xc0\\xaf\" is not valid UTF-8 (allowed: UTF-8 text)"},
+        {"\xed\xa0\x80\n", 1, "line 1 \"\\xed\\xa0\\x80\" is not valid UTF-8 (allowed: UTF-8 text)"},
     };
     for (const auto& c : cases) {
         CAPTURE(c.text);

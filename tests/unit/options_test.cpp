@@ -88,7 +88,7 @@ TEST_CASE("the new formats and --show are parsed") {
     const CommandLine command_line = parse({"--ids", "1", "--dim", "2", "--format", "tsv", "--show", "onehot_matmul"});
     REQUIRE(command_line.run);
     CHECK(command_line.options.format == OutputFormat::tsv);
-    CHECK(command_line.options.show == ReportMatrix::onehot_matmul);
+    CHECK(command_line.options.show == MatrixSelection{ReportMatrix::onehot_matmul});
     CHECK(parse({"--ids", "1", "--dim", "2", "--format", "markdown"}).options.format == OutputFormat::markdown);
 }
 
@@ -101,15 +101,25 @@ TEST_CASE("file and format options that make no sense together are refused") {
          "--seed cannot be combined with --weights: E comes from the file, so the seed would have no effect "
          "(allowed: one of them)"},
         {{"--ids", "1", "--dim", "2", "--show", "lookup"},
-         "--show \"lookup\": needs --format csv, tsv or markdown (allowed: --show with one of those formats; "
-         "json always carries every matrix)"},
+         "--show \"lookup\": needs --format json, csv, tsv or markdown (allowed: --show with one of those "
+         "formats; the text view shows every matrix)"},
         {{"--ids", "1", "--dim", "2", "--format", "csv", "--show", "E"},
-         "--show \"E\": is not a matrix name (allowed: weight, onehot, lookup, onehot_matmul, linear_output)"},
+         "--show \"E\": is not a matrix name (allowed: comma-separated names from weight, onehot, lookup, "
+         "onehot_matmul, linear_output)"},
+        {{"--ids", "1", "--dim", "2", "--format", "json", "--show", "lookup,E"},
+         "--show \"lookup,E\": item 2 \"E\" is not a matrix name (allowed: comma-separated names from weight, "
+         "onehot, lookup, onehot_matmul, linear_output)"},
+        {{"--ids", "1", "--dim", "2", "--format", "json", "--show", "lookup,"},
+         "--show \"lookup,\": item 2 \"\" is empty (allowed: comma-separated names from weight, onehot, lookup, "
+         "onehot_matmul, linear_output)"},
+        {{"--ids", "1", "--dim", "2", "--format", "csv", "--show", "lookup,weight,lookup"},
+         "--show \"lookup,weight,lookup\": item 3 \"lookup\" is named twice (allowed: comma-separated names from "
+         "weight, onehot, lookup, onehot_matmul, linear_output)"},
         {{"--ids", "1", "--dim", "2", "--labels", "l.txt"},
          "--labels has no effect without --export-projector (allowed: both, or neither)"},
         {{"--ids", "1", "--dim", "2", "--save-weights", "e.csv"},
          "--save-weights \"e.csv\": does not end in .npy (allowed: a file name ending in .npy)"},
-        {{"--ids", "1", "--weights", ""}, "--weights \"\": is empty (allowed: a file or directory name)"},
+        {{"--ids", "1", "--weights", ""}, "--weights \"\": is empty (allowed: the name of a .npy, .csv or .tsv file)"},
         {{"--ids", "1"}, "--dim is required, e.g. embdemo --ids 2,3,1 --dim 5; see embdemo --help"},
     };
     for (const auto& c : cases) {
@@ -133,4 +143,11 @@ TEST_CASE("--precision is refused by the exact formats and kept by the rounded v
     const CommandLine markdown = parse({"--ids", "1", "--dim", "2", "--format", "markdown", "--precision", "3"});
     REQUIRE(markdown.run);
     CHECK(markdown.options.precision == 3);
+}
+
+TEST_CASE("--show takes several matrices, in the order given, for json too") {
+    const CommandLine command_line =
+        parse({"--ids", "1", "--dim", "2", "--format", "json", "--show", "onehot_matmul,lookup"});
+    REQUIRE(command_line.run);
+    CHECK(command_line.options.show == MatrixSelection{ReportMatrix::onehot_matmul, ReportMatrix::lookup});
 }

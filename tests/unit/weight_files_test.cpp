@@ -107,7 +107,7 @@ TEST_CASE("write_file_atomically replaces the file and leaves no temporary file 
     CHECK(write_file_atomically(path, "second") == "");
     CHECK(read_small_file(path, 100).value() == "second");
     CHECK(dir.entries() == 1);
-    CHECK(read_small_file(path, 3).error() == "is larger than 3 bytes");
+    CHECK(read_small_file(path, 3).error() == "is 6 bytes (allowed: at most 3 bytes)");
 }
 
 TEST_CASE("write_file_atomically reports a failure and cleans up") {
@@ -117,6 +117,15 @@ TEST_CASE("write_file_atomically reports a failure and cleans up") {
         // A directory we cannot write to gives the same clean failure.
         CHECK_FALSE(write_file_atomically("/e.npy", "x").empty());
     }
+}
+
+TEST_CASE("read_small_file refuses a file larger than its cap by its size, with grouped numbers") {
+    TemporaryDirectory dir;
+    const std::string path = dir.path + "/labels.txt";
+    std::ofstream(path) << "x";
+    REQUIRE(::truncate(path.c_str(), std::int64_t{1} << 30) == 0);  // sparse: no disk space used
+    CHECK(read_small_file(path, std::uint64_t{1} << 28).error() ==
+          "is 1,073,741,824 bytes (allowed: at most 268,435,456 bytes)");
 }
 
 TEST_CASE("make_directory creates a directory once and refuses a file in the way") {

@@ -1,0 +1,76 @@
+#include "core/memory.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "core/ids.hpp"
+#include "core/limits.hpp"
+
+namespace embdemo {
+namespace {
+
+std::uint64_t buffer_bytes(const Buffer& buffer) {
+    const auto bytes = checked_multiply(buffer.elements, buffer.element_bytes);
+    return bytes ? *bytes : UINT64_MAX;
+}
+
+std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+
+}  // namespace
+
+std::vector<Buffer> demo_buffers(std::uint64_t ids, std::uint64_t vocab_size, std::uint64_t dim) {
+    const auto values = [](std::uint64_t a, std::uint64_t b) { return checked_multiply(a, b).value_or(UINT64_MAX); };
+    return {
+        {"E (vocab x dim)", values(vocab_size, dim), 4},
+        {"X (ids x vocab)", values(ids, vocab_size), 4},
+        {"the lookup E[ids] (ids x dim)", values(ids, dim), 4},
+        {"the product X @ E (ids x dim)", values(ids, dim), 4},
+        {"the nn.Linear output (ids x dim)", values(ids, dim), 4},
+    };
+}
+
+std::uint64_t estimate_peak_bytes(const std::vector<Buffer>& buffers) {
+    std::uint64_t total = k_process_base_bytes;
+    for (const Buffer& buffer : buffers) total = saturating_add(total, buffer_bytes(buffer));
+    return total;
+}
+
+std::optional<std::string> check_memory_budget(const std::vector<Buffer>& buffers, std::uint64_t budget) {
+    const std::uint64_t estimate = estimate_peak_bytes(buffers);
+    if (estimate <= budget) return std::nullopt;
+    std::vector<Buffer> largest = buffers;
+    std::stable_sort(largest.begin(), largest.end(),
+                     [](const Buffer& a, const Buffer& b) { return buffer_bytes(a) > buffer_bytes(b); });
+    std::string parts;
+    for (std::size_t i = 0; i < largest.size() && i < 3; ++i) {
+        parts += (i ? ", " : "") + largest[i].name + ' ' + describe_bytes(buffer_bytes(largest[i]));
+    }
+    return "the run would need about " + describe_bytes(estimate) + " of memory (largest: " + parts +
+           "); the budget is " + describe_bytes(budget) +
+           " (allowed: --max-memory SIZE to raise it, e.g. --max-memory 4G, or fewer ids or a smaller vocab or dim)";
+}
+
+ParseResult<std::uint64_t> parse_memory_size(std::string_view text) {
+    using Result = ParseResult<std::uint64_t>;
+    std::size_t digits = 0;
+    while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) ++digits;
+    std::string unit(text.substr(digits));
+    for (char& ch : unit) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    int shift = 0;
+    const std::string_view units = "KMGT";
+    if (!unit.empty() && units.find(unit[0]) != std::string_view::npos) {
+        shift = 10 * (static_cast<int>(units.find(unit[0])) + 1);
+        unit.erase(0, 1);
+        if (unit == "IB" || unit == "B") unit.clear();
+    } else if (unit == "B") {
+        unit.clear();
+    }
+    if (digits == 0 || !unit.empty()) return Result::fail("is not a size");
+    const auto number = parse_decimal(text.substr(0, digits), UINT64_MAX);
+    if (!number || number.value() > (UINT64_MAX >> shift)) return Result::fail("is more than 2^64 bytes");
+    const std::uint64_t bytes = number.value() << shift;
+    if (bytes < (std::uint64_t{1} << 20)) return Result::fail("is less than 1 MiB");
+    return Result::ok(bytes);
+}
+
+}  // namespace embdemo

@@ -1,0 +1,48 @@
+// How much memory a run will hold at its peak, estimated before anything is allocated, and the
+// budget it must fit. The estimate is deliberately simple: the sum of a list of buffers (name,
+// element count, bytes per element) that the code building a computation lists next to it, so
+// that a lesson which holds one matrix more or less changes one line of the list.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/parse_result.hpp"
+
+namespace embdemo {
+
+struct Buffer {
+    std::string name;             // for messages: "E (vocab x dim)"
+    std::uint64_t elements = 0;
+    std::uint64_t element_bytes = 0;
+};
+
+// 1 GiB: every GPT-2-sized run (50,257 x 768) fits, including the walkthrough and the exports,
+// and a run that would push a classroom laptop into swap is refused instead.
+inline constexpr std::uint64_t k_default_memory_budget = std::uint64_t{1} << 30;
+
+// What the process itself takes before any matrix (code, libraries, stack): measured as the
+// peak RSS of `embdemo --ids 1 --dim 1` (4.3 MiB with Debian 12's libraries).
+inline constexpr std::uint64_t k_process_base_bytes = std::uint64_t{4} << 20;
+
+// The buffers every demo holds at its peak, for n ids, vocabulary V and dimension d: one entry
+// per matrix build_demo_report (report.cpp) keeps or makes on the way. Change this list
+// together with that function.
+std::vector<Buffer> demo_buffers(std::uint64_t ids, std::uint64_t vocab_size, std::uint64_t dim);
+
+// The peak memory of a run that holds all of `buffers` at once, plus k_process_base_bytes.
+// Saturates at UINT64_MAX instead of wrapping.
+std::uint64_t estimate_peak_bytes(const std::vector<Buffer>& buffers);
+
+// nullopt when the estimate fits `budget`; otherwise a message with the estimate, its largest
+// buffers and the budget.
+std::optional<std::string> check_memory_budget(const std::vector<Buffer>& buffers, std::uint64_t budget);
+
+// "4G", "512M", "64K" (binary units: 1K = 1024 bytes, upper or lower case, an optional "iB" or
+// "B") or a plain number of bytes. At least 1 MiB.
+ParseResult<std::uint64_t> parse_memory_size(std::string_view text);
+
+}  // namespace embdemo

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The memory estimate behind --max-memory against the real thing: for each kind of run, the
+# estimate (read from the refusal that --max-memory 1M provokes) must be within 25% of the peak
+# resident set size that /usr/bin/time -f %M measures for the same run. Skipped (77) without
+# GNU time.
+# usage: memory_estimate.sh EMBDEMO
+set -u
+binary=$1
+[ -x /usr/bin/time ] && /usr/bin/time -f %M true >/dev/null 2>&1 || { echo "SKIP: needs GNU time (/usr/bin/time)"; exit 77; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+
+# compare NAME ARGS...: estimate vs measured peak RSS, both in KiB.
+compare() {
+  local name=$1
+  shift
+  "$binary" "$@" --max-memory 1M >/dev/null 2>"$work/refusal" </dev/null
+  local estimate
+  estimate=$(sed -n 's/.*would need about \([0-9.]*\) \([MG]\)iB.*/\1 \2/p' "$work/refusal" |
+    awk '{ print int($1 * ($2 == "G" ? 1048576 : 1024)) }')
+  if [ -z "$estimate" ]; then
+    echo "FAIL: $name: no estimate in: $(cat "$work/refusal")"
+    failures=$((failures + 1))
+    return
+  fi
+  rm -rf "$work/out" && mkdir "$work/out"
+  /usr/bin/time -o "$work/rss" -f %M "$binary" "$@" >/dev/null 2>"$work/stderr" </dev/null
+  local status=$? measured
+  measured=$(tail -1 "$work/rss")
+  local ratio=$((estimate * 100 / measured))
+  echo "$name: estimate $estimate KiB, measured $measured KiB ($ratio%), status $status"
+  if [ "$status" -ne 0 ] || [ $ratio -lt 75 ] || [ $ratio -gt 125 ]; then
+    echo "FAIL: $name: $(cat "$work/stderr")"
+    failures=$((failures + 1))
+  fi
+}
+
+compare "text, GPT-2's table" --ids 5,40000,50256 --dim 768
+compare "text, a wide X" --ids 0,1 --vocab 16777216 --dim 1
+compare "json, every matrix" --ids 1,2 --vocab 2048 --dim 2000 --format json
+compare "csv, one matrix" --ids 1 --vocab 2048 --dim 2000 --format csv --show weight
+compare "walkthrough" --ids 2,3,1 --vocab 20000 --dim 768 --walkthrough
+compare "both exports" --ids 1 --vocab 20000 --dim 768 --save-weights "$work/out/e.npy" \
+  --export-projector "$work/out/p"
+cp "$work/out/e.npy" "$work/e.npy"
+compare "from a .npy file" --ids 1 --weights "$work/e.npy" --format tsv --show lookup
+"$binary" --ids 1 --vocab 2000 --dim 768 --format csv --show weight >"$work/e.csv"
+compare "from a CSV file" --ids 1 --weights "$work/e.csv"
+
+# A labels file over its cap is refused by its size, without being read (it used to be read up
+# to the cap, 256 MiB, first).
+truncate -s 1G "$work/labels.txt"
+/usr/bin/time -o "$work/rss" -f %M "$binary" --ids 1 --dim 2 --export-projector "$work/p" \
+  --labels "$work/labels.txt" >/dev/null 2>"$work/stderr" </dev/null
+status=$?
+rss=$(tail -1 "$work/rss")
+echo "1 GiB labels file: status $status, peak $rss KiB"
+if [ $status -ne 2 ] || [ "$rss" -gt 20480 ] || ! grep -qF 'is 1,073,741,824 bytes (allowed: at most' "$work/stderr"; then
+  echo "FAIL: 1 GiB labels file: $(cat "$work/stderr")"
+  failures=$((failures + 1))
+fi
+
+[ $failures -eq 0 ] || exit 1
+echo "every estimate within 25% of the measured peak"

@@ -1,0 +1,65 @@
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "core/init.hpp"
+#include "core/memory.hpp"
+#include "core/report.hpp"
+#include "core/report_matrices.hpp"
+
+using namespace embdemo;
+
+TEST_CASE("estimate_peak_bytes is the process base plus the sum of the buffers") {
+    CHECK(estimate_peak_bytes({}) == k_process_base_bytes);
+    CHECK(estimate_peak_bytes({{"a", 10, 4}, {"b", 3, 20}}) == k_process_base_bytes + 100);
+    CHECK(estimate_peak_bytes({{"huge", UINT64_MAX, 4}, {"more", 1, 1}}) == UINT64_MAX);
+}
+
+TEST_CASE("demo_buffers lists every matrix the report holds, at its size") {
+    DemoRequest request;
+    request.ids = {2, 3, 1, 3};
+    request.vocab_size = 7;
+    request.dim = 5;
+    const DemoReport report = build_demo_report(request, index_pattern_weight(7, 5));
+    const auto buffers = demo_buffers(4, 7, 5);
+    std::uint64_t listed = 0;
+    for (const Buffer& buffer : buffers) listed += buffer.elements * buffer.element_bytes;
+    std::uint64_t held = 0;
+    for (const ReportMatrix which : k_report_matrices) held += report_matrix(report, which).values.size() * 4;
+    // The report's five matrices and nothing else: nn.Linear's view reads E in place.
+    CHECK(listed == held);
+}
+
+TEST_CASE("check_memory_budget names the estimate, the largest buffers and the way out") {
+    const auto buffers = demo_buffers(3, 4, 16777216);
+    CHECK_FALSE(check_memory_budget(buffers, std::uint64_t{2} << 30));
+    const auto problem = check_memory_budget(buffers, std::uint64_t{512} << 20);
+    REQUIRE(problem);
+    CHECK(*problem ==
+          "the run would need about 836.0 MiB of memory (largest: E (vocab x dim) 256.0 MiB, the lookup "
+          "E[ids] (ids x dim) 192.0 MiB, the product X @ E (ids x dim) 192.0 MiB); the budget is "
+          "512.0 MiB (allowed: --max-memory SIZE to raise it, e.g. --max-memory 4G, or fewer ids or a "
+          "smaller vocab or dim)");
+}
+
+TEST_CASE("parse_memory_size reads binary units and refuses the rest") {
+    CHECK(parse_memory_size("4G").value() == std::uint64_t{4} << 30);
+    CHECK(parse_memory_size("512M").value() == std::uint64_t{512} << 20);
+    CHECK(parse_memory_size("512mib").value() == std::uint64_t{512} << 20);
+    CHECK(parse_memory_size("2048K").value() == std::uint64_t{2} << 20);
+    CHECK(parse_memory_size("1T").value() == std::uint64_t{1} << 40);
+    CHECK(parse_memory_size("1048576").value() == std::uint64_t{1} << 20);
+    struct Bad {
+        const char* text;
+        const char* problem;
+    };
+    for (const Bad bad : {Bad{"", "is not a size"}, Bad{"G", "is not a size"}, Bad{"4X", "is not a size"},
+                          Bad{"-1G", "is not a size"}, Bad{"1.5G", "is not a size"}, Bad{"4 G", "is not a size"},
+                          Bad{"1K", "is less than 1 MiB"}, Bad{"16777216T", "is more than 2^64 bytes"},
+                          Bad{"99999999999999999999", "is more than 2^64 bytes"}}) {
+        CAPTURE(bad.text);
+        const auto parsed = parse_memory_size(bad.text);
+        REQUIRE_FALSE(parsed);
+        CHECK(parsed.error() == bad.problem);
+    }
+}
