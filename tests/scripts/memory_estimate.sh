@@ -6,6 +6,10 @@
 # usage: memory_estimate.sh EMBDEMO
 set -u
 binary=$1
+if [ -n "${EMBDEMO_SANITIZED:-}" ]; then
+  echo "SKIP: a sanitizer build's peak RSS is mostly the sanitizer's (shadow memory, quarantine)"
+  exit 77
+fi
 [ -x /usr/bin/time ] && /usr/bin/time -f %M true >/dev/null 2>&1 || { echo "SKIP: needs GNU time (/usr/bin/time)"; exit 77; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
