@@ -6,6 +6,16 @@ using namespace embdemo;
 
 namespace {
 
+// A 1 x 2 batch of 2-wide rows and a 2 x 1 table of counts, as a lesson would list them.
+struct TinyTables {
+    Matrix batch{2, 2};
+    Matrix counts{2, 1};
+    TinyTables() {
+        batch.values = {0.5f, -1.0f, 2.0f, 0.25f};
+        counts.values = {3.0f, 1.0f};
+    }
+};
+
 LessonReport tiny_report(const Matrix& batch, const Matrix& table) {
     LessonReport report;
     report.head = {{"schema", "\"test/1\""}, {"ids", "[[1, 2]]"}};
@@ -23,11 +33,8 @@ TEST_CASE("a batch's rows nest as B x T x d in JSON, a flat list stays n x d") {
 }
 
 TEST_CASE("render_lesson_json writes head, nested tables and checks in order") {
-    Matrix batch(2, 2);
-    batch.values = {0.5f, -1.0f, 2.0f, 0.25f};
-    Matrix counts(2, 1);
-    counts.values = {3.0f, 1.0f};
-    const LessonReport report = tiny_report(batch, counts);
+    const TinyTables tables;
+    const LessonReport report = tiny_report(tables.batch, tables.counts);
     CHECK(render_lesson_json(report, {}) ==
           "{\n"
           "  \"schema\": \"test/1\",\n"
@@ -48,11 +55,8 @@ TEST_CASE("render_lesson_json writes head, nested tables and checks in order") {
 }
 
 TEST_CASE("render_lesson_delimited labels each table, and prints one shown table bare") {
-    Matrix batch(2, 2);
-    batch.values = {0.5f, -1.0f, 2.0f, 0.25f};
-    Matrix counts(2, 1);
-    counts.values = {3.0f, 1.0f};
-    const LessonReport report = tiny_report(batch, counts);
+    const TinyTables tables;
+    const LessonReport report = tiny_report(tables.batch, tables.counts);
     CHECK(render_lesson_delimited(report, ',', {}) ==
           "# upstream (G) 1 x 2 x 2\n0.5,-1\n2,0.25\n\n# counts (c) 2 x 1\n3\n1\n");
     CHECK(render_lesson_delimited(report, '\t', {"counts"}) == "3\n1\n");
