@@ -74,6 +74,7 @@ ParseResult<Matrix> make_weight(DemoRequest& request, const Options& options) {
 TextOptions text_options(const Options& options) {
     TextOptions text;
     text.precision = options.precision;
+    text.width = output_width(stdout_is_terminal(), std::getenv("COLUMNS"));
     if (color_wanted(options.color, stdout_is_terminal(), std::getenv("NO_COLOR"), std::getenv("TERM"))) {
         text.palette = light_background(options.palette, std::getenv("COLORFGBG")) ? Palette::light
                                                                                    : Palette::dark;

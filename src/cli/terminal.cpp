@@ -1,8 +1,10 @@
 #include "cli/terminal.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 namespace embdemo {
@@ -36,6 +38,21 @@ bool light_background(PaletteMode mode, const char* colorfgbg) {
     }
     const int colour = std::stoi(background);
     return colour == 7 || (colour >= 9 && colour <= 15);
+}
+
+std::size_t output_width(bool stdout_is_terminal, const char* columns) {
+    constexpr std::size_t k_fixed_width = 80;
+    if (!stdout_is_terminal) return k_fixed_width;
+    std::size_t width = 0;
+    winsize size{};
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0) width = size.ws_col;
+    if (width == 0 && columns != nullptr) {
+        const std::string text(columns);
+        if (!text.empty() && text.size() < 5 && text.find_first_not_of("0123456789") == std::string::npos) {
+            width = static_cast<std::size_t>(std::stoul(text));
+        }
+    }
+    return std::max(width, k_fixed_width);
 }
 
 bool stdout_is_terminal() { return isatty(STDOUT_FILENO) == 1; }

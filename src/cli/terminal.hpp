@@ -1,6 +1,8 @@
 // The terminal facts the CLI needs, decided once: is stdout a terminal, and is colour wanted.
 #pragma once
 
+#include <cstddef>
+
 namespace embdemo {
 
 enum class ColorMode { automatic, always, never };
@@ -17,6 +19,11 @@ enum class PaletteMode { automatic, dark, light };
 bool light_background(PaletteMode mode, const char* colorfgbg);
 
 bool stdout_is_terminal();
+
+// The width the text view may use: 80 columns when stdout is not a terminal (one fixed layout,
+// so piped output is the same everywhere), otherwise the terminal's width (TIOCGWINSZ, then
+// COLUMNS, as ls does), never less than 80.
+std::size_t output_width(bool stdout_is_terminal, const char* columns);
 bool stdin_is_terminal();
 
 }  // namespace embdemo

@@ -9,7 +9,7 @@ std::string render_text(const DemoReport& report, const TextOptions& options) {
     std::string out = render_header(report);
     out += '\n' + render_weight(report, screen, options);
     out += '\n' + render_onehot(report, options);
-    out += '\n' + render_results(report, screen);
+    out += '\n' + render_results(report, screen, options.width);
     out += '\n' + render_linear_view(report);
     out += verdict_line(report, options.palette);
     return out;

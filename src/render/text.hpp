@@ -3,6 +3,7 @@
 // the bytes are the same on every terminal; colour (when asked for) only decorates.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include "core/report.hpp"
@@ -13,6 +14,9 @@ namespace embdemo {
 struct TextOptions {
     int precision = 4;   // decimals, like torch.set_printoptions(precision=4), PyTorch's default
     Palette palette = Palette::none;  // colour only when the CLI decided it is wanted
+    // Where the lookup and the product may stand side by side: 80 columns (the fixed layout of
+    // piped output), or a wider terminal's width, as ls uses the terminal it prints to.
+    std::size_t width = 80;
 };
 
 std::string render_text(const DemoReport& report, const TextOptions& options);

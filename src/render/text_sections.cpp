@@ -256,10 +256,8 @@ std::string render_onehot(const DemoReport& report, const TextOptions& options) 
     return out;
 }
 
-// The lookup and the one-hot product next to each other, so that equal numbers line up: two
-// blocks side by side when the line fits the width of a classroom terminal, otherwise each
-// lookup row directly above the product row it equals.
-std::string render_results(const DemoReport& report, const Screen& screen) {
+// The lookup and the one-hot product next to each other, so that equal numbers line up.
+std::string render_results(const DemoReport& report, const Screen& screen, std::size_t width) {
     const Matrix& lookup = report.lookup;
     const Matrix& product = report.onehot_matmul;
     const TokenIds& ids = report.request.ids;
@@ -274,7 +272,7 @@ std::string render_results(const DemoReport& report, const Screen& screen) {
     // "  id 2   0.6957 ... -0.6315 |  0.6957 ...": the blocks share one format, so they align.
     const std::size_t id_label_width = 5 + ids_width;  // "  id 2"
     const std::size_t side_by_side_width = id_label_width + 1 + block_width + 3 + block_width;
-    if (side_by_side_width <= k_max_line_width) {
+    if (side_by_side_width <= width) {
         std::string out = fmt::format(
             "lookup E[ids] and one-hot product X @ E, side by side   {} x {} each\n",
             group_thousands(lookup.rows), group_thousands(lookup.cols));

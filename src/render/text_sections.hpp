@@ -65,8 +65,9 @@ std::string render_header(const DemoReport& report);
 // E with the selected rows marked.
 std::string render_weight(const DemoReport& report, const Screen& screen, const TextOptions& options);
 std::string render_onehot(const DemoReport& report, const TextOptions& options);  // X
-// The lookup next to the one-hot product.
-std::string render_results(const DemoReport& report, const Screen& screen);
+// The lookup next to the one-hot product: side by side when the pair fits `width` columns,
+// otherwise each lookup row above the product row it equals.
+std::string render_results(const DemoReport& report, const Screen& screen, std::size_t width);
 std::string render_linear_view(const DemoReport& report);
 std::string verdict_line(const DemoReport& report, Palette palette);
 

@@ -273,7 +273,7 @@ std::vector<std::string> render_trace(const DemoReport& report,
     for (const std::size_t position : traced) {
         steps.push_back(render_trace_position(report, position, layout, options));
     }
-    steps.push_back(not_traced + render_results(report, layout.screen) + '\n' +
+    steps.push_back(not_traced + render_results(report, layout.screen, options.width) + '\n' +
                     render_linear_view(report) + verdict_line(report, options.palette));
     return steps;
 }

@@ -322,7 +322,7 @@ Step step_product(const DemoReport& report, const TraceLayout& layout, const Tex
     out += code("linear(onehot.float())    # X @ W.T, which is X @ E");
     out += paragraph("Next to the lookup from step 3:");
     out += '\n';
-    out += render_results(report, layout.screen);
+    out += render_results(report, layout.screen, options.width);
     std::size_t traced = 0;
     if (identical) {
         out += '\n' + paragraph("Why they agree, for the first id: in each dot product every term "

@@ -73,5 +73,12 @@ out=$( (sleep 0.3; printf '\004'; sleep 0.5) | NO_COLOR=1 on_pty "${demo[@]}" --
 out=$(unset NO_COLOR; COLORFGBG='0;15' TERM=xterm on_pty "${demo[@]}" </dev/null)
 [[ "$out" == *$'\x1b[34m'* ]] && [[ "$out" != *$'\x1b[96m'* ]]; check "COLORFGBG=0;15 picks the light palette" $?
 
-echo "$((13 - failures)) passed, $failures failed"
+# Side by side on a terminal wide enough for it (as ls uses the terminal's width); the fixed
+# 80-column layout (row pairs) whenever stdout is a pipe, whatever the terminal.
+out=$(NO_COLOR=1 timeout 20 script -qec "stty cols 100; $(printf '%q ' "${demo[@]}")" /dev/null </dev/null)
+[[ "$out" == *"side by side"* ]]; check "a 100-column terminal puts the lookup and the product side by side" $?
+out=$(NO_COLOR=1 timeout 20 script -qec "stty cols 100; $(printf '%q ' "${demo[@]}") | cat" /dev/null </dev/null)
+[[ "$out" == *"row by row"* ]]; check "piped output keeps the fixed 80-column layout" $?
+
+echo "$((15 - failures)) passed, $failures failed"
 [ $failures -eq 0 ]

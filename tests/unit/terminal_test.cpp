@@ -45,3 +45,8 @@ TEST_CASE("--palette dark and light override COLORFGBG") {
     CHECK(light_background(PaletteMode::light, "15;0"));
     CHECK_FALSE(light_background(PaletteMode::dark, "0;15"));
 }
+
+TEST_CASE("piped output has the fixed 80-column layout, whatever COLUMNS says") {
+    CHECK(embdemo::output_width(false, "200") == 80);
+    CHECK(embdemo::output_width(false, nullptr) == 80);
+}
