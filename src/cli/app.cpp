@@ -195,7 +195,7 @@ int run_demo(const Options& options) {
     const bool data_only = options.format == OutputFormat::csv || options.format == OutputFormat::tsv;
     if (data_only && report.difference) {
         std::fprintf(stderr, "embdemo: note: the lookup and the one-hot product differ, %s\n",
-                     explain_difference(*report.difference).c_str());
+                     explain_difference(*report.difference, report.request.shape).c_str());
     }
     return k_exit_differ;
 }

@@ -429,12 +429,6 @@ std::optional<std::string> validate_view(const RawOptions& raw, Options& options
     return std::nullopt;
 }
 
-// "ids[2]", or "ids[1,0]" in a batch: the index notation of torch and of every view.
-std::string id_position(const IdBatch& ids, std::size_t flat) {
-    if (!ids.batched) return "ids[" + std::to_string(flat) + "]";
-    return "ids[" + std::to_string(flat / ids.seq) + "," + std::to_string(flat % ids.seq) + "]";
-}
-
 // Options of the lookup lesson that mean nothing to grad, refused rather than ignored.
 std::optional<std::string> check_grad_exclusive(const RawOptions& raw) {
     const std::pair<const char*, bool> lookup_only[] = {
@@ -523,14 +517,11 @@ CommandLine validate(const RawOptions& raw) {
     auto ids = parse_id_batch(*raw.ids);
     if (!ids) {
         return fail(bad_value("--ids", *raw.ids, ids.error(),
-                              "comma-separated non-negative decimal token ids, e.g. 2,3,1; in grad "
-                              "also rows of them separated by ';'"));
-    }
-    if (ids.value().batched && !raw.grad) {
-        return fail(bad_value("--ids", *raw.ids, "is a batch (rows separated by ';')",
-                              "one list of ids for the lookup lesson; batches with embdemo grad"));
+                              "comma-separated non-negative decimal token ids, e.g. 2,3,1, or rows "
+                              "of them separated by ';' for a batch"));
     }
     options.id_batch = ids.value();
+    request.shape = ids.value().shape();
     request.ids = std::move(ids.value().values);
 
     std::uint64_t largest_id = 0;
@@ -541,7 +532,7 @@ CommandLine validate(const RawOptions& raw) {
         request.vocab_size = vocab.value();
         for (std::size_t i = 0; i < request.ids.size(); ++i) {
             if (request.ids[i] >= request.vocab_size) {
-                return fail("--ids: " + id_position(options.id_batch, i) + " = " + std::to_string(request.ids[i]) +
+                return fail("--ids: ids[" + index_text(request.shape, i) + "] = " + std::to_string(request.ids[i]) +
                             " is out of range for --vocab " +
                             std::to_string(request.vocab_size) + " (allowed: ids 0 to " +
                             std::to_string(request.vocab_size - 1) + ")");

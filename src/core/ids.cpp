@@ -115,4 +115,9 @@ ParseResult<IdBatch> parse_id_batch(std::string_view text) {
     return Result::ok(std::move(batch));
 }
 
+std::string index_text(const IdShape& shape, std::size_t i) {
+    if (!shape.batched || shape.seq == 0) return std::to_string(i);
+    return std::to_string(i / shape.seq) + ',' + std::to_string(i % shape.seq);
+}
+
 }  // namespace embdemo

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -24,11 +25,23 @@ ParseResult<std::vector<std::uint64_t>> parse_id_list(std::string_view text);
 // Ids with the shape they were typed in. "2,3,1;0,1,1" is a batch of B = 2 sequences of T = 3
 // (values holds them row-major, like a contiguous torch.tensor); "2,3,1" is a flat list, which
 // keeps the one-dimensional shape of today's lessons (B = 1, batched = false).
+// The shape ids were typed in, without the ids: what views need to name a position.
+struct IdShape {
+    std::size_t batch = 1;  // B
+    std::size_t seq = 0;    // T
+    bool batched = false;   // B x T rather than a flat list
+};
+
+// Flat position `i` as torch indexes the ids tensor: "2" in a list, "1,0" (b, t) in a batch.
+std::string index_text(const IdShape& shape, std::size_t i);
+
 struct IdBatch {
     std::vector<std::uint64_t> values;  // B * T ids, row-major
     std::size_t batch = 1;              // B
     std::size_t seq = 0;                // T
     bool batched = false;               // written with ';': shape B x T rather than T
+
+    IdShape shape() const { return {batch, seq, batched}; }
 
     std::vector<std::uint64_t> row(std::size_t b) const {
         const auto begin = values.begin() + static_cast<std::ptrdiff_t>(b * seq);

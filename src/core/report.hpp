@@ -8,6 +8,7 @@
 
 #include "core/difference.hpp"
 #include "core/embedding.hpp"
+#include "core/ids.hpp"
 #include "core/matrix.hpp"
 
 namespace embdemo {
@@ -25,7 +26,9 @@ struct WeightOrigin {
 };
 
 struct DemoRequest {
-    TokenIds ids;
+    TokenIds ids;           // flat, row-major for a batch
+    IdShape shape;          // a list, or B x T
+
     std::uint64_t vocab_size = 0;
     bool vocab_inferred = false;  // vocab_size came from max(ids) + 1, as the notebook does
     std::uint64_t dim = 0;

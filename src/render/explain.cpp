@@ -6,7 +6,8 @@
 
 namespace embdemo {
 
-std::string explain_cause(const Difference& d) {
+std::string explain_cause(const Difference& d, const IdShape& shape) {
+    const std::string at = index_text(shape, d.position);
     const std::string values = fmt::format(" (lookup {}, product {})", shortest_round_trip(d.lookup_value),
                                            shortest_round_trip(d.product_value));
     switch (d.cause) {
@@ -14,13 +15,13 @@ std::string explain_cause(const Difference& d) {
         {
             const std::string bad = shortest_round_trip(d.source_value);
             return fmt::format("E[{},{}] is {}, and 0 * {} = nan poisons the sum X[{}] @ E",
-                               d.source_row, d.column, bad, bad, d.position) +
+                               d.source_row, d.column, bad, bad, at) +
                    values;
         }
         case Difference::Cause::negative_zero:
             return fmt::format("E[{},{}] is -0.0, but the sum X[{}] @ E starts at +0.0 and "
                                "+0 + -0 = +0, so the sign is lost",
-                               d.id, d.column, d.position) +
+                               d.id, d.column, at) +
                    values;
         case Difference::Cause::nan_bits:
             return fmt::format("E[{},{}] is a NaN whose bit pattern arithmetic changes "
@@ -29,13 +30,13 @@ std::string explain_cause(const Difference& d) {
                    values;
         case Difference::Cause::other: break;
     }
-    return fmt::format("the sum X[{}] @ E does not reproduce E[{},{}]", d.position, d.id, d.column) +
+    return fmt::format("the sum X[{}] @ E does not reproduce E[{},{}]", at, d.id, d.column) +
            values;
 }
 
-std::string explain_difference(const Difference& d) {
-    return fmt::format("first at ids[{}] = {}, column {}: ", d.position, d.id, d.column) +
-           explain_cause(d);
+std::string explain_difference(const Difference& d, const IdShape& shape) {
+    return fmt::format("first at ids[{}] = {}, column {}: ", index_text(shape, d.position), d.id, d.column) +
+           explain_cause(d, shape);
 }
 
 const char* difference_cause_name(Difference::Cause cause) {

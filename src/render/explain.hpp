@@ -6,14 +6,16 @@
 #include <string>
 
 #include "core/difference.hpp"
+#include "core/ids.hpp"
 
 namespace embdemo {
 
-// e.g. "first at ids[0] = 2, column 1: E[3][1] is inf, and 0 * inf = nan poisons the sum X[0] @ E"
-std::string explain_difference(const Difference& difference);
+// e.g. "first at ids[0] = 2, column 1: E[3,1] is inf, and 0 * inf = nan poisons the sum X[0] @ E";
+// positions are written as the ids were given (ids[1,0] in a batch).
+std::string explain_difference(const Difference& difference, const IdShape& shape = {});
 
 // explain_difference without the "first at ..." location: the cause alone.
-std::string explain_cause(const Difference& difference);
+std::string explain_cause(const Difference& difference, const IdShape& shape = {});
 
 // The machine name of the cause: "nonfinite_elsewhere", "negative_zero", "nan_bits", "other".
 const char* difference_cause_name(Difference::Cause cause);

@@ -11,13 +11,14 @@
 #include "core/escape.hpp"
 #include "render/explain.hpp"
 #include "render/json_text.hpp"
+#include "render/lesson_report.hpp"
 #include "render/number_format.hpp"
 
 namespace embdemo {
 namespace {
 
 // null when identical; otherwise where the first difference is and why.
-void append_difference(std::string& out, const std::optional<Difference>& difference) {
+void append_difference(std::string& out, const std::optional<Difference>& difference, const IdShape& shape) {
     if (!difference) {
         out += "  \"first_difference\": null,\n";
         return;
@@ -32,21 +33,17 @@ void append_difference(std::string& out, const std::optional<Difference>& differ
     out += fmt::format("    \"cause\": \"{}\",\n", difference_cause_name(d.cause));
     out += fmt::format("    \"weight_row\": {},\n", d.cause == Difference::Cause::nonfinite_elsewhere
                                                            ? std::to_string(d.source_row) : "null");
-    out += fmt::format("    \"explanation\": {}\n", json_string(explain_difference(d)));
+    out += fmt::format("    \"explanation\": {}\n", json_string(explain_difference(d, shape)));
     out += "  },\n";
 }
 
-void append_matrix(std::string& out, const char* name, const Matrix& m, bool as_integers) {
-    out += fmt::format("  \"{}\": [", name);
-    for (std::size_t r = 0; r < m.rows; ++r) {
-        out += r ? ",\n    [" : "\n    [";
-        for (std::size_t c = 0; c < m.cols; ++c) {
-            if (c) out += ", ";
-            out += as_integers ? fmt::format("{}", static_cast<int>(m.at(r, c))) : json_number(m.at(r, c));
-        }
-        out += ']';
-    }
-    out += m.rows ? "\n  ],\n" : "],\n";
+// A batch's per-id matrices nest as B x T x columns; E, and a flat list's matrices, as rows.
+void append_matrix(std::string& out, const char* name, const Matrix& m, bool as_integers,
+                   const std::vector<std::size_t>& shape) {
+    const LessonTable table{name, "", &m, shape, as_integers};
+    out += fmt::format("  \"{}\": ", name);
+    append_json_table(out, table);
+    out += ",\n";
 }
 
 }  // namespace
@@ -55,7 +52,8 @@ std::string render_json(const DemoReport& report, const MatrixSelection& show) {
     const DemoRequest& request = report.request;
     std::string out = "{\n";
     out += fmt::format("  \"schema\": \"{}\",\n", k_json_schema);
-    out += fmt::format("  \"ids\": [{}],\n", fmt::join(request.ids, ", "));
+    out += fmt::format("  \"ids\": {},\n", ids_json(IdBatch{request.ids, request.shape.batch, request.shape.seq,
+                                                             request.shape.batched}));
     out += fmt::format("  \"vocab\": {},\n", request.vocab_size);
     out += fmt::format("  \"vocab_inferred\": {},\n", request.vocab_inferred);
     out += fmt::format("  \"dim\": {},\n", request.dim);
@@ -71,12 +69,16 @@ std::string render_json(const DemoReport& report, const MatrixSelection& show) {
         out += fmt::format("  \"shown\": [{}],\n", fmt::join(names, ", "));
     }
     for (const ReportMatrix which : show.empty() ? every : show) {
-        append_matrix(out, matrix_name(which), report_matrix(report, which), which == ReportMatrix::onehot);
+        const Matrix& m = report_matrix(report, which);
+        const IdShape& ids = request.shape;
+        append_matrix(out, matrix_name(which), m, which == ReportMatrix::onehot,
+                      which == ReportMatrix::weight ? std::vector<std::size_t>{m.rows, m.cols}
+                                                    : rows_shape(ids.batch, ids.seq, ids.batched, m.cols));
     }
     out += fmt::format("  \"identical\": {},\n", report.verdict.identical);
     out += fmt::format("  \"differing\": {},\n", report.verdict.differing);
     out += fmt::format("  \"max_abs_diff\": {},\n", json_number(report.verdict.max_abs_diff));
-    append_difference(out, report.difference);
+    append_difference(out, report.difference, request.shape);
     out += fmt::format("  \"linear_identical\": {}\n", report.linear_verdict.identical);
     out += "}\n";
     return out;

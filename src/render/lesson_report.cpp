@@ -47,14 +47,16 @@ std::vector<std::size_t> rows_shape(std::size_t batch, std::size_t seq, bool bat
     return {batch * seq, cols};
 }
 
+void append_json_table(std::string& out, const LessonTable& table) { append_nested(out, table, 0, 0, 2); }
+
 std::string render_lesson_json(const LessonReport& report, const std::vector<std::string>& show) {
     std::vector<std::string> fields;
     for (const LessonField& field : report.head) fields.push_back(fmt::format("\"{}\": {}", field.name, field.json));
     for (const LessonTable& table : report.tables) {
         if (!wanted(table, show)) continue;
         std::string text = fmt::format("\"{}\": ", table.name);
-        append_nested(text, table, 0, 0, 2);
-        fields.push_back(text);
+        append_json_table(text, table);
+        fields.push_back(std::move(text));
     }
     for (const LessonField& field : report.checks) fields.push_back(fmt::format("\"{}\": {}", field.name, field.json));
     std::string out = "{\n";

@@ -34,6 +34,11 @@ struct LessonReport {
 // The shape of an n x d matrix whose n rows come from B x T ids: {B, T, d}, or {n, d}.
 std::vector<std::size_t> rows_shape(std::size_t batch, std::size_t seq, bool batched, std::size_t cols);
 
+// Appends one table as JSON nested lists following its shape ("[\n    [1, 2],\n    [3, 4]\n  ]"),
+// indented to sit as a field of a top-level object. Appending, not returning, keeps a large
+// table's text from being copied.
+void append_json_table(std::string& out, const LessonTable& table);
+
 // One JSON object: head, every table (nested lists following its shape), checks. With `show`,
 // only the tables named there.
 std::string render_lesson_json(const LessonReport& report, const std::vector<std::string>& show);

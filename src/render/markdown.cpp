@@ -44,7 +44,9 @@ std::vector<std::string> number_cells(const Matrix& m, std::size_t r, const std:
 std::string caption(const DemoReport& report, ReportMatrix which) {
     const DemoRequest& request = report.request;
     const Matrix& m = report_matrix(report, which);
-    const std::string size = fmt::format("{} x {}", group_thousands(m.rows), group_thousands(m.cols));
+    // Tensors with one row per id keep the ids' shape (B x T x ...); E is V x d.
+    const std::string size = which == ReportMatrix::weight ? fmt::format("{} x {}", group_thousands(m.rows), group_thousands(m.cols))
+                                                           : per_id_shape(request.shape, m.rows, m.cols);
     switch (which) {
         case ReportMatrix::weight:
             return request.origin.kind == WeightOrigin::Kind::file
@@ -78,7 +80,7 @@ std::string weight_table(const DemoReport& report, int precision) {
         const auto hit = r == k_gap ? shown.selected.end() : shown.selected.find(r);
         if (hit != shown.selected.end()) {
             cells[0] = "**" + cells[0] + "**";
-            selected_by = describe_positions(hit->second);
+            selected_by = describe_positions(hit->second, report.request.shape);
         }
         for (auto& cell : number_cells(e, r, cols, format)) cells.push_back(std::move(cell));
         cells.push_back(selected_by);
@@ -157,7 +159,7 @@ std::string paired_results_table(const DemoReport& report, int precision) {
         }
         std::vector<std::string> first{std::to_string(ids[r]), fmt::format("`E[{}]`", ids[r])};
         for (auto& cell : number_cells(lookup, r, cols, lookup_format)) first.push_back(std::move(cell));
-        std::vector<std::string> second{"", fmt::format("`X[{}] @ E`", r)};
+        std::vector<std::string> second{"", fmt::format("`X[{}] @ E`", index_text(report.request.shape, r))};
         for (auto& cell : number_cells(product, r, cols, product_format)) second.push_back(std::move(cell));
         out += table_row(first) + table_row(second);
     }
@@ -194,7 +196,7 @@ std::string verdict_paragraph(const DemoReport& report) {
     }
     std::string out = fmt::format("**Verdict: DIFFERENT** -- {} of {} values differ, max abs diff {}.",
                                   group_thousands(verdict.differing), group_thousands(total), verdict.max_abs_diff);
-    if (report.difference) out += " Why: " + explain_difference(*report.difference) + '.';
+    if (report.difference) out += " Why: " + explain_difference(*report.difference, report.request.shape) + '.';
     return out + '\n';
 }
 
@@ -212,8 +214,8 @@ std::string render_markdown(const DemoReport& report, int precision, const Matri
     std::string out = "## Embedding lookup vs one-hot matrix product\n\n" + header_list(report.request);
     out += '\n' + caption(report, ReportMatrix::weight) + "\n\n" + weight_table(report, precision);
     out += '\n' + caption(report, ReportMatrix::onehot) + "\n\n" + onehot_table(report);
-    out += fmt::format("\n**Lookup** `E[ids]` and **one-hot product** `X @ E`, row by row, {} x {} each\n\n",
-                       report.lookup.rows, report.lookup.cols);
+    out += fmt::format("\n**Lookup** `E[ids]` and **one-hot product** `X @ E`, row by row, {} each\n\n",
+                       per_id_shape(report.request.shape, report.lookup.rows, report.lookup.cols));
     out += paired_results_table(report, precision);
     out += fmt::format("\n`nn.Linear({}, {}, bias=False)` with `W = E.T` ({} x {}): `X @ W.T` {}.\n", e.rows,
                        e.cols, e.cols, e.rows,

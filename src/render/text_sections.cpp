@@ -23,11 +23,16 @@ std::string format_diff(double diff) { return fmt::format("{}", diff); }
 
 }  // namespace
 
-std::string describe_positions(const std::vector<std::size_t>& positions) {
+std::string per_id_shape(const IdShape& shape, std::size_t count, std::size_t cols) {
+    if (!shape.batched) return fmt::format("{} x {}", group_thousands(count), group_thousands(cols));
+    return fmt::format("{} x {} x {}", group_thousands(shape.batch), group_thousands(shape.seq), group_thousands(cols));
+}
+
+std::string describe_positions(const std::vector<std::size_t>& positions, const IdShape& shape) {
     constexpr std::size_t k_max_listed = 3;
     std::string text;
     for (std::size_t i = 0; i < positions.size() && i < k_max_listed; ++i) {
-        text += fmt::format("{}ids[{}]", i ? ", " : "", positions[i]);
+        text += fmt::format("{}ids[{}]", i ? ", " : "", index_text(shape, positions[i]));
     }
     if (positions.size() > k_max_listed) text += fmt::format(", ... ({} times)", positions.size());
     return text;
@@ -97,7 +102,7 @@ std::string describe_origin(const DemoReport& report) {
 
 std::string render_header(const DemoReport& report) {
     std::string out = "Embedding lookup vs one-hot matrix product\n";
-    for (const Parameter& parameter : demo_parameters(report.request, format_ids(report.request.ids))) {
+    for (const Parameter& parameter : demo_parameters(report.request, format_id_batch(IdBatch{report.request.ids, report.request.shape.batch, report.request.shape.seq, report.request.shape.batched}))) {
         out += fmt::format("  {:<7}{}{}\n", parameter.name, parameter.value,
                            parameter.note.empty() ? "" : "  (" + parameter.note + ")");
     }
@@ -112,19 +117,37 @@ constexpr std::size_t k_annotation_gap = 3;
 
 std::size_t weight_label_width(const Matrix& e) { return std::to_string(e.rows - 1).size(); }
 
-std::size_t annotation_width(const WeightRows& shown) {
+std::size_t annotation_width(const WeightRows& shown, const IdShape& shape) {
     std::size_t width = 0;
     for (const std::size_t r : shown.rows) {
         const auto hit = shown.selected.find(r);
         if (hit != shown.selected.end()) {
-            width = std::max(width, k_annotation_gap + describe_positions(hit->second).size());
+            width = std::max(width, k_annotation_gap + describe_positions(hit->second, shape).size());
         }
     }
     return width;
 }
 
 // "X[12] @ E", the widest label of the row-pair layout.
-std::string product_label(std::size_t position) { return fmt::format("X[{}] @ E", position); }
+std::string product_label(const IdShape& shape, std::size_t position) {
+    return fmt::format("X[{}] @ E", index_text(shape, position));
+}
+
+// "id 2", or "[0,1] id 2" in a batch: the label of a result row, its id right-aligned to
+// `id_width` digits so that the rows of a column line up.
+std::string id_label(const DemoRequest& request, std::size_t position, std::size_t id_width) {
+    const std::string id = "id " + pad_left(std::to_string(request.ids[position]), id_width);
+    return request.shape.batched ? "[" + index_text(request.shape, position) + "] " + id : id;
+}
+
+// The widest id_label of the visible rows.
+std::size_t id_label_width(const DemoRequest& request, const std::vector<std::size_t>& rows, std::size_t id_width) {
+    std::size_t width = 0;
+    for (const std::size_t r : rows) {
+        if (r != k_gap) width = std::max(width, id_label(request, r, id_width).size());
+    }
+    return width;
+}
 
 std::size_t id_width(const TokenIds& ids, const std::vector<std::size_t>& rows) {
     std::size_t width = 1;
@@ -143,15 +166,16 @@ std::vector<std::size_t> result_rows(const Matrix& result) {
 std::size_t weight_cells_budget(const DemoReport& report) {
     const WeightRows shown = weight_rows(report);
     const std::size_t used = k_weight_marker_width + weight_label_width(report.weight) + 2 +
-                             annotation_width(shown);
+                             annotation_width(shown, report.request.shape);
     return k_max_line_width - std::min(used, k_max_line_width / 2);
 }
 
 std::size_t results_cells_budget(const DemoReport& report) {
     const Matrix& lookup = report.lookup;
     // "  id 2  X[0] @ E  " before the cells of the row-pair layout.
-    const std::size_t prefix = 5 + id_width(report.request.ids, result_rows(lookup)) + 2 +
-                               product_label(lookup.rows - 1).size() + 2;
+    const auto rows = result_rows(lookup);
+    const std::size_t prefix = 2 + id_label_width(report.request, rows, id_width(report.request.ids, rows)) + 2 +
+                               product_label(report.request.shape, lookup.rows - 1).size() + 2;
     return k_max_line_width - std::min(prefix, k_max_line_width / 2);
 }
 
@@ -211,7 +235,7 @@ std::string render_weight(const DemoReport& report, const Screen& screen, const 
             out += fmt::format("  {} {}  {}   {}\n", paint(">", Paint::selected, options.palette),
                                paint(label, Paint::selected, options.palette),
                                paint(cells, Paint::selected, options.palette),
-                               describe_positions(hit->second));
+                               describe_positions(hit->second, report.request.shape));
         } else {
             out += fmt::format("    {}  {}\n", label, cells);
         }
@@ -232,9 +256,10 @@ std::string render_onehot(const DemoReport& report, const TextOptions& options) 
     const std::size_t vocab = report.onehot.cols;
     const auto rows = visible_positions(ids.size(), should_summarise(ids.size(), vocab));
     const std::size_t id_width = std::to_string(vocab - 1).size();
+    const std::size_t label_width = id_label_width(report.request, rows, id_width);
 
-    std::string out = fmt::format("X = one_hot(ids, {})   {} x {}\n", vocab,
-                                  group_thousands(ids.size()), group_thousands(vocab));
+    std::string out = fmt::format("X = one_hot(ids, {})   {}\n", vocab,
+                                  per_id_shape(report.request.shape, ids.size(), vocab));
     for (const std::size_t i : rows) {
         if (i == k_gap) {
             out += "    ...\n";
@@ -251,7 +276,7 @@ std::string render_onehot(const DemoReport& report, const TextOptions& options) 
                               paint("1", Paint::one, options.palette), ids[i],
                               group_thousands(vocab - 1));
         }
-        out += fmt::format("  id {}   {}\n", pad_left(std::to_string(ids[i]), id_width), row);
+        out += fmt::format("  {}   {}\n", pad_right(id_label(report.request, i, id_width), label_width), row);
     }
     return out;
 }
@@ -260,51 +285,46 @@ std::string render_onehot(const DemoReport& report, const TextOptions& options) 
 std::string render_results(const DemoReport& report, const Screen& screen, std::size_t width) {
     const Matrix& lookup = report.lookup;
     const Matrix& product = report.onehot_matmul;
-    const TokenIds& ids = report.request.ids;
+    const DemoRequest& request = report.request;
+    const TokenIds& ids = request.ids;
     const auto rows = result_rows(lookup);
     const std::size_t ids_width = id_width(ids, rows);
+    const std::size_t label_width = id_label_width(request, rows, ids_width);
     const std::size_t block_width = cells_width(screen.cols, screen.format.width);
+    const std::string shape = per_id_shape(request.shape, lookup.rows, lookup.cols);
     const auto cells = [&](const Matrix& m, std::size_t r) {
         return r == k_gap ? pad_left("...", screen.format.width)
                           : format_row_cells(m, r, screen.cols, screen.format);
     };
 
     // "  id 2   0.6957 ... -0.6315 |  0.6957 ...": the blocks share one format, so they align.
-    const std::size_t id_label_width = 5 + ids_width;  // "  id 2"
-    const std::size_t side_by_side_width = id_label_width + 1 + block_width + 3 + block_width;
+    const std::size_t side_by_side_width = 2 + label_width + 1 + block_width + 3 + block_width;
     if (side_by_side_width <= width) {
-        std::string out = fmt::format(
-            "lookup E[ids] and one-hot product X @ E, side by side   {} x {} each\n",
-            group_thousands(lookup.rows), group_thousands(lookup.cols));
-        out += fmt::format("{} {}   {}\n", std::string(id_label_width, ' '),
-                           pad_right("E[ids]", block_width), "X @ E");
+        std::string out = fmt::format("lookup E[ids] and one-hot product X @ E, side by side   {} each\n", shape);
+        out += fmt::format("  {} {}   {}\n", std::string(label_width, ' '), pad_right("E[ids]", block_width),
+                           "X @ E");
         for (const std::size_t r : rows) {
-            const std::string label =
-                r == k_gap ? std::string(id_label_width, ' ')
-                           : "  id " + pad_left(std::to_string(ids[r]), ids_width);
-            out += fmt::format("{} {} | {}\n", label, pad_right(cells(lookup, r), block_width),
-                               cells(product, r));
+            const std::string label = r == k_gap ? "" : id_label(request, r, ids_width);
+            out += fmt::format("  {} {} | {}\n", pad_right(label, label_width),
+                               pad_right(cells(lookup, r), block_width), cells(product, r));
         }
         return out;
     }
 
-    std::string out = fmt::format(
-        "lookup E[ids] and one-hot product X @ E, row by row   {} x {} each\n",
-        group_thousands(lookup.rows), group_thousands(lookup.cols));
-    std::size_t label_width = 0;
+    std::string out = fmt::format("lookup E[ids] and one-hot product X @ E, row by row   {} each\n", shape);
+    std::size_t pair_width = 0;
     for (const std::size_t r : rows) {
-        if (r != k_gap) label_width = std::max(label_width, product_label(r).size());
+        if (r != k_gap) pair_width = std::max(pair_width, product_label(request.shape, r).size());
     }
     for (const std::size_t r : rows) {
         if (r == k_gap) {
             out += "  ...\n";
             continue;
         }
-        const std::string id = pad_left(std::to_string(ids[r]), ids_width);
-        out += fmt::format("  id {}  {}  {}\n", id, pad_right(fmt::format("E[{}]", ids[r]), label_width),
-                           cells(lookup, r));
-        out += fmt::format("  {}  {}  {}\n", std::string(ids_width + 3, ' '),
-                           pad_right(product_label(r), label_width), cells(product, r));
+        out += fmt::format("  {}  {}  {}\n", pad_right(id_label(request, r, ids_width), label_width),
+                           pad_right(fmt::format("E[{}]", ids[r]), pair_width), cells(lookup, r));
+        out += fmt::format("  {}  {}  {}\n", std::string(label_width, ' '),
+                           pad_right(product_label(request.shape, r), pair_width), cells(product, r));
     }
     return out;
 }
@@ -329,7 +349,7 @@ std::string verdict_line(const DemoReport& report, Palette palette) {
                                   paint("DIFFERENT", Paint::bad, palette),
                                   group_thousands(verdict.differing), group_thousands(total),
                                   format_diff(verdict.max_abs_diff));
-    if (report.difference) out += wrap_words(explain_difference(*report.difference), "  why: ", "       ");
+    if (report.difference) out += wrap_words(explain_difference(*report.difference, report.request.shape), "  why: ", "       ");
     return out;
 }
 

@@ -117,7 +117,7 @@ std::string describe_other_columns(const DemoReport& report, std::size_t positio
             columns.differing.begin(), columns.differing.end(),
             [&](const Difference& d) { return d.column == traced; });
         const bool as_traced = traced_difference != columns.differing.end() && same_cause(first, *traced_difference);
-        const std::string reason = as_traced ? "for the same reason" : "because " + explain_cause(first);
+        const std::string reason = as_traced ? "for the same reason" : "because " + explain_cause(first, report.request.shape);
         const char* verb = group.size() == 1 ? "differs" : "differ";
         out += wrap_words(fmt::format("{} {} too, {}", describe_columns(group), verb, reason), indent, indent);
     }
@@ -185,14 +185,15 @@ std::string render_dot_product(const DemoReport& report, std::size_t position, c
     }
 
     const float result = report.onehot_matmul.at(position, j);
-    std::string out = fmt::format("  product   X[{}] @ E, output column {}:\n", position, j);
+    std::string out = fmt::format("  product   X[{}] @ E, output column {}:\n",
+                                  index_text(report.request.shape, position), j);
     out += fmt::format("{}  {}\n", indent, symbols);
     out += fmt::format("{}= {}\n", indent, values);
     const auto difference = difference_at(e, report.request.ids, report.lookup,
                                           report.onehot_matmul, position, j);
     out += fmt::format("{}= {}   {} E[{},{}]\n", indent, format_plain(result, format),
                        difference ? "not the bits of" : "which is", id, j);
-    if (difference) out += wrap_words("because " + explain_cause(*difference), indent, indent);
+    if (difference) out += wrap_words("because " + explain_cause(*difference, report.request.shape), indent, indent);
     if (hidden > 0) {
         out += fmt::format("{}({} terms not written out are 0 * E[k,{}]{})\n", indent,
                            group_thousands(hidden), j, finite[j] ? " = 0" : "");
@@ -205,13 +206,16 @@ std::string traced_row(const Matrix& m, std::size_t row, const Screen& screen) {
 }
 
 // "row 12 of X @ E": the label of a result row, as wide as the cells' indent needs.
-std::string result_label(std::size_t position) { return fmt::format("row {} of X @ E", position); }
+std::string result_label(const IdShape& shape, std::size_t position) {
+    return shape.batched ? fmt::format("row [{}] of X @ E", index_text(shape, position))
+                         : fmt::format("row {} of X @ E", position);
+}
 
 }  // namespace
 
 TraceLayout trace_layout(const DemoReport& report, int precision, std::size_t max_budget) {
     const std::size_t trace_budget =
-        k_max_line_width - (k_trace_indent + result_label(report.lookup.rows - 1).size() + 3);
+        k_max_line_width - (k_trace_indent + result_label(report.request.shape, report.lookup.rows - 1).size() + 3);
     const std::size_t budget =
         std::min({weight_cells_budget(report), results_cells_budget(report), trace_budget, max_budget});
     return TraceLayout{choose_screen(report, precision, budget), finite_columns(report.weight)};
@@ -224,24 +228,28 @@ std::string render_trace_position(const DemoReport& report, std::size_t position
     const Matrix& e = report.weight;
     const std::string indent(k_trace_indent, ' ');
 
-    std::string out = paint(fmt::format("Position {} of {}: id {}", position, ids.size(), id),
-                            Paint::heading, options.palette) + '\n';
+    const IdShape& shape = report.request.shape;
+    const std::string at = index_text(shape, position);
+    const std::string heading = shape.batched ? fmt::format("Position [{}] of {} x {}: id {}", at, shape.batch, shape.seq, id)
+                                              : fmt::format("Position {} of {}: id {}", position, ids.size(), id);
+    std::string out = paint(heading, Paint::heading, options.palette) + '\n';
     const auto first = std::find(ids.begin(), ids.end(), ids[position]) - ids.begin();
     if (static_cast<std::size_t>(first) < position) {
-        out += fmt::format("  repeated  id {} was already at position {}: the same row of E is "
-                           "selected again\n",
-                           id, first);
+        const auto earlier = static_cast<std::size_t>(first);
+        out += wrap_words(fmt::format("id {} was already at position {}: the same row of E is selected again", id,
+                                      shape.batched ? "[" + index_text(shape, earlier) + "]" : std::to_string(earlier)),
+                          "  repeated  ", std::string(k_trace_indent, ' '));
     }
-    out += fmt::format("  one-hot   X[{}] = {}   (1 at column {} of {})\n", position,
+    out += fmt::format("  one-hot   X[{}] = {}   (1 at column {} of {})\n", at,
                        onehot_row_text(id, e.rows, options.palette), id, group_thousands(e.rows));
-    const std::string label = result_label(position);
+    const std::string label = result_label(shape, position);
     out += fmt::format("  lookup    copies row {} of E\n{}{} = {}\n", id, indent,
                        pad_right(fmt::format("E[{}]", id), label.size()),
                        paint(traced_row(e, id, layout.screen), Paint::selected, options.palette));
     out += render_dot_product(report, position, layout.screen, layout.finite_columns);
     out += fmt::format("  nn.Linear W = E.T is {} x {} (out x in), so X[{}] @ W.T picks\n"
                        "{}column {} of W, and column {} of W is row {} of E\n",
-                       group_thousands(e.cols), group_thousands(e.rows), position, indent, id, id, id);
+                       group_thousands(e.cols), group_thousands(e.rows), at, indent, id, id, id);
     const bool same = compare_columns(report, position).differing.empty();
     out += fmt::format("  result    {} = {}\n{}{}\n", label,
                        traced_row(report.onehot_matmul, position, layout.screen), indent,

@@ -55,8 +55,10 @@ std::string python_string(const std::string& text) {
     return literal + '"';
 }
 
-std::string ids_python(const TokenIds& ids) {
-    return fmt::format("idx = torch.tensor({})", format_ids(ids));
+std::string ids_python(const DemoRequest& request) {
+    const IdShape& shape = request.shape;
+    return fmt::format("idx = torch.tensor({})",
+                       format_id_batch(IdBatch{request.ids, shape.batch, shape.seq, shape.batched}));
 }
 
 Step step_ids(const DemoReport& report) {
@@ -66,14 +68,16 @@ Step step_ids(const DemoReport& report) {
     out += paragraph(fmt::format("We start from {}, the way a tokenizer hands them to a model "
                                  "(ids count from 0, as in PyTorch):",
                                  count_of(request.ids.size(), "token id", "token ids")));
-    out += code(ids_python(request.ids));
+    out += code(ids_python(request));
     if (request.vocab_inferred) {
         out += paragraph(fmt::format(
             "The embedding table needs one row for every possible id. The largest id is {}, so "
             "the vocabulary size is V = {} + 1 = {} ({}):",
             request.vocab_size - 1, request.vocab_size - 1, group_thousands(request.vocab_size),
             id_range(request.vocab_size)));
-        out += code(fmt::format("num_idx = max(idx) + 1    # {}", request.vocab_size));
+        // The notebook's max(idx) works on a list; a batch (2-D tensor) needs idx.max().
+        out += code(fmt::format("num_idx = {} + 1    # {}", request.shape.batched ? "int(idx.max())" : "max(idx)",
+                                request.vocab_size));
     } else if (request.origin.kind == WeightOrigin::Kind::file) {
         out += paragraph(fmt::format(
             "The embedding table needs one row for every possible id; here the table comes from "
@@ -225,9 +229,9 @@ Step step_onehot(const DemoReport& report, const TextOptions& options) {
                     : fmt::format("onehot = torch.nn.functional.one_hot(idx, num_classes={})",
                                   request.vocab_size));
     out += paragraph(fmt::format("Each id becomes a row of V = {} numbers: all 0, except a 1 in "
-                                 "the column whose number is the id. X has one row per id: {} x {}.",
-                                 group_thousands(request.vocab_size), request.ids.size(),
-                                 group_thousands(request.vocab_size)));
+                                 "the column whose number is the id. X has one row per id: {}.",
+                                 group_thousands(request.vocab_size),
+                                 per_id_shape(request.shape, request.ids.size(), request.vocab_size)));
     out += '\n';
     out += render_onehot(report, options);
     return step;
