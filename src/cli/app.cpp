@@ -277,7 +277,7 @@ int run_grad(const Options& options) {
         case OutputFormat::csv: out = render_lesson_delimited(grad_report(lesson), ',', {}); break;
         case OutputFormat::tsv: out = render_lesson_delimited(grad_report(lesson), '\t', {}); break;
         case OutputFormat::markdown:  // refused by the options
-        case OutputFormat::text: out = render_grad_text(lesson, text_options(options)); break;
+        case OutputFormat::text: out = render_grad_text(lesson, text_options(options), options.view == View::trace); break;
     }
     const int status = write_stdout(out);
     if (status != k_exit_ok) return status;

@@ -260,6 +260,10 @@ std::optional<std::string> validate_optimizer(const RawOptions& raw, Options& op
     if (options.format != OutputFormat::text && options.format != OutputFormat::json) {
         return std::string("--optimizer prints its steps as text or json (allowed: --format text or json)");
     }
+    if (raw.trace) {
+        return std::string("--trace walks one backward pass; with --optimizer the steps are the view "
+                           "(allowed: one of them)");
+    }
     double lr = name == "sgd" ? 0.1 : 1e-3;
     double momentum = 0.0;
     double weight_decay = name == "adamw" ? 1e-2 : 0.0;
@@ -432,7 +436,7 @@ std::optional<std::string> validate_view(const RawOptions& raw, Options& options
 // Options of the lookup lesson that mean nothing to grad, refused rather than ignored.
 std::optional<std::string> check_grad_exclusive(const RawOptions& raw) {
     const std::pair<const char*, bool> lookup_only[] = {
-        {"--trace", raw.trace}, {"--trace-positions", raw.trace_positions.has_value()},
+        {"--trace-positions", raw.trace_positions.has_value()},
         {"--walkthrough", raw.walkthrough}, {"--pause", raw.pause}, {"--show", raw.show.has_value()},
         {"--save-weights", raw.save_weights.has_value()}, {"--export-projector", raw.export_projector.has_value()},
         {"--labels", raw.labels.has_value()}};

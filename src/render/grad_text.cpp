@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/limits.hpp"
+#include "render/grad_trace.hpp"
 #include "render/number_format.hpp"
 #include "render/paint.hpp"
 #include "render/table.hpp"
@@ -164,7 +165,7 @@ std::string grad_verdict(const GradLesson& lesson, Palette palette) {
 
 }  // namespace
 
-std::string render_grad_text(const GradLesson& lesson, const TextOptions& options) {
+std::string render_grad_text(const GradLesson& lesson, const TextOptions& options, bool trace) {
     const GradRequest& request = lesson.request;
     const Matrix& e = lesson.weight;
     const auto used = rows_by_id(lesson);
@@ -242,6 +243,7 @@ std::string render_grad_text(const GradLesson& lesson, const TextOptions& option
     }
 
     const GradComparison& comparison = lesson.comparison;
+    if (trace) out += render_grad_trace(lesson, screen, options);
     const std::size_t untouched = e.rows - comparison.rows_with_gradient;
     out += '\n' + wrap_words(fmt::format("{} of {} rows receive a gradient from the embedding's backward; "
                                          "the other {} {} exactly 0.",

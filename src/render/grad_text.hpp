@@ -11,6 +11,7 @@
 
 namespace embdemo {
 
-std::string render_grad_text(const GradLesson& lesson, const TextOptions& options);
+// With `trace`, each used row's gradient is also built step by step (render/grad_trace).
+std::string render_grad_text(const GradLesson& lesson, const TextOptions& options, bool trace);
 
 }  // namespace embdemo

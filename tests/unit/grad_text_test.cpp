@@ -4,8 +4,11 @@
 #include <string>
 
 #include "render/grad_text.hpp"
+#include "text_checks.hpp"
 
 using namespace embdemo;
+using embdemo::testing::contains;
+using embdemo::testing::widest_line;
 
 namespace {
 
@@ -21,25 +24,10 @@ GradLesson lesson_for(std::vector<std::uint64_t> ids, std::size_t vocab, std::si
     return run_grad_lesson(request, {}, {});
 }
 
-std::size_t widest_line(const std::string& text) {
-    std::size_t widest = 0;
-    std::size_t start = 0;
-    for (std::size_t end; (end = text.find('\n', start)) != std::string::npos; start = end + 1) {
-        widest = std::max(widest, end - start);
-    }
-    return widest;
-}
-
-// Whether `part` is in `text`, reading a wrapped sentence's line break as a space.
-bool contains(std::string text, const std::string& part) {
-    std::replace(text.begin(), text.end(), '\n', ' ');
-    return text.find(part) != std::string::npos;
-}
-
 }  // namespace
 
 TEST_CASE("the grad view annotates unused, single and repeated rows from the run") {
-    const std::string text = render_grad_text(lesson_for({2, 3, 1, 3}, 5, 4), TextOptions{});
+    const std::string text = render_grad_text(lesson_for({2, 3, 1, 3}, 5, 4), TextOptions{}, false);
     CHECK(contains(text, "unused: exactly 0"));
     CHECK(contains(text, "= G[2]"));
     CHECK(contains(text, "= G[1] + G[3]"));
@@ -50,7 +38,7 @@ TEST_CASE("the grad view annotates unused, single and repeated rows from the run
 }
 
 TEST_CASE("the grad view says why padding_idx and scale_grad_by_freq make the two ways differ") {
-    const std::string text = render_grad_text(lesson_for({0, 1, 1}, 3, 2, -3, true), TextOptions{});
+    const std::string text = render_grad_text(lesson_for({0, 1, 1}, 3, 2, -3, true), TextOptions{}, false);
     CHECK(contains(text, "padding_idx: no gradient"));
     CHECK(contains(text, "= G[1]/2 + G[2]/2"));
     CHECK(contains(text, "verdict: DIFFERENT"));
@@ -60,8 +48,21 @@ TEST_CASE("the grad view says why padding_idx and scale_grad_by_freq make the tw
 }
 
 TEST_CASE("the grad view at GPT-2 size fits 80 columns and counts the rows") {
-    const std::string text = render_grad_text(lesson_for({5, 40000, 50256, 5}, 50257, 64), TextOptions{});
+    const std::string text = render_grad_text(lesson_for({5, 40000, 50256, 5}, 50257, 64), TextOptions{}, false);
     CHECK(widest_line(text) <= 80);
     CHECK(contains(text, "3 of 50,257 rows receive a gradient"));
     CHECK(contains(text, "(unused rows: exactly 0 in both)"));
+}
+
+TEST_CASE("grad --trace builds each used row step by step and says where the two ways part") {
+    const std::string text = render_grad_text(lesson_for({2, 0, 2}, 3, 2, 0), TextOptions{}, true);
+    CHECK(contains(text, "Row 0 of dE: id 0 at position 1"));
+    CHECK(contains(text, "scatter-add dE[0] stays 0: padding_idx=0 gets no gradient"));
+    CHECK(contains(text, "this row differs between the two ways: the one-hot form knows nothing of padding_idx"));
+    CHECK(contains(text, "Row 2 of dE: id 2 at positions 0, 2"));
+    CHECK(contains(text, "+= G[0]"));
+    CHECK(contains(text, "+= G[2]"));
+    CHECK(contains(text, "= 1*G[0][0] + 0*G[1][0] + 1*G[2][0]"));
+    CHECK(contains(text, "the same bits as the scatter-add"));
+    CHECK_FALSE(contains(render_grad_text(lesson_for({2, 0, 2}, 3, 2, 0), TextOptions{}, false), "Row 0 of dE"));
 }

@@ -9,24 +9,13 @@
 #include "render/text.hpp"
 #include "render/trace.hpp"
 #include "render/walkthrough.hpp"
+#include "text_checks.hpp"
 
 using namespace embdemo;
+using embdemo::testing::contains;
+using embdemo::testing::widest_line;
 
 namespace {
-
-// Whether `part` is in `text`, with narration's line breaks and indents read as single spaces.
-bool contains(const std::string& text, const std::string& part) {
-    std::string flat;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if (text[i] != '\n') {
-            flat += text[i];
-            continue;
-        }
-        flat += ' ';
-        while (i + 1 < text.size() && text[i + 1] == ' ') ++i;
-    }
-    return flat.find(part) != std::string::npos;
-}
 
 std::string joined(const std::vector<std::string>& steps) {
     std::string text;
@@ -71,17 +60,6 @@ std::size_t count_lines(const std::vector<std::string>& steps) {
     std::size_t lines = 0;
     for (const auto& step : steps) lines += std::count(step.begin(), step.end(), '\n');
     return lines;
-}
-
-std::size_t widest_line(const std::vector<std::string>& steps) {
-    std::size_t widest = 0;
-    for (const auto& step : steps) {
-        std::size_t start = 0;
-        for (std::size_t end; (end = step.find('\n', start)) != std::string::npos; start = end + 1) {
-            widest = std::max(widest, end - start);
-        }
-    }
-    return widest;
 }
 
 }  // namespace
