@@ -276,7 +276,10 @@ int run_grad(const Options& options) {
         case OutputFormat::json: out = render_lesson_json(grad_report(lesson), {}); break;
         case OutputFormat::csv: out = render_lesson_delimited(grad_report(lesson), ',', {}); break;
         case OutputFormat::tsv: out = render_lesson_delimited(grad_report(lesson), '\t', {}); break;
-        case OutputFormat::markdown:  // refused by the options
+        case OutputFormat::markdown:
+            out = render_lesson_markdown(grad_report(lesson), "Embedding backward two ways: scatter-add vs one_hot(ids).T @ G",
+                                         options.precision);
+            break;
         case OutputFormat::text: out = render_grad_text(lesson, text_options(options), options.view == View::trace); break;
     }
     const int status = write_stdout(out);

@@ -468,9 +468,6 @@ std::optional<std::string> parse_padding_idx(const std::string& text, std::uint6
 
 std::optional<std::string> validate_grad(const RawOptions& raw, Options& options) {
     if (auto problem = check_grad_exclusive(raw)) return problem;
-    if (options.format == OutputFormat::markdown) {
-        return std::string("--format markdown is not available for embdemo grad yet (allowed: text, json, csv, tsv)");
-    }
     options.lesson = Lesson::grad;
     GradOptions& grad = options.grad;
     if (raw.padding_idx) {

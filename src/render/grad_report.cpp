@@ -67,6 +67,15 @@ LessonReport grad_report(const GradLesson& lesson) {
         {"grad_lookup", "emb.weight.grad", &lesson.grad_lookup, {v, d}, false},
         {"grad_onehot", "one_hot(ids).T @ G", &lesson.grad_onehot, {v, d}, false},
     };
+    // Summarised views keep the rows the ids use in sight, up to a screenful of them.
+    constexpr std::size_t k_max_kept_rows = 8;
+    std::vector<std::size_t> used;
+    for (const GradRow& row : lesson.comparison.rows) {
+        if (used.size() < k_max_kept_rows) used.push_back(row.row);
+    }
+    for (LessonTable& table : report.tables) {
+        if (table.name != "upstream") table.keep_rows = used;
+    }
     const Comparison& whole = lesson.comparison.whole;
     report.checks = {
         {"rows_with_gradient", std::to_string(lesson.comparison.rows_with_gradient)},

@@ -6,6 +6,8 @@
 
 #include "render/delimited.hpp"
 #include "render/json_text.hpp"
+#include "render/number_format.hpp"
+#include "render/table.hpp"
 
 namespace embdemo {
 namespace {
@@ -74,6 +76,66 @@ std::string render_lesson_delimited(const LessonReport& report, char delimiter,
         if (!out.empty()) out += '\n';
         out += fmt::format("# {} ({}) {}\n", table.name, table.formula, fmt::join(table.shape, " x "));
         out += delimited_rows(m, delimiter, table.integral);
+    }
+    return out;
+}
+
+namespace {
+
+// A JSON value as Markdown: strings without their quotes, everything else as written.
+std::string markdown_value(const std::string& json) {
+    const bool plain_string = json.size() >= 2 && json.front() == '"' && json.back() == '"' &&
+                              json.find('\\') == std::string::npos;
+    return "`" + (plain_string ? json.substr(1, json.size() - 2) : json) + "`";
+}
+
+std::string markdown_table(const LessonTable& table, int precision) {
+    const Matrix& m = *table.matrix;
+    const bool summarise = should_summarise(m.rows, m.cols);
+    const auto rows = visible_positions(m.rows, summarise, table.keep_rows);
+    const auto cols = visible_positions(m.cols, summarise);
+    const NumberFormat format = visible_format(m, rows, cols, precision);
+    std::vector<std::string> header{"row"};
+    for (const std::size_t c : cols) header.push_back(c == k_gap ? "..." : std::to_string(c));
+    std::string out = "| " + fmt::format("{}", fmt::join(header, " | ")) + " |\n|";
+    for (std::size_t i = 0; i < header.size(); ++i) out += i == 0 ? " --- |" : " ---: |";
+    out += '\n';
+    for (const std::size_t r : rows) {
+        std::vector<std::string> cells{r == k_gap ? "..." : std::to_string(r)};
+        for (const std::size_t c : cols) {
+            if (r == k_gap || c == k_gap) {
+                cells.push_back("...");
+            } else if (table.integral) {
+                cells.push_back(fmt::format("{}", static_cast<long long>(m.at(r, c))));
+            } else {
+                NumberFormat unpadded = format;
+                unpadded.width = 0;
+                cells.push_back(format_number(m.at(r, c), unpadded));
+            }
+        }
+        out += "| " + fmt::format("{}", fmt::join(cells, " | ")) + " |\n";
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string render_lesson_markdown(const LessonReport& report, const std::string& title, int precision) {
+    std::string out = "## " + title + "\n\n";
+    for (const LessonField& field : report.head) {
+        if (field.name != "schema") out += fmt::format("- {}: {}\n", field.name, markdown_value(field.json));
+    }
+    for (const LessonTable& table : report.tables) {
+        out += fmt::format("\n**{}** ({}), {}{}\n\n", table.name, table.formula, fmt::join(table.shape, " x "),
+                           table.shape.size() > 2 ? " (rows flattened)" : "");
+        out += markdown_table(table, precision);
+    }
+    out += '\n';
+    for (const LessonField& field : report.checks) {
+        // Structured checks (lists of objects) are for machines; the JSON carries them.
+        if (field.json.find('{') == std::string::npos) {
+            out += fmt::format("- {}: {}\n", field.name, markdown_value(field.json));
+        }
     }
     return out;
 }

@@ -23,6 +23,7 @@ struct LessonTable {
     const Matrix* matrix = nullptr;
     std::vector<std::size_t> shape;  // e.g. {B, T, d}; the matrix holds it as (B*T) x d
     bool integral = false;           // printed as integers (one-hot entries, counts)
+    std::vector<std::size_t> keep_rows;  // summarised views still show these (e.g. the used rows)
 };
 
 struct LessonReport {
@@ -47,6 +48,11 @@ std::string render_lesson_json(const LessonReport& report, const std::vector<std
 // `show`, only those tables, and a single one without its comment line.
 std::string render_lesson_delimited(const LessonReport& report, char delimiter,
                                     const std::vector<std::string>& show);
+
+// Markdown for lecture notes: a `##` title, the parameters and checks as lists, each table as a
+// Markdown table summarised as PyTorch prints (tables over 1,000 values show their edge rows and
+// columns around "..."), numbers with `precision` decimals in PyTorch's print format.
+std::string render_lesson_markdown(const LessonReport& report, const std::string& title, int precision);
 
 // The names a lesson's --show accepts, "weight, upstream, ...", for messages and help.
 std::string table_names(const LessonReport& report);
