@@ -232,7 +232,14 @@ int run_training_steps(const Options& options) {
 }
 
 int run_grad(const Options& options) {
-    if (options.grad.optimizer) return run_training_steps(options);
+    if (options.grad.optimizer) {
+        const DemoRequest& sizes = options.request;
+        if (auto too_big = check_memory_budget(grad_buffers(options, sizes.vocab_size, sizes.dim), options.max_memory)) {
+            print_error("--ids/--vocab/--dim: " + *too_big);
+            return k_exit_usage;
+        }
+        return run_training_steps(options);
+    }
     DemoRequest demo = options.request;
     Matrix weight;
     if (demo.origin.kind == WeightOrigin::Kind::file) {
@@ -259,6 +266,10 @@ int run_grad(const Options& options) {
         print_error("--padding-idx " + std::to_string(*request.padding_idx) + ": is out of range for the " +
                     std::to_string(request.vocab_size) + " rows of the --weights file (allowed: -" +
                     std::to_string(request.vocab_size) + " to " + std::to_string(request.vocab_size - 1) + ")");
+        return k_exit_usage;
+    }
+    if (auto too_big = check_memory_budget(grad_buffers(options, request.vocab_size, request.dim), options.max_memory)) {
+        print_error("--ids/--vocab/--dim: " + *too_big);
         return k_exit_usage;
     }
     Matrix upstream;

@@ -1,6 +1,7 @@
 #include "cli/run_memory.hpp"
 
 #include "cli/outputs.hpp"
+#include "core/limits.hpp"
 
 namespace embdemo {
 namespace {
@@ -47,6 +48,34 @@ std::vector<Buffer> run_buffers(const Options& options, const DemoRequest& reque
 std::optional<std::string> check_run_size(const Options& options, const DemoRequest& request) {
     if (auto too_many = check_output_size(options, request)) return too_many;
     return check_memory_budget(run_buffers(options, request), options.max_memory);
+}
+
+std::vector<Buffer> grad_buffers(const Options& options, std::uint64_t vocab_size, std::uint64_t dim) {
+    const auto values = [](std::uint64_t a, std::uint64_t b) { return checked_multiply(a, b).value_or(UINT64_MAX); };
+    const std::uint64_t n = options.request.ids.size();
+    const std::uint64_t table = values(vocab_size, dim);
+    std::vector<Buffer> buffers{{"E (vocab x dim)", table, 4}, {"G (ids x dim)", values(n, dim), 4}};
+    if (options.grad.optimizer) {
+        // The run holds E as drawn, E as it trains and E before the current step; the optimizer's
+        // state (Adam's two running averages, SGD's momentum buffer); and, for the view, E after
+        // each step and its gradient.
+        const OptimizerSettings& optimizer = *options.grad.optimizer;
+        const std::uint64_t state = optimizer.kind != OptimizerKind::sgd ? 2 : optimizer.momentum != 0.0 ? 1 : 0;
+        const std::uint64_t steps = options.grad.steps;
+        buffers.push_back({"three copies of E (as drawn, training, before a step)", values(3, table), 4});
+        if (state > 0) buffers.push_back({"the optimizer's state", values(state, table), 4});
+        buffers.push_back({"E and dE of every step (2 x steps x vocab x dim)", values(2 * steps, table), 4});
+    } else {
+        buffers.push_back({"dE, the embedding's backward (vocab x dim)", table, 4});
+        buffers.push_back({"dE, one_hot(ids).T @ G (vocab x dim)", table, 4});
+    }
+    if (options.format == OutputFormat::json || options.format == OutputFormat::csv ||
+        options.format == OutputFormat::tsv) {
+        const std::uint64_t bytes_per_value =
+            options.format == OutputFormat::json ? k_json_bytes_per_value : k_delimited_bytes_per_value;
+        buffers.push_back({"the printed output", values(3, table) + values(n, dim), k_held_copies_of_output * bytes_per_value});
+    }
+    return buffers;
 }
 
 }  // namespace embdemo

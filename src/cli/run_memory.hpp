@@ -18,4 +18,8 @@ std::vector<Buffer> run_buffers(const Options& options, const DemoRequest& reque
 // a machine format and the memory budget. A message (without the option prefix) or nullopt.
 std::optional<std::string> check_run_size(const Options& options, const DemoRequest& request);
 
+// embdemo grad's buffers: E, G and the two gradients, or with --optimizer every step's E and
+// gradient (the view shows them all), plus a machine format's text.
+std::vector<Buffer> grad_buffers(const Options& options, std::uint64_t vocab_size, std::uint64_t dim);
+
 }  // namespace embdemo
