@@ -19,7 +19,13 @@ for file in "$binary" "$man_page" "$completion"; do
 done
 [ $failures -eq 0 ] || exit 1
 
-options=$("$binary" --help | grep -oE -- '--[a-z][a-z-]*' | sort -u)
+# Every lesson's own options count too (embdemo LESSON --help for each listed subcommand).
+lessons=$("$binary" --help | sed -n '/^Subcommands:/,/^$/p' | awk 'NR > 1 && NF { print $1 }')
+options=$( { "$binary" --help; for lesson in $lessons; do "$binary" "$lesson" --help; done; } |
+  grep -oE -- '--[a-z][a-z-]*' | sort -u)
+for lesson in $lessons; do
+  grep -qF "$lesson" "$completion" || { echo "completion lacks the lesson $lesson"; failures=$((failures + 1)); }
+done
 [ -n "$options" ] || { echo "no options found in --help"; exit 1; }
 man_text=$(sed 's/\\-/-/g' "$man_page")  # troff writes - as \-
 for option in $options; do
