@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "core/matrix.hpp"
@@ -36,6 +37,29 @@ Matrix transpose(const Matrix& m);
 // weight_t and the sum reads weight_t in place. For the Linear layer with W = Eᵀ, weight_t is E
 // itself: Eᵀ is never built.
 Matrix linear_forward_transposed(const Matrix& x, const Matrix& weight_t);
+
+// The backward passes, beside the forwards above and with their loop skeleton.
+// The two nn.Embedding options that change its backward.
+struct EmbeddingOptions {
+    std::optional<std::size_t> padding_row;  // padding_idx, already resolved to 0 .. V-1
+    bool scale_grad_by_freq = false;
+};
+
+// emb.weight.grad after emb(ids).backward(G), bit for bit (PyTorch 1.13, CPU, float32):
+// dE[ids[i]] += scale_i * G[i] for i = 0, 1, ... in order, each element with one fused
+// multiply-add; scale_i = 1, or 1 / (count of ids[i] in ids) with scale_grad_by_freq;
+// the padding row gets nothing. V x d
+Matrix embedding_backward(const Matrix& upstream, const TokenIds& ids, std::size_t vocab_size,
+                          const EmbeddingOptions& options = {});
+
+// What scale_grad_by_freq multiplies each contribution of an id seen `count` times by:
+// PyTorch computes 1.0 / count in double, and its add kernel casts it to float.
+float frequency_scale(std::size_t count);
+
+// one_hot(ids)ᵀ · G: dE[k][j] = sum over i of X[i][k] * G[i][j], one float accumulator per
+// element summed in order i = 0, 1, ... from +0.0, like matmul(transpose(one_hot(ids, V)), G)
+// but without building the V x n matrix. V x d
+Matrix onehot_backward(const Matrix& upstream, const TokenIds& ids, std::size_t vocab_size);
 
 struct Comparison {
     bool identical = true;        // every element has the same bit pattern (so -0.0 != +0.0)

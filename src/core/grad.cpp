@@ -1,17 +1,5 @@
-// Backward kernels beside the forward ones of embedding.cpp, with the same loop skeleton:
-//
-//   lookup (forward)                       embedding_backward
-//   for i in 0..n:                         for i in 0..n:
-//     k = ids[i]                             k = ids[i]   (skip the padding row)
-//     for j in 0..d:                         for j in 0..d:
-//       out[i][j] = E[k][j]                    dE[k][j] = fma(G[i][j], scale_i, dE[k][j])
-//
-//   one_hot(ids) · E (forward)             one_hot(ids)ᵀ · G
-//   for i in 0..n, j in 0..d:              for k in 0..V, j in 0..d:
-//     sum over k of X[i][k] * E[k][j]        sum over i of X[i][k] * G[i][j]
-//
-// This translation unit is compiled with -ffp-contract=off: the fma PyTorch performs is written
-// out, and every other multiply and add is rounded on its own.
+// The comparison of the two backward passes (embedding.cpp holds the kernels, beside the forward
+// ones): which rows each way writes, which are expected to differ and why, and whether they do.
 #include "core/grad.hpp"
 
 #include <cmath>
@@ -21,61 +9,11 @@
 namespace embdemo {
 namespace {
 
-std::vector<std::size_t> id_counts(const TokenIds& ids, std::size_t vocab_size) {
-    std::vector<std::size_t> counts(vocab_size, 0);
-    for (const std::uint64_t id : ids) ++counts[id];
-    return counts;
-}
-
-// PyTorch computes the scale in double (1.0 / count) and its add kernel casts it to float.
-float frequency_scale(std::size_t count) {
-    return static_cast<float>(1.0 / static_cast<double>(count));
-}
-
 bool same_bits(const float* a, const float* b, std::size_t count) {
     return std::memcmp(a, b, count * sizeof(float)) == 0;
 }
 
 }  // namespace
-
-Matrix embedding_backward(const Matrix& upstream, const TokenIds& ids, std::size_t vocab_size,
-                          const EmbeddingOptions& options) {
-    const std::size_t d = upstream.cols;
-    Matrix grad(vocab_size, d);  // +0.0 everywhere: rows that no id uses stay exactly 0
-    const std::vector<std::size_t> counts =
-        options.scale_grad_by_freq ? id_counts(ids, vocab_size) : std::vector<std::size_t>{};
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-        const auto k = static_cast<std::size_t>(ids[i]);
-        if (options.padding_row == k) continue;  // padding_idx receives no gradient
-        const float scale = counts.empty() ? 1.0f : frequency_scale(counts[k]);
-        const float* g_i = upstream.row(i);
-        float* dE_k = grad.values.data() + k * d;
-        // PyTorch adds with grad_weight[k].add_(grad[i], alpha=scale). Its AVX2 kernel fuses that
-        // multiply-add in the vectorised body, and GCC contracted the scalar tail the same way,
-        // so every element is one fma whatever d is (checked against torch for d = 1..40).
-        // Repeated ids accumulate here in the order they appear; with scale 1 the fma is an add.
-        for (std::size_t j = 0; j < d; ++j) dE_k[j] = std::fma(g_i[j], scale, dE_k[j]);
-    }
-    return grad;
-}
-
-Matrix onehot_backward(const Matrix& upstream, const TokenIds& ids, std::size_t vocab_size) {
-    const std::size_t d = upstream.cols;
-    Matrix grad(vocab_size, d);
-    for (std::size_t k = 0; k < vocab_size; ++k) {
-        float* dE_k = grad.values.data() + k * d;
-        // dE[k][j] = sum over i of X[i][k] * G[i][j], in order i = 0, 1, ... from +0.0. Positions
-        // with another id add 0 * G[i][j] = ±0, which changes nothing when G is finite; the
-        // matching positions add 1 * G[i][j] exactly. That is why, for a plain embedding, this
-        // equals the scatter-add bit for bit; it ignores padding_idx and scale_grad_by_freq.
-        for (std::size_t i = 0; i < ids.size(); ++i) {
-            const float x_ik = ids[i] == k ? 1.0f : 0.0f;
-            const float* g_i = upstream.row(i);
-            for (std::size_t j = 0; j < d; ++j) dE_k[j] += x_ik * g_i[j];
-        }
-    }
-    return grad;
-}
 
 std::vector<GradRow> gradient_rows(const TokenIds& ids, const EmbeddingOptions& options) {
     std::map<std::uint64_t, GradRow> by_id;

@@ -18,24 +18,6 @@
 
 namespace embdemo {
 
-// The two nn.Embedding options that change its backward.
-struct EmbeddingOptions {
-    std::optional<std::size_t> padding_row;  // padding_idx, already resolved to 0 .. V-1
-    bool scale_grad_by_freq = false;
-};
-
-// emb.weight.grad after emb(ids).backward(G), bit for bit (PyTorch 1.13, CPU, float32):
-// dE[ids[i]] += scale_i * G[i] for i = 0, 1, ... in order, each element with one fused
-// multiply-add; scale_i = 1, or 1 / (count of ids[i] in ids) with scale_grad_by_freq;
-// the padding row gets nothing. V x d
-Matrix embedding_backward(const Matrix& upstream, const TokenIds& ids, std::size_t vocab_size,
-                          const EmbeddingOptions& options = {});
-
-// one_hot(ids)ᵀ · G: dE[k][j] = sum over i of X[i][k] * G[i][j], one float accumulator per
-// element summed in order i = 0, 1, ... from +0.0, like matmul(transpose(one_hot(ids, V)), G)
-// but without building the V x n matrix. V x d
-Matrix onehot_backward(const Matrix& upstream, const TokenIds& ids, std::size_t vocab_size);
-
 // Why a row of the two gradients is expected to differ.
 enum class GradRowDifference {
     none,     // the row's contributions are added the same way in both
