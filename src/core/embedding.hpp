@@ -1,9 +1,11 @@
-// The two ways of turning token ids into vectors that the demonstrator compares:
-// the lookup (a row gather) and the one-hot matrix product (a dense matmul), plus the
-// nn.Linear view of the same product and an exact, bit-level comparison of the results.
+// The two ways of turning token ids into vectors that the demonstrator compares, forward and
+// backward: the lookup (a row gather) and its scatter-add backward, the one-hot matrix product
+// (a dense matmul) and its one_hot(ids)ᵀ · G backward, plus the nn.Linear view of the product
+// and an exact, bit-level comparison of results.
 //
 // Shape legend used in this file: V = vocabulary size (rows of E), d = embedding dimension,
-// n = number of ids. E is V x d, X = one_hot(ids) is n x V, and both results are n x d.
+// n = number of ids (B * T for a batch, flattened row-major). E is V x d, X = one_hot(ids) is
+// n x V, both forward results and G are n x d, both gradients V x d.
 // Ids are validated once by the caller (every id < V); these kernels do not re-check them.
 #pragma once
 
