@@ -11,7 +11,8 @@ change the timings), the ids are uniform in [0, V), every path gets one warm-up 
 median of the timed calls is printed, in seconds, with its rate. Paths: F.embedding(ids, E);
 copying the same n x d bytes (Tensor.copy_, torch's memcpy); one_hot(ids).float() @ E, which
 builds X in fresh memory each call as a script would; and X @ E with X built once (the BLAS's
-own rate). The one-hot paths take seconds per call at GPT-2 size, hence their own repeat count.
+own rate). The one-hot paths take seconds per call at GPT-2 size, hence their own repeat count
+(0 leaves them out).
 """
 
 import argparse
@@ -59,6 +60,8 @@ def main() -> None:
     print(f"F.embedding          {seconds:.6g} s  {row_bytes / seconds / 1e9:.2f} GB/s")
     seconds = median_seconds(lambda: copy.copy_(out), args.repeat)
     print(f"copy_ same bytes     {seconds:.6g} s  {row_bytes / seconds / 1e9:.2f} GB/s")
+    if args.onehot_repeat == 0:  # the lookups only
+        return
     seconds = median_seconds(lambda: F.one_hot(ids, V).float() @ E, args.onehot_repeat)
     print(f"one_hot(ids) @ E     {seconds:.6g} s  {flops / seconds / 1e9:.2f} GFLOP/s")
     seconds = median_seconds(lambda: torch.matmul(X, E, out=product), args.onehot_repeat)
