@@ -10,9 +10,11 @@ lessons=$("$binary" --help | sed -n '/^Subcommands:/,/^$/p' | awk 'NR > 1 && NF 
 {
   for lesson in $lessons; do
     [ "$lesson" = lookup ] && continue  # the default: the main options are the lookup lesson's
+    # A lesson whose help cannot run here (bench without its program) is left out, not fatal.
+    help=$("$binary" "$lesson" --help 2>/dev/null) || continue
     printf '[LESSON: %s]\n.nf\n' "${lesson^^}"
     # troff: a leading dot or quote would start a request, and a backslash an escape.
-    "$binary" "$lesson" --help | sed -e 's/\\/\\e/g' -e "s/^\([.']\)/\\\\\&\1/"
+    sed -e 's/\\/\\e/g' -e "s/^\([.']\)/\\\\\&\1/" <<<"$help"
     printf '.fi\n\n'
   done
 } >"$output"

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/bench_exec.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/files.hpp"
 #include "cli/options.hpp"
@@ -20,6 +21,8 @@
 #include "core/init.hpp"
 #include "core/labels.hpp"
 #include "core/report.hpp"
+#include "render/cost_report.hpp"
+#include "render/cost_text.hpp"
 #include "render/delimited.hpp"
 #include "render/explain.hpp"
 #include "render/grad_report.hpp"
@@ -298,6 +301,20 @@ int run_grad(const Options& options) {
     return lesson.comparison.whole.identical ? k_exit_ok : k_exit_differ;
 }
 
+// embdemo cost: counts only, nothing to load or check.
+int run_cost(const Options& options) {
+    const CostLesson lesson = run_cost_lesson(options.cost);
+    return write_stdout(options.format == OutputFormat::json ? render_lesson_json(cost_report(lesson), {})
+                                                             : render_cost_text(lesson));
+}
+
+// embdemo bench: returns only when embdemo-bench could not be started.
+int run_bench(const Options& options) {
+    std::fflush(stdout);
+    print_error(exec_bench(options.bench_args));
+    return k_exit_failure;
+}
+
 }  // namespace
 
 int run_app(int argc, const char* const argv[]) {
@@ -312,6 +329,8 @@ int run_app(int argc, const char* const argv[]) {
             return status != k_exit_ok ? status : command_line.exit_code;
         }
         if (command_line.options.lesson == Lesson::grad) return run_grad(command_line.options);
+        if (command_line.options.lesson == Lesson::cost) return run_cost(command_line.options);
+        if (command_line.options.lesson == Lesson::bench) return run_bench(command_line.options);
         return run_demo(command_line.options);
     } catch (const std::bad_alloc&) {
         print_error("out of memory");

@@ -94,6 +94,11 @@ struct RawOptions {
     std::optional<std::string> lr;
     std::optional<std::string> momentum;
     std::optional<std::string> weight_decay;
+    // embdemo cost
+    bool cost = false;
+    std::optional<std::string> model;
+    std::optional<std::string> tokens;
+    std::vector<std::string> shared_given;  // the main command's options on the command line
 };
 
 CommandLine fail(std::string message) {
@@ -500,8 +505,122 @@ std::optional<std::string> validate_grad(const RawOptions& raw, Options& options
     return validate_optimizer(raw, options);
 }
 
+// ---- embdemo cost ----
+
+constexpr const char* k_cost_footer = R"(The sizes come from --model, or from --tokens N (or --ids LIST, n = its
+length) with --vocab V and --dim D; --format json gives every count exactly.
+Models: gpt2 (GPT-2 small, V 50,257, d 768, n 1,024), gpt2-xl (d 1,600),
+llama3-8b (V 128,256, d 4,096, n 8,192); n is the model's context length
+unless --tokens or --ids says otherwise.
+
+Examples:
+  embdemo cost --model gpt2                     GPT-2 small, 1,024 tokens
+  embdemo cost --model llama3-8b --tokens 1     one token of a large vocabulary
+  embdemo cost --ids 2,3,1 --dim 5              the notebook's sizes
+  embdemo cost --tokens 4096 --vocab 32000 --dim 4096 --format json
+
+Exit status: 0, or 2 for bad input (one line on stderr), 1 for a failed write.)";
+
+void declare_cost_options(CLI::App& cost, RawOptions& raw) {
+    const auto single = [](CLI::Option* option) {
+        return option->multi_option_policy(CLI::MultiOptionPolicy::Throw);
+    };
+    single(cost.add_option("--model", raw.model, "a real model's sizes: gpt2, gpt2-xl, llama3-8b"))
+        ->type_name("NAME");
+    single(cost.add_option("--tokens", raw.tokens, "n, the number of ids (1 to 1,048,576)"))->type_name("N");
+}
+
+// The shared options cost reads; any other one given is refused rather than ignored.
+std::optional<std::string> check_cost_shared(const RawOptions& raw) {
+    for (const std::string& option : raw.shared_given) {
+        if (option == "--ids" || option == "--vocab" || option == "--dim" || option == "--format") continue;
+        return option + " has no effect on embdemo cost (allowed with cost: --ids, --vocab, --dim, "
+               "--format and the options of embdemo cost --help)";
+    }
+    return std::nullopt;
+}
+
+// n from --ids or --tokens, V and d from --model or --vocab/--dim (or the ids), each bounded.
+std::optional<std::string> cost_sizes(const RawOptions& raw, CostRequest& request) {
+    if (raw.ids && raw.tokens) return std::string("--ids and --tokens both give n (allowed: one of them)");
+    if (raw.model) {
+        request.model = find_model_preset(*raw.model);
+        if (!request.model) return bad_value("--model", *raw.model, "is not a known model", model_preset_names());
+        if (raw.vocab || raw.dim) {
+            return "--model " + *raw.model + " already sets --vocab and --dim (allowed: --model, or --vocab and --dim)";
+        }
+        request.vocab_size = request.model->vocab_size;
+        request.dim = request.model->dim;
+        request.ids = request.model->context;
+        request.token_source = TokenSource::context;
+    } else if ((!raw.ids && !raw.tokens) || !raw.dim || (raw.tokens && !raw.vocab)) {
+        return std::string("embdemo cost needs sizes: --model NAME, or --tokens N with --vocab V and --dim D, "
+                           "or --ids LIST with --dim D; see embdemo cost --help");
+    } else {
+        const auto dim = parse_bounded("--dim", *raw.dim, 1, k_max_cost_dim);
+        if (!dim) return dim.error();
+        request.dim = dim.value();
+        if (raw.vocab) {
+            const auto vocab = parse_bounded("--vocab", *raw.vocab, 1, k_max_cost_vocab);
+            if (!vocab) return vocab.error();
+            request.vocab_size = vocab.value();
+        }
+    }
+    if (raw.tokens) {
+        const auto tokens = parse_bounded("--tokens", *raw.tokens, 1, k_max_cost_tokens);
+        if (!tokens) return tokens.error();
+        request.ids = tokens.value();
+        request.token_source = TokenSource::tokens;
+    }
+    return std::nullopt;
+}
+
+// --ids: n is their count, and V is at least the largest + 1 (inferred when not given).
+std::optional<std::string> cost_ids(const std::string& text, bool vocab_known, CostRequest& request) {
+    const auto ids = parse_id_batch(text);
+    if (!ids) return bad_value("--ids", text, ids.error(), "comma-separated non-negative decimal token ids, e.g. 2,3,1");
+    const TokenIds& values = ids.value().values;
+    if (values.size() > k_max_cost_tokens) {
+        return bad_value("--ids", text.substr(0, 20) + "...", "lists " + group_thousands(values.size()) + " ids",
+                         "at most " + group_thousands(k_max_cost_tokens));
+    }
+    request.ids = values.size();
+    request.token_source = TokenSource::ids;
+    const std::uint64_t largest = *std::max_element(values.begin(), values.end());
+    if (!vocab_known) {
+        if (largest >= k_max_cost_vocab) {
+            return bad_value("--ids", text, "has id " + std::to_string(largest), "ids below " + group_thousands(k_max_cost_vocab));
+        }
+        request.vocab_size = largest + 1;
+        request.vocab_inferred = true;
+    } else if (largest >= request.vocab_size) {
+        return "--ids: id " + std::to_string(largest) + " is out of range for a vocab of " +
+               group_thousands(request.vocab_size) + " (allowed: ids 0 to " + std::to_string(request.vocab_size - 1) + ")";
+    }
+    return std::nullopt;
+}
+
+CommandLine validate_cost(const RawOptions& raw) {
+    CommandLine result;
+    Options& options = result.options;
+    options.lesson = Lesson::cost;
+    if (auto problem = check_cost_shared(raw)) return fail(*problem);
+    if (raw.format == "json") {
+        options.format = OutputFormat::json;
+    } else if (raw.format != "text") {
+        return fail(bad_value("--format", raw.format, "is not a format of embdemo cost", "text, json"));
+    }
+    if (auto problem = cost_sizes(raw, options.cost)) return fail(*problem);
+    if (raw.ids) {
+        if (auto problem = cost_ids(*raw.ids, options.cost.vocab_size != 0, options.cost)) return fail(*problem);
+    }
+    result.run = true;
+    return result;
+}
+
 // Turns the raw strings into a validated Options, or the first problem found.
 CommandLine validate(const RawOptions& raw) {
+    if (raw.cost) return validate_cost(raw);
     CommandLine result;
     Options& options = result.options;
     DemoRequest& request = options.request;
@@ -698,6 +817,15 @@ std::optional<std::string> check_output_size(const Options& options, const DemoR
 }
 
 CommandLine parse_command_line(int argc, const char* const argv[]) {
+    // git-style: `embdemo bench ARGS` runs the separate program embdemo-bench with ARGS, which
+    // parses them itself (it alone links a BLAS, which would slow every embdemo start).
+    if (argc >= 2 && std::string_view(argv[1]) == "bench") {
+        CommandLine result;
+        result.run = true;
+        result.options.lesson = Lesson::bench;
+        result.options.bench_args.assign(argv + 2, argv + argc);
+        return result;
+    }
     CLI::App app{k_description, "embdemo"};
     app.set_version_flag("--version", std::string("embdemo ") + EMBDEMO_VERSION);
     app.footer(k_footer);
@@ -713,6 +841,13 @@ CommandLine parse_command_line(int argc, const char* const argv[]) {
     grad->fallthrough();
     grad->footer(k_grad_footer);
     declare_grad_options(*grad, raw);
+    CLI::App* cost = app.add_subcommand("cost", "the analytic cost of both forms for n, V, d or a real model");
+    cost->fallthrough();
+    cost->footer(k_cost_footer);
+    declare_cost_options(*cost, raw);
+    // Listed here for --help; `embdemo bench ...` itself is handed over before parsing.
+    CLI::App* bench = app.add_subcommand("bench", "time both forms on this machine (embdemo bench --help)");
+    bench->allow_extras();
     app.require_subcommand(0, 1);
     if (auto empty = find_empty_value(app, argc, argv)) return fail(*empty);
 
@@ -733,6 +868,13 @@ CommandLine parse_command_line(int argc, const char* const argv[]) {
     }
     if (!app.remaining().empty()) return fail(describe_extra(app.remaining().front()));
     raw.grad = grad->parsed();
+    raw.cost = cost->parsed();
+    if (bench->parsed()) {
+        return fail("bench must be the first word: embdemo bench [OPTIONS] (its options: embdemo bench --help)");
+    }
+    for (const CLI::Option* option : app.get_options()) {
+        if (option->count() > 0) raw.shared_given.push_back(option->get_name());
+    }
     raw.precision_given = app.count("--precision") > 0;
     return validate(raw);
 }

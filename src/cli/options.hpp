@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/terminal.hpp"
+#include "core/cost.hpp"
 #include "core/grad_lesson.hpp"
 #include "core/ids.hpp"
 #include "core/optim.hpp"
@@ -24,7 +25,7 @@ enum class OutputFormat { text, json, csv, tsv, markdown };
 enum class View { plain, trace, walkthrough };
 
 // The lessons, one subcommand each; the notebook's demonstration is the default.
-enum class Lesson { lookup, grad };
+enum class Lesson { lookup, grad, cost, bench };
 
 // `embdemo grad`'s own options.
 struct GradOptions {
@@ -40,6 +41,8 @@ struct Options {
     Lesson lesson = Lesson::lookup;
     IdBatch id_batch;     // --ids as written: a list, or a batch of rows
     GradOptions grad;
+    CostRequest cost;                     // embdemo cost: the sizes, checked
+    std::vector<std::string> bench_args;  // embdemo bench: the words after "bench", for embdemo-bench
     DemoRequest request;  // with --weights, vocab_size and dim are 0 unless given: the file decides
     OutputFormat format = OutputFormat::text;
     View view = View::plain;

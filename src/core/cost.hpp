@@ -1,9 +1,14 @@
 // The analytic cost of the two ways to get embedding vectors, counted exactly: how much work the
-// one-hot product does (and how much of it multiplies by zero) against the lookup's copies.
+// one-hot product does (and how much of it multiplies by zero) against the lookup's copies, in
+// the forward pass and in the backward pass into E, with the bytes each one moves. Counts only:
+// nothing here runs a kernel (the bench, src/bench, times them).
 // Shape legend: n ids, V vocabulary rows, d dimensions.
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace embdemo {
 
@@ -22,5 +27,79 @@ EmbeddingCost embedding_cost(std::uint64_t ids, std::uint64_t vocab_size, std::u
 inline constexpr std::uint64_t k_gpt2_vocab = 50257;
 inline constexpr std::uint64_t k_gpt2_dim = 768;
 inline constexpr std::uint64_t k_gpt2_context = 1024;
+
+// Token tables of real models, for `embdemo cost --model` and `embdemo bench --model`; n
+// defaults to the model's context length.
+struct ModelPreset {
+    const char* name;   // "gpt2"
+    const char* label;  // "GPT-2 small"
+    std::uint64_t vocab_size, dim, context;
+};
+
+inline constexpr ModelPreset k_model_presets[] = {
+    {"gpt2", "GPT-2 small", k_gpt2_vocab, k_gpt2_dim, k_gpt2_context},
+    {"gpt2-xl", "GPT-2 XL", k_gpt2_vocab, 1600, k_gpt2_context},
+    {"llama3-8b", "Llama 3 8B", 128256, 4096, 8192},
+};
+
+const ModelPreset* find_model_preset(const std::string& name);
+std::string model_preset_names();  // "gpt2, gpt2-xl, llama3-8b"
+
+// Bounds on n, V and d for the cost model and the bench: every count and byte total below
+// stays far inside 64 bits (n * V * d <= 2^60), and every real model fits.
+inline constexpr std::uint64_t k_max_cost_tokens = std::uint64_t{1} << 20;  // 1,048,576
+inline constexpr std::uint64_t k_max_cost_vocab = std::uint64_t{1} << 24;   // 16,777,216
+inline constexpr std::uint64_t k_max_cost_dim = std::uint64_t{1} << 16;     // 65,536
+
+// Bytes per stored value: float32 values, int64 ids and CSR indices (torch's LongTensor).
+inline constexpr std::uint64_t k_value_bytes = 4;
+inline constexpr std::uint64_t k_index_bytes = 8;
+
+enum class CostMethod { lookup, onehot_dense, onehot_sparse };
+enum class CostPass { forward, backward };
+
+// One way to compute one pass. Forward: out = E[ids], n x d. Backward: dE (V x d, dense, as
+// nn.Embedding's default sparse=False gives it) from G = dL/d(out), n x d. Bytes count each
+// operand read once and each result written once: the least traffic the method needs (a real
+// GEMM re-reads panels of its operands from cache, so it moves at least this much).
+struct CostRow {
+    CostMethod method = CostMethod::lookup;
+    CostPass pass = CostPass::forward;
+    std::uint64_t multiply_adds = 0;
+    std::uint64_t zero_multiplies = 0;  // multiply-adds whose one-hot factor is 0
+    std::uint64_t additions = 0;        // plain adds (the scatter-add of the backward pass)
+    std::uint64_t bytes_read = 0;
+    std::uint64_t bytes_written = 0;
+    std::uint64_t extra_bytes = 0;      // memory beyond E, ids, G and the result: X, dense or CSR
+};
+
+// The six rows: lookup, dense one-hot, sparse (CSR) one-hot; forward, then backward. Sizes
+// within the k_max_cost_* bounds.
+std::vector<CostRow> cost_rows(std::uint64_t ids, std::uint64_t vocab_size, std::uint64_t dim);
+
+const char* cost_method_name(CostMethod method);  // "lookup", "onehot_dense", "onehot_sparse"
+const char* cost_pass_name(CostPass pass);        // "forward", "backward"
+
+// Where n came from: the ids listed by --ids, --tokens N, or the --model's context length.
+enum class TokenSource { ids, tokens, context };
+const char* token_source_name(TokenSource source);  // "ids", "tokens", "context"
+
+// `embdemo cost`: the sizes, where they came from, and the six rows.
+struct CostRequest {
+    std::uint64_t ids = 0, vocab_size = 0, dim = 0;
+    const ModelPreset* model = nullptr;  // --model, or nullptr for --vocab/--dim
+    TokenSource token_source = TokenSource::tokens;
+    bool vocab_inferred = false;         // V = largest id + 1
+};
+
+struct CostLesson {
+    CostRequest request;
+    std::vector<CostRow> rows;
+};
+
+CostLesson run_cost_lesson(const CostRequest& request);
+
+// Bytes of a CSR one-hot X with n rows: n values, n column indices, n + 1 row pointers.
+std::uint64_t csr_onehot_bytes(std::uint64_t ids);
 
 }  // namespace embdemo

@@ -1,0 +1,71 @@
+// `embdemo bench`: the lookup, the dense one-hot product through BLAS (cblas_sgemm), the sparse
+// (CSR) one-hot product, the naive reference loop and a memcpy of the same bytes, timed on this
+// machine for given n, V, d. Medians over repetitions after a warm-up; every path's output is
+// checked against the lookup. The plan (sizes, memory, what runs) is computed before anything is
+// allocated so that a run that cannot fit is refused. No printing except the progress callback.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/cost.hpp"
+#include "core/memory.hpp"
+
+namespace embdemo {
+
+struct BenchConfig {
+    std::uint64_t ids = 0, vocab_size = 0, dim = 0;  // n, V, d
+    const ModelPreset* model = nullptr;
+    TokenSource token_source = TokenSource::tokens;
+    unsigned threads = 1;
+    std::size_t repeats = 0;  // 0: as many as fill about half a second, 3 to 1,000
+    std::uint64_t seed = 123;
+    std::uint64_t onehot_chunk_bytes = std::uint64_t{1} << 27;  // see k_onehot_chunk_bytes
+};
+
+// BenchConfig::onehot_chunk_bytes: the dense one-hot X is built and multiplied that many bytes
+// at a time (128 MiB, at least one row): one buffer, allocated once and reused, so its page
+// faults are paid once, not per run. Tests make it small to exercise the chunks.
+// The naive loop runs only up to this many multiply-adds (about a second on the machine the
+// project is built on, docs/performance.md); above it, it is skipped with a note.
+inline constexpr std::uint64_t k_naive_max_terms = std::uint64_t{1} << 28;
+
+struct BenchPlan {
+    std::uint64_t chunk_rows = 0;  // rows of X per sgemm call
+    bool naive = false;
+    std::vector<Buffer> buffers;   // everything run_bench allocates, for the memory check
+};
+
+BenchPlan plan_bench(const BenchConfig& config);
+
+struct PathResult {
+    std::string name;   // "lookup", "memcpy", "onehot_csr", "onehot_sgemm", "sgemm_alone", "naive"
+    bool ran = false;
+    std::string note;   // why it did not run, or what it is measured against
+    double median_seconds = 0;
+    std::size_t runs = 0;
+    unsigned threads = 1;
+    double bytes = 0;   // moved per run, for GB/s
+    double flops = 0;   // 2 per multiply-add, for GFLOP/s (0: none)
+    bool checked = false;  // compared with the lookup
+    bool identical = false;
+    double max_abs_diff = 0;
+};
+
+struct BenchResult {
+    BenchConfig config;
+    BenchPlan plan;
+    std::vector<PathResult> paths;
+    std::string blas_core, blas_config;
+    std::optional<std::string> coretype_env;  // OPENBLAS_CORETYPE as set, if it is
+    const PathResult& path(const std::string& name) const;
+};
+
+// Runs every path; `progress` receives one line for each path expected to take over a second.
+BenchResult run_bench(const BenchConfig& config, const std::optional<std::string>& coretype_env,
+                      const std::function<void(const std::string&)>& progress);
+
+}  // namespace embdemo

@@ -1,0 +1,163 @@
+#include "bench/kernels.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <random>
+
+namespace embdemo {
+
+ThreadPool::ThreadPool(unsigned threads) {
+    for (unsigned i = 1; i < std::max(threads, 1u); ++i) m_workers.emplace_back([this, i] { work(i); });
+}
+
+ThreadPool::~ThreadPool() {
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_stop = true;
+    }
+    m_wake.notify_all();
+    for (std::thread& worker : m_workers) worker.join();
+}
+
+void ThreadPool::work(unsigned index) {
+    std::uint64_t seen = 0;
+    for (;;) {
+        // About a millisecond of spinning, then sleep until the next call.
+        for (int spin = 0; spin < 200000 && m_generation.load(std::memory_order_acquire) == seen && !m_stop; ++spin) {
+            __builtin_ia32_pause();
+        }
+        {
+            std::unique_lock<std::mutex> lock(m_mutex);
+            m_wake.wait(lock, [&] { return m_stop || m_generation.load() != seen; });
+            if (m_stop) return;
+        }
+        seen = m_generation.load(std::memory_order_acquire);
+        if (index < m_parts) {
+            (*m_task)(index, m_parts);
+            m_pending.fetch_sub(1, std::memory_order_acq_rel);
+        }
+    }
+}
+
+void ThreadPool::run(unsigned parts, const std::function<void(unsigned, unsigned)>& task) {
+    parts = std::clamp(parts, 1u, size());
+    if (parts == 1) {
+        task(0, 1);
+        return;
+    }
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_task = &task;
+        m_parts = parts;
+        m_pending.store(parts - 1, std::memory_order_relaxed);
+        m_generation.fetch_add(1, std::memory_order_release);
+    }
+    m_wake.notify_all();
+    task(0, parts);
+    while (m_pending.load(std::memory_order_acquire) != 0) __builtin_ia32_pause();
+}
+
+unsigned parts_for(std::size_t bytes, const ThreadPool& pool) {
+    return static_cast<unsigned>(std::clamp<std::size_t>(bytes / k_bytes_per_thread, 1, pool.size()));
+}
+
+namespace {
+
+// [begin, end) of part `part` out of `parts` over `count` items.
+std::pair<std::size_t, std::size_t> share(std::size_t count, unsigned part, unsigned parts) {
+    return {count * part / parts, count * (part + 1) / parts};
+}
+
+}  // namespace
+
+void lookup_rows(const float* E, std::size_t d, const std::vector<std::int64_t>& ids, float* out,
+                 ThreadPool& pool, unsigned parts) {
+    pool.run(parts, [&](unsigned part, unsigned count) {
+        const auto [begin, end] = share(ids.size(), part, count);
+        for (std::size_t i = begin; i < end; ++i) {
+            std::memcpy(out + i * d, E + static_cast<std::size_t>(ids[i]) * d, d * sizeof(float));
+        }
+    });
+}
+
+void copy_bytes(const void* from, void* to, std::size_t bytes, ThreadPool& pool, unsigned parts) {
+    pool.run(parts, [&](unsigned part, unsigned count) {
+        const auto [begin, end] = share(bytes, part, count);
+        std::memcpy(static_cast<char*>(to) + begin, static_cast<const char*>(from) + begin, end - begin);
+    });
+}
+
+CsrMatrix csr_onehot(const std::vector<std::int64_t>& ids) {
+    CsrMatrix X;
+    X.values.assign(ids.size(), 1.0f);
+    X.columns = ids;
+    X.row_start.resize(ids.size() + 1);
+    for (std::size_t i = 0; i <= ids.size(); ++i) X.row_start[i] = static_cast<std::int64_t>(i);
+    return X;
+}
+
+void csr_matmul(const CsrMatrix& X, const float* E, std::size_t d, float* out, ThreadPool& pool, unsigned parts) {
+    const std::size_t n = X.row_start.size() - 1;
+    pool.run(parts, [&](unsigned part, unsigned count) {
+        const auto [begin, end] = share(n, part, count);
+        for (std::size_t i = begin; i < end; ++i) {
+            float* row = out + i * d;
+            const auto first = static_cast<std::size_t>(X.row_start[i]);
+            const auto last = static_cast<std::size_t>(X.row_start[i + 1]);
+            if (first == last) std::fill(row, row + d, 0.0f);
+            // The first stored value sets the row (a GEMM's beta = 0), the others add to it.
+            for (std::size_t k = first; k < last; ++k) {
+                const float value = X.values[k];
+                const float* e = E + static_cast<std::size_t>(X.columns[k]) * d;
+                if (k == first) {
+                    for (std::size_t j = 0; j < d; ++j) row[j] = value * e[j];
+                } else {
+                    for (std::size_t j = 0; j < d; ++j) row[j] += value * e[j];
+                }
+            }
+        }
+    });
+}
+
+void fill_onehot_rows(const std::vector<std::int64_t>& ids, std::size_t first, std::size_t rows, std::size_t V,
+                      float* X) {
+    std::memset(X, 0, rows * V * sizeof(float));
+    for (std::size_t i = 0; i < rows; ++i) X[i * V + static_cast<std::size_t>(ids[first + i])] = 1.0f;
+}
+
+void naive_matmul(const float* X, std::size_t rows, const float* E, std::size_t V, std::size_t d, float* out) {
+    for (std::size_t i = 0; i < rows; ++i) {
+        float* row = out + i * d;
+        std::fill(row, row + d, 0.0f);
+        for (std::size_t k = 0; k < V; ++k) {
+            const float x = X[i * V + k];  // 0 for all k but one, multiplied all the same
+            const float* e = E + k * d;
+            for (std::size_t j = 0; j < d; ++j) row[j] += x * e[j];
+        }
+    }
+}
+
+void fill_table(float* E, std::size_t values, std::uint64_t seed) {
+    std::uint64_t state = seed * 0x9E3779B97F4A7C15ull + 1;
+    for (std::size_t i = 0; i < values; ++i) {
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        const std::uint64_t bits = state * 0x2545F4914F6CDD1Dull;
+        // 24 random bits -> k / 2^23 - 1 in [-1, 1); k = 2^23 would be 0, so it becomes 2^-24.
+        const float value = static_cast<float>(static_cast<std::int64_t>(bits >> 40) - (1 << 23)) / 8388608.0f;
+        E[i] = value == 0.0f ? 5.9604645e-08f : value;
+    }
+}
+
+std::vector<std::int64_t> random_ids(std::size_t n, std::uint64_t V, std::uint64_t seed) {
+    __extension__ using Wide = unsigned __int128;  // GCC's, for the 64 x 64 -> 128-bit product
+    std::mt19937_64 engine(seed);
+    std::vector<std::int64_t> ids(n);
+    for (std::int64_t& id : ids) {
+        id = static_cast<std::int64_t>((static_cast<Wide>(engine()) * V) >> 64);
+    }
+    return ids;
+}
+
+}  // namespace embdemo

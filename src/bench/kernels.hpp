@@ -1,0 +1,80 @@
+// The paths `embdemo bench` times, as plain kernels over explicit sizes (llm.c style), and the
+// few threads they share. Shape legend: n ids, V vocabulary rows, d dimensions; E is V x d and
+// every result n x d, row-major float32. The ids are valid (checked where they are made).
+// Nothing here times, prints or allocates per call except the thread pool itself.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace embdemo {
+
+// Worker threads kept for the whole bench, so a timed call pays a wake-up, not a thread start.
+// Between calls a worker spins for a while before it sleeps: timed calls come back to back, and
+// a sleeping thread takes tens of microseconds to wake, as long as a GPT-2 lookup takes.
+class ThreadPool {
+public:
+    explicit ThreadPool(unsigned threads);
+    ~ThreadPool();
+    ThreadPool(const ThreadPool&) = delete;
+    ThreadPool& operator=(const ThreadPool&) = delete;
+    unsigned size() const { return static_cast<unsigned>(m_workers.size()) + 1; }
+    // task(part, parts) for part = 0 .. parts - 1, parts <= size(), the caller doing part 0.
+    void run(unsigned parts, const std::function<void(unsigned, unsigned)>& task);
+
+private:
+    void work(unsigned index);
+    std::vector<std::thread> m_workers;
+    std::mutex m_mutex;
+    std::condition_variable m_wake;
+    const std::function<void(unsigned, unsigned)>* m_task = nullptr;
+    unsigned m_parts = 0;
+    std::atomic<unsigned> m_pending{0};
+    std::atomic<std::uint64_t> m_generation{0};
+    std::atomic<bool> m_stop{false};
+};
+
+// How many parts a pass writing `bytes` is worth: one per k_bytes_per_thread, at most the pool.
+inline constexpr std::size_t k_bytes_per_thread = std::size_t{1} << 20;
+unsigned parts_for(std::size_t bytes, const ThreadPool& pool);
+
+// out[i] = E[ids[i]]: one memcpy per row, rows split between `parts` threads.
+void lookup_rows(const float* E, std::size_t d, const std::vector<std::int64_t>& ids, float* out,
+                 ThreadPool& pool, unsigned parts);
+
+// memcpy of `bytes`, split between `parts` threads: the physical limit of a gather.
+void copy_bytes(const void* from, void* to, std::size_t bytes, ThreadPool& pool, unsigned parts);
+
+// One-hot X as CSR: row i holds a single 1.0 at column ids[i].
+struct CsrMatrix {
+    std::vector<float> values;
+    std::vector<std::int64_t> columns;
+    std::vector<std::int64_t> row_start;  // n + 1
+};
+CsrMatrix csr_onehot(const std::vector<std::int64_t>& ids);
+
+// out = X @ E for CSR X: every stored value times its row of E, added; skips nothing stored.
+void csr_matmul(const CsrMatrix& X, const float* E, std::size_t d, float* out, ThreadPool& pool, unsigned parts);
+
+// Rows [first, first + rows) of the dense one-hot X into `X` (rows x V): zeros, then the ones.
+void fill_onehot_rows(const std::vector<std::int64_t>& ids, std::size_t first, std::size_t rows, std::size_t V,
+                      float* X);
+
+// out rows [first, first + rows) = X @ E with the reference loop: every term, zeros included.
+void naive_matmul(const float* X, std::size_t rows, const float* E, std::size_t V, std::size_t d, float* out);
+
+// E filled fast with pseudo-random floats in [-1, 1) (xorshift64*, not torch's draw: the timings
+// do not depend on the values, and a normal draw of a 2 GiB table would dominate the run); no
+// value is 0, so no sign of zero can make the one-hot product differ from the lookup.
+void fill_table(float* E, std::size_t values, std::uint64_t seed);
+
+// n ids uniform in [0, V) from std::mt19937_64 (multiply-shift, no std distribution).
+std::vector<std::int64_t> random_ids(std::size_t n, std::uint64_t V, std::uint64_t seed);
+
+}  // namespace embdemo

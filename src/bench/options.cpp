@@ -1,0 +1,144 @@
+#include "bench/options.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include "core/escape.hpp"
+#include "core/ids.hpp"
+#include "core/limits.hpp"
+
+namespace embdemo {
+namespace {
+
+constexpr const char* k_description =
+    "embdemo bench times the two forms of an embedding on this machine: the lookup\n"
+    "(a row copy), the one-hot product through OpenBLAS's cblas_sgemm, the sparse\n"
+    "(CSR) one-hot product, the naive reference loop (small sizes only) and a memcpy\n"
+    "of the same bytes. Medians after a warm-up; every result is checked against\n"
+    "the lookup. E is filled with pseudo-random floats (xorshift, not torch's draw).\n";
+
+constexpr const char* k_footer = R"(The sizes come from --model (n = its context length unless --tokens says
+otherwise), or from --tokens, --vocab and --dim. Models: gpt2 (V 50,257, d 768,
+n 1,024), gpt2-xl (d 1,600), llama3-8b (V 128,256, d 4,096, n 8,192).
+Runs that would need more memory than is available (or than --max-memory) are
+refused before anything is allocated. OPENBLAS_CORETYPE, when set, chooses
+OpenBLAS's kernels; the output says which core ran.
+
+Examples:
+  embdemo bench --model gpt2                   GPT-2 small, 1,024 tokens
+  embdemo bench --model gpt2 --tokens 8192 --threads 1
+  embdemo bench --tokens 64 --vocab 1000 --dim 64 --format json
+
+Exit status: 0, 3 when a path's result differs from the lookup's, 2 for bad
+input (one line on stderr), 1 for a failed write.)";
+
+struct Raw {
+    std::optional<std::string> model, tokens, vocab, dim, threads, repeats, max_memory;
+    std::string format = "text";
+};
+
+BenchCommandLine fail(std::string message) {
+    BenchCommandLine result;
+    result.exit_code = 2;
+    result.error = std::move(message);
+    return result;
+}
+
+// A decimal integer option from `min` to `max`, or the message saying so.
+std::optional<std::string> bounded(const char* option, const std::optional<std::string>& text, std::uint64_t min,
+                                   std::uint64_t max, std::uint64_t& value) {
+    if (!text) return std::nullopt;
+    const auto parsed = parse_decimal(*text, max);
+    if (parsed && parsed.value() >= min) {
+        value = parsed.value();
+        return std::nullopt;
+    }
+    return std::string(option) + ' ' + quote_for_message(*text) + ": " +
+           (parsed ? "is less than " + std::to_string(min) : parsed.error()) + " (allowed: a decimal integer from " +
+           group_thousands(min) + " to " + group_thousands(max) + ')';
+}
+
+std::optional<std::string> sizes(const Raw& raw, BenchConfig& config) {
+    if (raw.model) {
+        config.model = find_model_preset(*raw.model);
+        if (!config.model) {
+            return "--model " + quote_for_message(*raw.model) + ": is not a known model (allowed: " +
+                   model_preset_names() + ')';
+        }
+        if (raw.vocab || raw.dim) {
+            return "--model " + *raw.model + " already sets --vocab and --dim (allowed: --model, or --vocab and --dim)";
+        }
+        config.vocab_size = config.model->vocab_size;
+        config.dim = config.model->dim;
+        config.ids = config.model->context;
+        config.token_source = TokenSource::context;
+    } else if (!raw.tokens || !raw.vocab || !raw.dim) {
+        return std::string("embdemo bench needs sizes: --model NAME, or --tokens N, --vocab V and --dim D; "
+                           "see embdemo bench --help");
+    }
+    if (auto problem = bounded("--vocab", raw.vocab, 1, k_max_cost_vocab, config.vocab_size)) return problem;
+    if (auto problem = bounded("--dim", raw.dim, 1, k_max_cost_dim, config.dim)) return problem;
+    if (raw.tokens) config.token_source = TokenSource::tokens;
+    return bounded("--tokens", raw.tokens, 1, k_max_cost_tokens, config.ids);
+}
+
+BenchCommandLine validate(const Raw& raw, unsigned cores) {
+    BenchCommandLine result;
+    BenchConfig& config = result.config;
+    if (auto problem = sizes(raw, config)) return fail(*problem);
+    std::uint64_t threads = cores;
+    if (auto problem = bounded("--threads", raw.threads, 1, 256, threads)) return fail(*problem);
+    config.threads = static_cast<unsigned>(threads);
+    std::uint64_t repeats = 0;
+    if (auto problem = bounded("--repeats", raw.repeats, 1, 1000, repeats)) return fail(*problem);
+    config.repeats = repeats;
+    if (raw.format == "json") {
+        result.json = true;
+    } else if (raw.format != "text") {
+        return fail("--format " + quote_for_message(raw.format) + ": is not a format of embdemo bench (allowed: text, json)");
+    }
+    if (raw.max_memory) {
+        const auto budget = parse_memory_size(*raw.max_memory);
+        if (!budget) {
+            return fail("--max-memory " + quote_for_message(*raw.max_memory) + ": " + budget.error() +
+                        " (allowed: a size of at least 1M: bytes, or a number with K, M, G or T, e.g. 512M, 4G)");
+        }
+        result.max_memory = budget.value();
+    }
+    result.run = true;
+    return result;
+}
+
+}  // namespace
+
+BenchCommandLine parse_bench_command_line(int argc, const char* const argv[], unsigned cores) {
+    CLI::App app{k_description, "embdemo bench"};
+    app.footer(k_footer);
+    app.get_formatter()->column_width(24);
+    Raw raw;
+    const auto single = [](CLI::Option* option) { return option->multi_option_policy(CLI::MultiOptionPolicy::Throw); };
+    single(app.add_option("--model", raw.model, "a real model's sizes: gpt2, gpt2-xl, llama3-8b"))->type_name("NAME");
+    single(app.add_option("--tokens", raw.tokens, "n, the number of ids (1 to 1,048,576)"))->type_name("N");
+    single(app.add_option("--vocab", raw.vocab, "V, rows of E (1 to 16,777,216)"))->type_name("V");
+    single(app.add_option("--dim", raw.dim, "d, columns of E (1 to 65,536)"))->type_name("D");
+    single(app.add_option("--threads", raw.threads, "threads for every path (default: all cores)"))->type_name("N");
+    single(app.add_option("--repeats", raw.repeats, "timed runs per path (default: ~0.5 s)"))->type_name("N");
+    single(app.add_option("--format", raw.format, "text or json"))->type_name("FORMAT")->capture_default_str();
+    single(app.add_option("--max-memory", raw.max_memory, "refuse runs needing more (default: available)"))
+        ->type_name("SIZE");
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp&) {
+        BenchCommandLine result;
+        result.stdout_text = app.help();
+        return result;
+    } catch (const CLI::ParseError& error) {
+        std::string message = error.what();
+        for (char& ch : message) {
+            if (ch == '\n') ch = ' ';
+        }
+        return fail(escape_for_message(message) + "; see embdemo bench --help");
+    }
+    return validate(raw, cores);
+}
+
+}  // namespace embdemo

@@ -1,0 +1,38 @@
+#include "cli/bench_exec.hpp"
+
+#include <cerrno>
+#include <cstring>
+
+#include <limits.h>
+#include <unistd.h>
+
+#include "core/escape.hpp"
+
+namespace embdemo {
+
+std::string bench_program_path() {
+    char path[PATH_MAX];
+    const ssize_t length = readlink("/proc/self/exe", path, sizeof path - 1);
+    if (length <= 0) return "";
+    std::string self(path, static_cast<std::size_t>(length));
+    return self.substr(0, self.rfind('/') + 1) + "embdemo-bench";
+}
+
+std::string exec_bench(const std::vector<std::string>& args) {
+    const std::string program = bench_program_path();
+    if (program.empty() || access(program.c_str(), X_OK) != 0) {
+        return "embdemo bench needs the program embdemo-bench next to embdemo (not found: " +
+               quote_for_message(program.empty() ? std::string("/proc/self/exe unreadable") : program) +
+               "); install Debian's libopenblas-dev and build again: tools/setup.sh";
+    }
+    std::vector<char*> argv;
+    std::string name = "embdemo-bench";
+    argv.push_back(name.data());
+    std::vector<std::string> words = args;  // execv wants char*, not const char*
+    for (std::string& word : words) argv.push_back(word.data());
+    argv.push_back(nullptr);
+    execv(program.c_str(), argv.data());
+    return "cannot run " + quote_for_message(program) + ": " + std::strerror(errno);
+}
+
+}  // namespace embdemo

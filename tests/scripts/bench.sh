@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The bench through the real programs: embdemo does not load a BLAS (ldd), `embdemo bench` runs
+# embdemo-bench and every path's check passes on a tiny size, and without embdemo-bench next to
+# it `embdemo bench` fails with one line that names the set-up step. No timing is checked.
+set -u
+embdemo=$(realpath "$1")
+bench=$(realpath "$2")
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+if ldd "$embdemo" | grep -qiE 'openblas|libblas|libcblas'; then
+  fail "embdemo links a BLAS: $(ldd "$embdemo" | grep -iE 'blas')"
+fi
+ldd "$bench" | grep -qi openblas || fail "embdemo-bench does not link OpenBLAS"
+
+out=$("$embdemo" bench --tokens 9 --vocab 40 --dim 6 --repeats 2 --format json 2>/dev/null)
+status=$?
+[ "$status" -eq 0 ] || fail "embdemo bench exited $status"
+for name in memcpy onehot_csr onehot_sgemm sgemm_alone naive; do
+  grep -q "\"name\": \"$name\", \"ran\": true, .*\"checked\": true, \"identical\": true" <<<"$out" ||
+    fail "path $name did not run, or was not checked identical"
+done
+grep -q '"runs": 2,' <<<"$out" || fail "--repeats 2 was not used"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp "$embdemo" "$work/embdemo"
+"$work/embdemo" bench --model gpt2 >"$work/out" 2>"$work/err"
+status=$?
+[ "$status" -eq 1 ] || fail "without embdemo-bench: exit $status, expected 1"
+[ -s "$work/out" ] && fail "without embdemo-bench: something on stdout"
+[ "$(wc -l <"$work/err")" -eq 1 ] || fail "without embdemo-bench: not one line on stderr"
+grep -q "^embdemo: error: embdemo bench needs the program embdemo-bench next to embdemo .*tools/setup.sh" "$work/err" ||
+  fail "without embdemo-bench: $(cat "$work/err")"
+exit $((failures > 0))
