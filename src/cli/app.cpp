@@ -19,11 +19,14 @@
 #include "core/escape.hpp"
 #include "core/init.hpp"
 #include "core/labels.hpp"
+#include "core/positions_lesson.hpp"
 #include "core/report.hpp"
 #include "render/delimited.hpp"
 #include "render/explain.hpp"
 #include "render/grad_report.hpp"
 #include "render/grad_text.hpp"
+#include "render/positions_report.hpp"
+#include "render/positions_text.hpp"
 #include "render/train_text.hpp"
 #include "render/json.hpp"
 #include "render/markdown.hpp"
@@ -283,6 +286,38 @@ int run_grad(const Options& options) {
     return lesson.comparison.whole.identical ? k_exit_ok : k_exit_differ;
 }
 
+// ---- The table lessons: positions (and tied, factor, bag) ----
+
+// The machine formats of a lesson's report, or its text view.
+std::string render_lesson(const Options& options, const LessonReport& report, const std::string& text) {
+    switch (options.format) {
+        case OutputFormat::json: return render_lesson_json(report, {});
+        case OutputFormat::csv: return render_lesson_delimited(report, ',', {});
+        case OutputFormat::tsv: return render_lesson_delimited(report, '\t', {});
+        case OutputFormat::markdown:  // refused by the options
+        case OutputFormat::text: break;
+    }
+    return text;
+}
+
+int run_positions(const Options& options) {
+    PositionsRequest request;
+    request.ids = options.id_batch;
+    request.vocab_size = options.request.vocab_size;
+    request.vocab_inferred = options.request.vocab_inferred;
+    request.dim = options.request.dim;
+    request.seed = options.request.seed;
+    request.context = options.positions.context;
+    request.context_inferred = options.positions.context_inferred;
+    const PositionsLesson lesson = run_positions_lesson(request);
+    const bool text = options.format == OutputFormat::text;
+    const int status = write_stdout(render_lesson(options, text ? LessonReport{} : positions_report(lesson),
+                                                  text ? render_positions_text(lesson, text_options(options)) : ""));
+    if (status != k_exit_ok) return status;
+    const bool identical = lesson.token_check.identical && lesson.position_check.identical && lesson.output_check.identical;
+    return identical ? k_exit_ok : k_exit_differ;
+}
+
 }  // namespace
 
 int run_app(int argc, const char* const argv[]) {
@@ -297,6 +332,7 @@ int run_app(int argc, const char* const argv[]) {
             return status != k_exit_ok ? status : command_line.exit_code;
         }
         if (command_line.options.lesson == Lesson::grad) return run_grad(command_line.options);
+        if (command_line.options.lesson == Lesson::positions) return run_positions(command_line.options);
         return run_demo(command_line.options);
     } catch (const std::bad_alloc&) {
         print_error("out of memory");

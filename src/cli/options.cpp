@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include "cli/exit_codes.hpp"
 #include "core/escape.hpp"
@@ -94,7 +95,13 @@ struct RawOptions {
     std::optional<std::string> lr;
     std::optional<std::string> momentum;
     std::optional<std::string> weight_decay;
+    // embdemo positions, tied, factor, bag: the table lessons
+    bool positions = false;
+    std::optional<std::string> context;
 };
+
+// A lesson that reads --ids as B x T rows and draws its tables itself.
+bool is_table_lesson(const RawOptions& raw) { return raw.positions; }
 
 CommandLine fail(std::string message) {
     CommandLine result;
@@ -505,6 +512,106 @@ std::optional<std::string> validate_grad(const RawOptions& raw, Options& options
     return validate_optimizer(raw, options);
 }
 
+// ---- The table lessons: positions (and, below, tied, factor, bag) ----
+
+void declare_positions_options(CLI::App& positions, RawOptions& raw) {
+    positions.add_option("--context", raw.context, "rows of the position table C, at least T (default T)")
+        ->type_name("C")
+        ->multi_option_policy(CLI::MultiOptionPolicy::Throw);
+}
+
+constexpr const char* k_positions_footer = R"(The shared options --ids, --vocab, --dim, --seed, --format (text, json, csv,
+tsv), --precision, --color and --palette work here as in embdemo --help. --ids
+takes a batch too: "2,3,1;0,1,1" is torch.tensor([[2,3,1],[0,1,1]]), and every
+row gets the same P[0..T). E and P are drawn as torch.manual_seed(SEED);
+tok = nn.Embedding(V, D); pos = nn.Embedding(C, D) draws them.
+
+Examples:
+  embdemo positions --ids 2,3,1 --dim 5             tok + pos, as in the book's ch. 2
+  embdemo positions --ids 2,3,2 --dim 4             one id, two positions, two vectors
+  embdemo positions --ids "2,3;1,1" --dim 4 --context 8   a batch, C = 8
+  embdemo positions --ids 2,3,1 --dim 5 --format json
+
+Exit status: 0 when both lookups equal their one-hot products bit for bit, 2 for
+bad input, 1 for a failed write.)";
+
+// Options of other lessons, and sources of E these lessons do not take, refused by name.
+std::optional<std::string> check_table_lesson_exclusive(const RawOptions& raw, const char* lesson) {
+    const std::pair<const char*, bool> lookup_only[] = {
+        {"--trace", raw.trace}, {"--trace-positions", raw.trace_positions.has_value()},
+        {"--walkthrough", raw.walkthrough}, {"--pause", raw.pause}, {"--show", raw.show.has_value()},
+        {"--save-weights", raw.save_weights.has_value()}, {"--export-projector", raw.export_projector.has_value()},
+        {"--labels", raw.labels.has_value()}};
+    for (const auto& [option, given] : lookup_only) {
+        if (given) {
+            return fmt::format("{} belongs to the lookup lesson, not to {} (allowed with {}: the options of "
+                               "embdemo {} --help)", option, lesson, lesson, lesson);
+        }
+    }
+    if (raw.weights || raw.init != "torch") {
+        return fmt::format("{} {}: embdemo {} draws its tables as PyTorch does after torch.manual_seed "
+                           "(allowed: --init torch, the default, and no --weights)",
+                           raw.weights ? "--weights" : "--init", raw.weights ? quote_for_message(*raw.weights)
+                                                                             : quote_for_message(raw.init), lesson);
+    }
+    return std::nullopt;
+}
+
+// The machine formats print every value: refuse a run that would print more than the cap.
+std::optional<std::string> check_printed(const char* lesson, std::uint64_t printed) {
+    if (printed <= k_max_printed_values) return std::nullopt;
+    return fmt::format("embdemo {}: the machine formats would print {} numbers (allowed: at most {}; use "
+                       "a smaller --vocab or --dim, or the text view)",
+                       lesson, group_thousands(printed), group_thousands(k_max_printed_values));
+}
+
+std::optional<std::string> validate_positions(const RawOptions& raw, Options& options) {
+    const DemoRequest& request = options.request;
+    const std::uint64_t seq = options.id_batch.seq;
+    const std::uint64_t max_context = std::max<std::uint64_t>(seq, k_max_matrix_values / request.dim);
+    PositionsOptions& positions = options.positions;
+    positions.context = seq;
+    positions.context_inferred = !raw.context;
+    if (raw.context) {
+        const std::string allowed = fmt::format("C >= T: a decimal integer from {} to {}", seq, max_context);
+        const auto context = parse_decimal(*raw.context);
+        if (!context) return bad_value("--context", *raw.context, context.error(), allowed);
+        if (context.value() < seq) {
+            return bad_value("--context", *raw.context,
+                             fmt::format("is shorter than the sequence (T = {}): P would have no row for "
+                                         "position {}", seq, context.value()),
+                             allowed);
+        }
+        if (context.value() > max_context) {
+            return bad_value("--context", *raw.context,
+                             fmt::format("would make P {} x {}, over the limit of {} values per matrix",
+                                         group_thousands(context.value()), group_thousands(request.dim),
+                                         group_thousands(k_max_matrix_values)),
+                             allowed);
+        }
+        positions.context = context.value();
+    }
+    // one_hot(arange(T), C) @ P obeys the caps the token product does.
+    if (auto too_big = check_demo_sizes(seq, positions.context, request.dim)) {
+        return "--context: the position table's one-hot product: " + *too_big;
+    }
+    const std::uint64_t n = request.ids.size();
+    const std::uint64_t d = request.dim;
+    if (options.format == OutputFormat::text) return std::nullopt;
+    return check_printed("positions", request.vocab_size * d + positions.context * d + 4 * n * d + seq * d);
+}
+
+std::optional<std::string> validate_table_lesson(const RawOptions& raw, Options& options) {
+    const char* lesson = "positions";
+    if (auto problem = check_table_lesson_exclusive(raw, lesson)) return problem;
+    if (options.format == OutputFormat::markdown) {
+        return fmt::format("--format markdown is not available for embdemo {} yet (allowed: text, json, csv, tsv)",
+                           lesson);
+    }
+    options.lesson = Lesson::positions;
+    return validate_positions(raw, options);
+}
+
 // Turns the raw strings into a validated Options, or the first problem found.
 CommandLine validate(const RawOptions& raw) {
     CommandLine result;
@@ -526,7 +633,7 @@ CommandLine validate(const RawOptions& raw) {
                               "comma-separated non-negative decimal token ids, e.g. 2,3,1; in grad "
                               "also rows of them separated by ';'"));
     }
-    if (ids.value().batched && !raw.grad) {
+    if (ids.value().batched && !raw.grad && !is_table_lesson(raw)) {
         return fail(bad_value("--ids", *raw.ids, "is a batch (rows separated by ';')",
                               "one list of ids for the lookup lesson; batches with embdemo grad"));
     }
@@ -621,12 +728,15 @@ CommandLine validate(const RawOptions& raw) {
         return fail("--ids/--vocab/--dim: " + *too_big);
     }
     if (auto problem = validate_init(raw, request)) return fail(*problem);
-    if (!raw.weights && !raw.grad) {  // a file's sizes are checked once its header is read
+    if (!raw.weights && !raw.grad && !is_table_lesson(raw)) {  // a file's sizes are checked once its header is read
         if (auto too_big = check_output_size(options, request)) return fail(*too_big);
     }
     if (auto problem = validate_view(raw, options)) return fail(*problem);
     if (raw.grad) {
         if (auto problem = validate_grad(raw, options)) return fail(*problem);
+    }
+    if (is_table_lesson(raw)) {
+        if (auto problem = validate_table_lesson(raw, options)) return fail(*problem);
     }
     result.run = true;
     return result;
@@ -721,6 +831,10 @@ CommandLine parse_command_line(int argc, const char* const argv[]) {
     grad->fallthrough();
     grad->footer(k_grad_footer);
     declare_grad_options(*grad, raw);
+    CLI::App* positions = app.add_subcommand("positions", "token + position tables: E[ids] + P[0..T)");
+    positions->fallthrough();
+    positions->footer(k_positions_footer);
+    declare_positions_options(*positions, raw);
     app.require_subcommand(0, 1);
     if (auto empty = find_empty_value(app, argc, argv)) return fail(*empty);
 
@@ -741,6 +855,7 @@ CommandLine parse_command_line(int argc, const char* const argv[]) {
     }
     if (!app.remaining().empty()) return fail(describe_extra(app.remaining().front()));
     raw.grad = grad->parsed();
+    raw.positions = positions->parsed();
     raw.precision_given = app.count("--precision") > 0;
     return validate(raw);
 }

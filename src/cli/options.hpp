@@ -24,7 +24,7 @@ enum class OutputFormat { text, json, csv, tsv, markdown };
 enum class View { plain, trace, walkthrough };
 
 // The lessons, one subcommand each; the notebook's demonstration is the default.
-enum class Lesson { lookup, grad };
+enum class Lesson { lookup, grad, positions };
 
 // `embdemo grad`'s own options.
 struct GradOptions {
@@ -36,10 +36,17 @@ struct GradOptions {
     std::size_t steps = 1;
 };
 
+// `embdemo positions`' own option.
+struct PositionsOptions {
+    std::uint64_t context = 0;   // C >= T, rows of the position table
+    bool context_inferred = false;  // --context not given: C = T
+};
+
 struct Options {
     Lesson lesson = Lesson::lookup;
     IdBatch id_batch;     // --ids as written: a list, or a batch of rows
     GradOptions grad;
+    PositionsOptions positions;
     DemoRequest request;  // with --weights, vocab_size and dim are 0 unless given: the file decides
     OutputFormat format = OutputFormat::text;
     View view = View::plain;
