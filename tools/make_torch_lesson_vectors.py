@@ -46,15 +46,17 @@ import torch.nn.functional as F
 from make_torch_vectors import fnv1a64
 
 FULL_LIMIT = 600
+# The products compared within a tolerance cannot be checked through a hash: kept in full.
+FULL_LIMIT_PRODUCTS = 4000
 RANDOM_SEED = 2028
 
 
-def tensor_line(name: str, tensor: torch.Tensor) -> str:
+def tensor_line(name: str, tensor: torch.Tensor, limit: int = FULL_LIMIT) -> str:
     values = tensor.detach().contiguous().reshape(-1, tensor.shape[-1])
     rows, cols = values.shape
     raw = values.numpy().astype("<f4").tobytes()
     head = f"tensor {name} {rows}x{cols}"
-    if rows * cols <= FULL_LIMIT:
+    if rows * cols <= limit:
         words = struct.unpack(f"<{rows * cols}I", raw)
         return head + " full " + " ".join(f"{w:08x}" for w in words)
     return f"{head} fnv {fnv1a64(raw):016x}"
@@ -90,7 +92,7 @@ def tied_case(seed, vocab, dim, ids, hidden="lookup") -> list:
     logits = F.linear(h, emb.weight)
     keys = {"seed": seed, "vocab": vocab, "dim": dim, "ids": ids_text(ids), "hidden": hidden}
     return [header("tied", keys), tensor_line("weight", emb.weight), tensor_line("hidden", h),
-            tensor_line("logits", logits), "end"]
+            tensor_line("logits", logits, FULL_LIMIT_PRODUCTS), "end"]
 
 
 def factor_case(seed, vocab, dim, rank, ids) -> list:
@@ -100,7 +102,7 @@ def factor_case(seed, vocab, dim, rank, ids) -> list:
     out = proj(e1(torch.tensor(ids)))
     keys = {"seed": seed, "vocab": vocab, "dim": dim, "rank": rank, "ids": ids_text(ids)}
     return [header("factor", keys), tensor_line("e1", e1.weight), tensor_line("e2", proj.weight.t()),
-            tensor_line("output", out), "end"]
+            tensor_line("output", out, FULL_LIMIT_PRODUCTS), "end"]
 
 
 def bag_case(seed, vocab, dim, bags, mode="mean", padding=None, weights=None) -> list:

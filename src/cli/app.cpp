@@ -20,6 +20,7 @@
 #include "core/init.hpp"
 #include "core/labels.hpp"
 #include "core/positions_lesson.hpp"
+#include "core/tied_lesson.hpp"
 #include "core/report.hpp"
 #include "render/delimited.hpp"
 #include "render/explain.hpp"
@@ -27,6 +28,8 @@
 #include "render/grad_text.hpp"
 #include "render/positions_report.hpp"
 #include "render/positions_text.hpp"
+#include "render/tied_report.hpp"
+#include "render/tied_text.hpp"
 #include "render/train_text.hpp"
 #include "render/json.hpp"
 #include "render/markdown.hpp"
@@ -318,6 +321,37 @@ int run_positions(const Options& options) {
     return identical ? k_exit_ok : k_exit_differ;
 }
 
+int run_tied(const Options& options) {
+    TiedRequest request;
+    request.ids = options.id_batch;
+    request.vocab_size = options.request.vocab_size;
+    request.vocab_inferred = options.request.vocab_inferred;
+    request.dim = options.request.dim;
+    request.seed = options.request.seed;
+    request.top = options.tied.top;
+    request.hidden_given = !options.tied.hidden_file.empty();
+    Matrix hidden;
+    if (request.hidden_given) {
+        const std::uint64_t rows = request.ids.values.size();
+        const ShapeCheck check = [&](std::uint64_t file_rows, std::uint64_t cols) -> std::optional<std::string> {
+            if (file_rows == rows && cols == request.dim) return std::nullopt;
+            return "holds " + std::to_string(file_rows) + " x " + std::to_string(cols) + " (allowed: " +
+                   std::to_string(rows) + " x " + std::to_string(request.dim) +
+                   ", one hidden state of --dim values per id, a batch's B x T ids flattened in order)";
+        };
+        auto loaded = load_matrix_file("--hidden", options.tied.hidden_file, check);
+        if (!loaded) {
+            print_error(loaded.error());
+            return k_exit_usage;
+        }
+        hidden = std::move(loaded.value());
+    }
+    const TiedLesson lesson = run_tied_lesson(request, std::move(hidden));
+    const bool text = options.format == OutputFormat::text;
+    return write_stdout(render_lesson(options, text ? LessonReport{} : tied_report(lesson),
+                                      text ? render_tied_text(lesson, text_options(options)) : ""));
+}
+
 }  // namespace
 
 int run_app(int argc, const char* const argv[]) {
@@ -333,6 +367,7 @@ int run_app(int argc, const char* const argv[]) {
         }
         if (command_line.options.lesson == Lesson::grad) return run_grad(command_line.options);
         if (command_line.options.lesson == Lesson::positions) return run_positions(command_line.options);
+        if (command_line.options.lesson == Lesson::tied) return run_tied(command_line.options);
         return run_demo(command_line.options);
     } catch (const std::bad_alloc&) {
         print_error("out of memory");

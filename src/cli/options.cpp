@@ -98,10 +98,13 @@ struct RawOptions {
     // embdemo positions, tied, factor, bag: the table lessons
     bool positions = false;
     std::optional<std::string> context;
+    bool tied = false;
+    std::optional<std::string> top;
+    std::optional<std::string> hidden;
 };
 
 // A lesson that reads --ids as B x T rows and draws its tables itself.
-bool is_table_lesson(const RawOptions& raw) { return raw.positions; }
+bool is_table_lesson(const RawOptions& raw) { return raw.positions || raw.tied; }
 
 CommandLine fail(std::string message) {
     CommandLine result;
@@ -601,12 +604,64 @@ std::optional<std::string> validate_positions(const RawOptions& raw, Options& op
     return check_printed("positions", request.vocab_size * d + positions.context * d + 4 * n * d + seq * d);
 }
 
+void declare_tied_options(CLI::App& tied, RawOptions& raw) {
+    tied.add_option("--top", raw.top, "top-K token ids per position, 1 to V (default 5)")
+        ->type_name("K")
+        ->multi_option_policy(CLI::MultiOptionPolicy::Throw);
+    tied.add_option("--hidden", raw.hidden, "H from a .npy/.csv/.tsv file, n x D (default E[ids])")
+        ->type_name("FILE")
+        ->multi_option_policy(CLI::MultiOptionPolicy::Throw);
+}
+
+constexpr const char* k_tied_footer = R"(The shared options --ids, --vocab, --dim, --seed, --format (text, json, csv,
+tsv), --precision, --color and --palette work here as in embdemo --help. --ids
+takes a batch too. E is nn.Embedding(V, D) after torch.manual_seed(SEED); the
+output layer is nn.Linear(D, V, bias=False) with its weight set to E, as GPT-2
+ties out_head.weight = tok_emb.weight. H defaults to E[ids], a stand-in for
+the final hidden state.
+
+Examples:
+  embdemo tied --ids 2,3,1 --dim 5                 logits = E[ids] @ E.T
+  embdemo tied --ids 464,3290 --vocab 50257 --dim 768 --top 3   GPT-2 sizes
+  embdemo tied --ids 2,3 --dim 5 --hidden h.npy    your own final hidden state
+  embdemo tied --ids 2,3,1 --dim 5 --format json
+
+Exit status: 0, 2 for bad input (including an unreadable --hidden file), 1 for
+a failed write.)";
+
+std::optional<std::string> validate_tied(const RawOptions& raw, Options& options) {
+    const std::uint64_t vocab = options.request.vocab_size;
+    const std::uint64_t n = options.request.ids.size();
+    const std::uint64_t d = options.request.dim;
+    TiedOptions& tied = options.tied;
+    tied.top = static_cast<std::size_t>(std::min<std::uint64_t>(5, vocab));
+    if (raw.top) {
+        const std::string allowed = fmt::format("K from 1 to the vocab, {}", vocab);
+        const auto top = parse_decimal(*raw.top);
+        if (!top) return bad_value("--top", *raw.top, top.error(), allowed);
+        if (top.value() < 1 || top.value() > vocab) {
+            return bad_value("--top", *raw.top, top.value() < 1 ? "is 0" : "is more than the vocab has ids", allowed);
+        }
+        tied.top = static_cast<std::size_t>(top.value());
+    }
+    if (raw.hidden) {
+        if (raw.hidden->empty()) return bad_value("--hidden", *raw.hidden, "is empty", "a .npy, .csv or .tsv file of n x D");
+        tied.hidden_file = *raw.hidden;
+    }
+    if (options.format == OutputFormat::text) return std::nullopt;
+    return check_printed("tied", vocab * d + n * d + n * vocab);
+}
+
 std::optional<std::string> validate_table_lesson(const RawOptions& raw, Options& options) {
-    const char* lesson = "positions";
+    const char* lesson = raw.tied ? "tied" : "positions";
     if (auto problem = check_table_lesson_exclusive(raw, lesson)) return problem;
     if (options.format == OutputFormat::markdown) {
         return fmt::format("--format markdown is not available for embdemo {} yet (allowed: text, json, csv, tsv)",
                            lesson);
+    }
+    if (raw.tied) {
+        options.lesson = Lesson::tied;
+        return validate_tied(raw, options);
     }
     options.lesson = Lesson::positions;
     return validate_positions(raw, options);
@@ -835,6 +890,10 @@ CommandLine parse_command_line(int argc, const char* const argv[]) {
     positions->fallthrough();
     positions->footer(k_positions_footer);
     declare_positions_options(*positions, raw);
+    CLI::App* tied = app.add_subcommand("tied", "the output layer reuses E: logits = H @ E.T");
+    tied->fallthrough();
+    tied->footer(k_tied_footer);
+    declare_tied_options(*tied, raw);
     app.require_subcommand(0, 1);
     if (auto empty = find_empty_value(app, argc, argv)) return fail(*empty);
 
@@ -856,6 +915,7 @@ CommandLine parse_command_line(int argc, const char* const argv[]) {
     if (!app.remaining().empty()) return fail(describe_extra(app.remaining().front()));
     raw.grad = grad->parsed();
     raw.positions = positions->parsed();
+    raw.tied = tied->parsed();
     raw.precision_given = app.count("--precision") > 0;
     return validate(raw);
 }

@@ -24,7 +24,7 @@ enum class OutputFormat { text, json, csv, tsv, markdown };
 enum class View { plain, trace, walkthrough };
 
 // The lessons, one subcommand each; the notebook's demonstration is the default.
-enum class Lesson { lookup, grad, positions };
+enum class Lesson { lookup, grad, positions, tied };
 
 // `embdemo grad`'s own options.
 struct GradOptions {
@@ -42,11 +42,18 @@ struct PositionsOptions {
     bool context_inferred = false;  // --context not given: C = T
 };
 
+// `embdemo tied`'s own options.
+struct TiedOptions {
+    std::size_t top = 5;       // 1 <= K <= V; default min(5, V)
+    std::string hidden_file;   // --hidden FILE (n x d), or empty for H = E[ids]
+};
+
 struct Options {
     Lesson lesson = Lesson::lookup;
     IdBatch id_batch;     // --ids as written: a list, or a batch of rows
     GradOptions grad;
     PositionsOptions positions;
+    TiedOptions tied;
     DemoRequest request;  // with --weights, vocab_size and dim are 0 unless given: the file decides
     OutputFormat format = OutputFormat::text;
     View view = View::plain;

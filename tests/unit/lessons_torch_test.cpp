@@ -4,12 +4,19 @@
 // bound of a dot product (see within_dot_bound).
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "core/ids.hpp"
+#include "core/init.hpp"
 #include "core/positions_lesson.hpp"
+#include "core/rounding.hpp"
+#include "core/tied_lesson.hpp"
+#include "core/torch_rng.hpp"
 #include "torch_cases.hpp"
 
 namespace embdemo {
@@ -72,6 +79,94 @@ TEST_CASE("positions: the same id at two positions is found, and its rows differ
     request.ids = parse_id_batch("1;1").value();
     request.context = 1;
     CHECK_FALSE(run_positions_lesson(request).repeated);
+}
+
+}  // namespace embdemo
+
+namespace embdemo {
+namespace {
+
+// |ours - torch| <= dot_tolerance for every logit: torch hands F.linear to BLAS (OpenBLAS on
+// Debian), whose summation order and fused multiply-adds are its own; both results are within
+// gamma_m * sum |a_k b_k| of the exact value. Returns the largest distance seen, in ulps.
+std::uint64_t check_within_dot_bound(const testing::RecordedCase& recorded, const std::string& name,
+                                     const Matrix& actual, const Matrix& a, const Matrix& b_rows) {
+    const testing::RecordedTensor& expected = recorded.tensor(name);
+    REQUIRE(expected.full);
+    REQUIRE(actual.rows == expected.rows);
+    REQUIRE(actual.cols == expected.cols);
+    std::uint64_t worst = 0;
+    for (std::size_t i = 0; i < actual.rows; ++i) {
+        for (std::size_t k = 0; k < actual.cols; ++k) {
+            double abs_sum = 0.0;
+            for (std::size_t j = 0; j < a.cols; ++j) abs_sum += std::fabs(double(a.at(i, j)) * double(b_rows.at(k, j)));
+            float torch_value = 0.0f;
+            const std::uint32_t bits = expected.bits[i * expected.cols + k];
+            std::memcpy(&torch_value, &bits, sizeof torch_value);
+            const double diff = std::fabs(double(actual.at(i, k)) - double(torch_value));
+            CHECK_MESSAGE(diff <= dot_tolerance(a.cols, abs_sum), recorded.label, ": ", name, "[", i, "][", k, "]");
+            worst = std::max(worst, ulp_distance(actual.at(i, k), torch_value));
+        }
+    }
+    return worst;
+}
+
+}  // namespace
+
+TEST_CASE("tied: E bit for bit, logits within the dot-product bound of F.linear(H, E)") {
+    REQUIRE(count_kind("tied") >= 10);
+    std::uint64_t worst = 0;
+    for (const auto& recorded : recorded_cases()) {
+        if (recorded.kind != "tied") continue;
+        CAPTURE(recorded.label);
+        TiedRequest request;
+        request.ids = recorded_ids(recorded);
+        request.vocab_size = recorded.number("vocab");
+        request.dim = recorded.number("dim");
+        request.seed = recorded.number("seed");
+        request.top = 1;
+        Matrix hidden;
+        if (recorded.key("hidden") == "randn") {
+            // --hidden FILE in the CLI; here torch.randn(n, d) drawn right after E, as recorded.
+            TorchGenerator generator(request.seed);
+            torch_embedding_weight(generator, request.vocab_size, request.dim);
+            hidden = torch_randn(generator, request.ids.values.size(), request.dim);
+            request.hidden_given = true;
+        }
+        const TiedLesson lesson = run_tied_lesson(request, hidden);
+        CHECK(testing::matches_recorded(recorded, "weight", lesson.weight));
+        CHECK(testing::matches_recorded(recorded, "hidden", lesson.hidden));
+        if (recorded.tensor("logits").full) {
+            worst = std::max(worst, check_within_dot_bound(recorded, "logits", lesson.logits, lesson.hidden, lesson.weight));
+        }
+    }
+    MESSAGE("largest logit difference from torch: ", worst, " ulp");
+}
+
+TEST_CASE("tied: linear_forward is the in-order dot product, and top-K orders ties by id") {
+    Matrix h(1, 3);
+    h.values = {1.0f, 1e8f, -1e8f};
+    Matrix e(2, 3);
+    e.values = {1.0f, 1.0f, 1.0f, 0.0f, 2.0f, 2.0f};
+    const Matrix out = linear_forward(h, e);
+    // (1 + 1e8) rounds to 1e8, minus 1e8 is 0: in order; a different order would give 1.
+    CHECK(out.at(0, 0) == 0.0f);
+    CHECK(out.at(0, 1) == 0.0f);
+    TiedRequest request;
+    request.ids = parse_id_batch("0").value();
+    request.vocab_size = 2;
+    request.dim = 3;
+    request.top = 2;
+    request.hidden_given = true;
+    const TiedLesson lesson = run_tied_lesson(request, h);
+    REQUIRE(lesson.top.at(0).size() == 2);
+    CHECK(lesson.top[0][0].id != lesson.top[0][1].id);
+}
+
+TEST_CASE("tied: GPT-2 small has 163,009,536 parameters untied and 124,412,160 tied (the book's ch. 4)") {
+    const ParameterCounts counts = gpt2_parameters(Gpt2Config{});
+    CHECK(counts.untied == 163009536u);
+    CHECK(counts.tied == 124412160u);
 }
 
 }  // namespace embdemo
