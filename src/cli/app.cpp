@@ -21,6 +21,7 @@
 #include "core/labels.hpp"
 #include "core/positions_lesson.hpp"
 #include "core/tied_lesson.hpp"
+#include "core/factor_lesson.hpp"
 #include "core/report.hpp"
 #include "render/delimited.hpp"
 #include "render/explain.hpp"
@@ -30,6 +31,8 @@
 #include "render/positions_text.hpp"
 #include "render/tied_report.hpp"
 #include "render/tied_text.hpp"
+#include "render/factor_report.hpp"
+#include "render/factor_text.hpp"
 #include "render/train_text.hpp"
 #include "render/json.hpp"
 #include "render/markdown.hpp"
@@ -352,6 +355,22 @@ int run_tied(const Options& options) {
                                       text ? render_tied_text(lesson, text_options(options)) : ""));
 }
 
+int run_factor(const Options& options) {
+    FactorRequest request;
+    request.ids = options.id_batch;
+    request.vocab_size = options.request.vocab_size;
+    request.vocab_inferred = options.request.vocab_inferred;
+    request.dim = options.request.dim;
+    request.rank = options.factor.rank;
+    request.seed = options.request.seed;
+    const FactorLesson lesson = run_factor_lesson(request);
+    const bool text = options.format == OutputFormat::text;
+    const int status = write_stdout(render_lesson(options, text ? LessonReport{} : factor_report(lesson),
+                                                  text ? render_factor_text(lesson, text_options(options)) : ""));
+    if (status != k_exit_ok) return status;
+    return lesson.first_check.identical && lesson.output_check.identical ? k_exit_ok : k_exit_differ;
+}
+
 }  // namespace
 
 int run_app(int argc, const char* const argv[]) {
@@ -368,6 +387,7 @@ int run_app(int argc, const char* const argv[]) {
         if (command_line.options.lesson == Lesson::grad) return run_grad(command_line.options);
         if (command_line.options.lesson == Lesson::positions) return run_positions(command_line.options);
         if (command_line.options.lesson == Lesson::tied) return run_tied(command_line.options);
+        if (command_line.options.lesson == Lesson::factor) return run_factor(command_line.options);
         return run_demo(command_line.options);
     } catch (const std::bad_alloc&) {
         print_error("out of memory");

@@ -101,10 +101,12 @@ struct RawOptions {
     bool tied = false;
     std::optional<std::string> top;
     std::optional<std::string> hidden;
+    bool factor = false;
+    std::optional<std::string> rank;
 };
 
 // A lesson that reads --ids as B x T rows and draws its tables itself.
-bool is_table_lesson(const RawOptions& raw) { return raw.positions || raw.tied; }
+bool is_table_lesson(const RawOptions& raw) { return raw.positions || raw.tied || raw.factor; }
 
 CommandLine fail(std::string message) {
     CommandLine result;
@@ -652,8 +654,51 @@ std::optional<std::string> validate_tied(const RawOptions& raw, Options& options
     return check_printed("tied", vocab * d + n * d + n * vocab);
 }
 
+void declare_factor_options(CLI::App& factor, RawOptions& raw) {
+    factor.add_option("--rank", raw.rank, "r, the width of E1: 1 to D-1 (required)")
+        ->type_name("R")
+        ->multi_option_policy(CLI::MultiOptionPolicy::Throw);
+}
+
+constexpr const char* k_factor_footer = R"(The shared options --ids, --vocab, --dim, --seed, --format (text, json, csv,
+tsv), --precision, --color and --palette work here as in embdemo --help. --ids
+takes a batch too. After torch.manual_seed(SEED), e1 = nn.Embedding(V, R) is
+drawn, then proj = nn.Linear(R, D, bias=False); E2 = proj.weight.T (R x D), and
+the output is proj(e1(ids)) = E1[ids] @ E2.
+
+Examples:
+  embdemo factor --ids 2,3,1 --dim 8 --rank 2          a rank-2 table, d = 8
+  embdemo factor --ids 5,29999 --vocab 30000 --dim 768 --rank 128   ALBERT's sizes
+  embdemo factor --ids 2,3,1 --dim 8 --rank 2 --format json
+
+Exit status: 0 when E1[ids] @ E2 and (one_hot(ids) @ E1) @ E2 agree bit for
+bit, 2 for bad input, 1 for a failed write.)";
+
+std::optional<std::string> validate_factor(const RawOptions& raw, Options& options) {
+    const std::uint64_t d = options.request.dim;
+    const std::string allowed = fmt::format("a rank from 1 to {}, below --dim", d - 1);
+    if (!raw.rank) return "embdemo factor needs --rank R (allowed: " + allowed + ", e.g. --rank " + std::to_string(std::max<std::uint64_t>(1, d / 4)) + ")";
+    const auto rank = parse_decimal(*raw.rank);
+    if (!rank) return bad_value("--rank", *raw.rank, rank.error(), allowed);
+    if (rank.value() == 0) {
+        return bad_value("--rank", *raw.rank, "is 0: E1 would have no columns and every vector would be 0", allowed);
+    }
+    if (rank.value() >= d) {
+        return bad_value("--rank", *raw.rank,
+                         fmt::format("is not below --dim {}: then V*r + r*d >= V*d, and the two factors save "
+                                     "nothing over one table", d),
+                         d > 1 ? allowed : "a --dim of at least 2, and a rank below it");
+    }
+    options.factor.rank = rank.value();
+    const std::uint64_t v = options.request.vocab_size;
+    const std::uint64_t n = options.request.ids.size();
+    const std::uint64_t r = rank.value();
+    if (options.format == OutputFormat::text) return std::nullopt;
+    return check_printed("factor", v * r + r * d + n * r + 2 * n * d);
+}
+
 std::optional<std::string> validate_table_lesson(const RawOptions& raw, Options& options) {
-    const char* lesson = raw.tied ? "tied" : "positions";
+    const char* lesson = raw.tied ? "tied" : raw.factor ? "factor" : "positions";
     if (auto problem = check_table_lesson_exclusive(raw, lesson)) return problem;
     if (options.format == OutputFormat::markdown) {
         return fmt::format("--format markdown is not available for embdemo {} yet (allowed: text, json, csv, tsv)",
@@ -662,6 +707,10 @@ std::optional<std::string> validate_table_lesson(const RawOptions& raw, Options&
     if (raw.tied) {
         options.lesson = Lesson::tied;
         return validate_tied(raw, options);
+    }
+    if (raw.factor) {
+        options.lesson = Lesson::factor;
+        return validate_factor(raw, options);
     }
     options.lesson = Lesson::positions;
     return validate_positions(raw, options);
@@ -894,6 +943,10 @@ CommandLine parse_command_line(int argc, const char* const argv[]) {
     tied->fallthrough();
     tied->footer(k_tied_footer);
     declare_tied_options(*tied, raw);
+    CLI::App* factor = app.add_subcommand("factor", "ALBERT's factorised table: E1[ids] @ E2");
+    factor->fallthrough();
+    factor->footer(k_factor_footer);
+    declare_factor_options(*factor, raw);
     app.require_subcommand(0, 1);
     if (auto empty = find_empty_value(app, argc, argv)) return fail(*empty);
 
@@ -916,6 +969,7 @@ CommandLine parse_command_line(int argc, const char* const argv[]) {
     raw.grad = grad->parsed();
     raw.positions = positions->parsed();
     raw.tied = tied->parsed();
+    raw.factor = factor->parsed();
     raw.precision_given = app.count("--precision") > 0;
     return validate(raw);
 }

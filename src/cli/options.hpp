@@ -24,7 +24,7 @@ enum class OutputFormat { text, json, csv, tsv, markdown };
 enum class View { plain, trace, walkthrough };
 
 // The lessons, one subcommand each; the notebook's demonstration is the default.
-enum class Lesson { lookup, grad, positions, tied };
+enum class Lesson { lookup, grad, positions, tied, factor };
 
 // `embdemo grad`'s own options.
 struct GradOptions {
@@ -48,12 +48,18 @@ struct TiedOptions {
     std::string hidden_file;   // --hidden FILE (n x d), or empty for H = E[ids]
 };
 
+// `embdemo factor`'s own option.
+struct FactorOptions {
+    std::uint64_t rank = 0;  // 1 <= r < d
+};
+
 struct Options {
     Lesson lesson = Lesson::lookup;
     IdBatch id_batch;     // --ids as written: a list, or a batch of rows
     GradOptions grad;
     PositionsOptions positions;
     TiedOptions tied;
+    FactorOptions factor;
     DemoRequest request;  // with --weights, vocab_size and dim are 0 unless given: the file decides
     OutputFormat format = OutputFormat::text;
     View view = View::plain;

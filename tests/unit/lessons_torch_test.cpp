@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "core/embedding.hpp"
+#include "core/factor_lesson.hpp"
 #include "core/ids.hpp"
 #include "core/init.hpp"
 #include "core/positions_lesson.hpp"
@@ -167,6 +169,40 @@ TEST_CASE("tied: GPT-2 small has 163,009,536 parameters untied and 124,412,160 t
     const ParameterCounts counts = gpt2_parameters(Gpt2Config{});
     CHECK(counts.untied == 163009536u);
     CHECK(counts.tied == 124412160u);
+}
+
+}  // namespace embdemo
+
+namespace embdemo {
+
+TEST_CASE("factor: E1 and E2 bit for bit, proj(e1(ids)) within the dot-product bound, both routes identical") {
+    REQUIRE(count_kind("factor") >= 10);
+    std::uint64_t worst = 0;
+    for (const auto& recorded : recorded_cases()) {
+        if (recorded.kind != "factor") continue;
+        CAPTURE(recorded.label);
+        FactorRequest request;
+        request.ids = recorded_ids(recorded);
+        request.vocab_size = recorded.number("vocab");
+        request.dim = recorded.number("dim");
+        request.rank = recorded.number("rank");
+        request.seed = recorded.number("seed");
+        const FactorLesson lesson = run_factor_lesson(request);
+        CHECK(testing::matches_recorded(recorded, "e1", lesson.e1));
+        CHECK(testing::matches_recorded(recorded, "e2", lesson.e2));
+        worst = std::max(worst, check_within_dot_bound(recorded, "output", lesson.output, lesson.lookup_e1,
+                                                       transpose(lesson.e2)));
+        CHECK(lesson.first_check.identical);
+        CHECK(lesson.output_check.identical);
+    }
+    MESSAGE("largest factor output difference from torch: ", worst, " ulp");
+}
+
+TEST_CASE("factor: parameter counts, ALBERT's 23.0M against 3.9M") {
+    const FactorParameters albert = factor_parameters(k_albert_vocab, k_albert_dim, k_albert_rank);
+    CHECK(albert.full == 23040000u);
+    CHECK(albert.factored == 3938304u);
+    CHECK(factor_parameters(4, 8, 2).factored == 24u);
 }
 
 }  // namespace embdemo
