@@ -22,6 +22,7 @@
 #include "core/positions_lesson.hpp"
 #include "core/tied_lesson.hpp"
 #include "core/factor_lesson.hpp"
+#include "core/bag_lesson.hpp"
 #include "core/report.hpp"
 #include "render/delimited.hpp"
 #include "render/explain.hpp"
@@ -33,6 +34,8 @@
 #include "render/tied_text.hpp"
 #include "render/factor_report.hpp"
 #include "render/factor_text.hpp"
+#include "render/bag_report.hpp"
+#include "render/bag_text.hpp"
 #include "render/train_text.hpp"
 #include "render/json.hpp"
 #include "render/markdown.hpp"
@@ -371,6 +374,23 @@ int run_factor(const Options& options) {
     return lesson.first_check.identical && lesson.output_check.identical ? k_exit_ok : k_exit_differ;
 }
 
+int run_bag(const Options& options) {
+    BagRequest request;
+    request.bags = options.bag.bags;
+    request.vocab_size = options.request.vocab_size;
+    request.vocab_inferred = options.request.vocab_inferred;
+    request.dim = options.request.dim;
+    request.seed = options.request.seed;
+    request.mode = options.bag.mode;
+    request.padding_idx = options.bag.padding_idx;
+    request.per_sample_weights = options.bag.per_sample_weights;
+    const BagLesson lesson = run_bag_lesson(request);
+    const bool text = options.format == OutputFormat::text;
+    // Exit 0 even when M @ E differs in the last bits: that is float32 summation order, not an error.
+    return write_stdout(render_lesson(options, text ? LessonReport{} : bag_report(lesson),
+                                      text ? render_bag_text(lesson, text_options(options)) : ""));
+}
+
 }  // namespace
 
 int run_app(int argc, const char* const argv[]) {
@@ -388,6 +408,7 @@ int run_app(int argc, const char* const argv[]) {
         if (command_line.options.lesson == Lesson::positions) return run_positions(command_line.options);
         if (command_line.options.lesson == Lesson::tied) return run_tied(command_line.options);
         if (command_line.options.lesson == Lesson::factor) return run_factor(command_line.options);
+        if (command_line.options.lesson == Lesson::bag) return run_bag(command_line.options);
         return run_demo(command_line.options);
     } catch (const std::bad_alloc&) {
         print_error("out of memory");

@@ -103,10 +103,14 @@ struct RawOptions {
     std::optional<std::string> hidden;
     bool factor = false;
     std::optional<std::string> rank;
+    bool bag = false;
+    std::optional<std::string> bags;
+    std::optional<std::string> mode;
+    std::optional<std::string> per_sample_weights;
 };
 
 // A lesson that reads --ids as B x T rows and draws its tables itself.
-bool is_table_lesson(const RawOptions& raw) { return raw.positions || raw.tied || raw.factor; }
+bool is_table_lesson(const RawOptions& raw) { return raw.positions || raw.tied || raw.factor || raw.bag; }
 
 CommandLine fail(std::string message) {
     CommandLine result;
@@ -697,8 +701,101 @@ std::optional<std::string> validate_factor(const RawOptions& raw, Options& optio
     return check_printed("factor", v * r + r * d + n * r + 2 * n * d);
 }
 
+void declare_bag_options(CLI::App& bag, RawOptions& raw) {
+    const auto single = [](CLI::Option* option) {
+        return option->multi_option_policy(CLI::MultiOptionPolicy::Throw);
+    };
+    single(bag.add_option("--bags", raw.bags, "the bags, e.g. \"2,3;1,1,0\"; \"2;;1\": empty middle bag"))
+        ->type_name("BAGS");
+    single(bag.add_option("--mode", raw.mode, "sum, mean (default, as PyTorch) or max"))->type_name("MODE");
+    single(bag.add_option("--per-sample-weights", raw.per_sample_weights, "with sum: a weight per id, e.g. \"0.5,2;1,1,1\""))
+        ->type_name("W");
+    single(bag.add_option("--padding-idx", raw.padding_idx, "nn.EmbeddingBag's padding_idx, -V to V-1"))
+        ->type_name("K");
+}
+
+constexpr const char* k_bag_footer = R"(--bags replaces --ids here; the shared options --vocab, --dim, --seed,
+--format (text, json, csv, tsv), --precision, --color and --palette work as in
+embdemo --help. After torch.manual_seed(SEED), bag = nn.EmbeddingBag(V, D,
+mode=MODE, padding_idx=K) is called as bag(input, offsets), input being the
+bags' ids in one list and offsets where each bag starts. An empty bag (nothing
+between two ';', or before the first or after the last) gives zeros.
+
+Examples:
+  embdemo bag --bags "2,3;1,1,0" --dim 5                mean of each bag
+  embdemo bag --bags "2,3;1,1,0" --dim 5 --mode sum --per-sample-weights "0.5,2;1,1,1"
+  embdemo bag --bags "2,3;;1" --dim 4 --mode max        the winner of each column
+  embdemo bag --bags "2,0,2;0" --dim 4 --padding-idx 0  padding is skipped
+
+Exit status: 0 (M @ E may differ from the bag's output in the last bits, which
+the view measures), 2 for bad input, 1 for a failed write.)";
+
+// --bags stands in for --ids in the shared checks: the bags' ids, in one list, are checked and
+// sized like any other ids, after the checks that only --bags can name properly.
+std::optional<std::string> prepare_bag_ids(RawOptions& raw) {
+    if (raw.ids) {
+        return std::string("--ids belongs to the other lessons: embdemo bag reads its ids from --bags "
+                           "(allowed: --bags \"2,3;1,1,0\")");
+    }
+    if (!raw.bags || (!raw.dim && !raw.weights)) {
+        return std::string(!raw.bags ? "--bags is" : "--dim is") +
+               " required, e.g. embdemo bag --bags \"2,3;1,1,0\" --dim 5; see embdemo bag --help";
+    }
+    const auto bags = parse_bags(*raw.bags);
+    const char* allowed = "bags of comma-separated ids separated by ';', an empty bag as nothing between two ';'";
+    if (!bags) return bad_value("--bags", *raw.bags, bags.error(), allowed);
+    if (bags.value().ids.empty()) return bad_value("--bags", *raw.bags, "has no id in any bag", "at least one id");
+    if (raw.vocab) {
+        const auto vocab = parse_bounded("--vocab", *raw.vocab, 1, UINT64_MAX);
+        if (!vocab) return vocab.error();
+        const Bags& parsed = bags.value();
+        for (std::size_t b = 0; b < parsed.count(); ++b) {
+            for (std::size_t i = parsed.offsets[b]; i < parsed.offsets[b + 1]; ++i) {
+                if (parsed.ids[i] < vocab.value()) continue;
+                return fmt::format("--bags: bag {} item {} = {} is out of range for --vocab {} (allowed: ids 0 to {})",
+                                   b, i - parsed.offsets[b] + 1, parsed.ids[i], vocab.value(), vocab.value() - 1);
+            }
+        }
+    }
+    raw.ids = fmt::format("{}", fmt::join(bags.value().ids, ","));
+    return std::nullopt;
+}
+
+std::optional<std::string> validate_bag(const RawOptions& raw, Options& options) {
+    BagOptions& bag = options.bag;
+    bag.bags = parse_bags(*raw.bags).value();  // checked by prepare_bag_ids
+    const std::string mode = raw.mode.value_or("mean");
+    if (mode == "sum" || mode == "mean" || mode == "max") {
+        bag.mode = mode == "sum" ? BagMode::sum : mode == "max" ? BagMode::max : BagMode::mean;
+    } else {
+        return bad_value("--mode", mode, "is not a mode of nn.EmbeddingBag", "sum, mean, max");
+    }
+    const std::uint64_t v = options.request.vocab_size;
+    if (raw.padding_idx) {
+        if (auto problem = parse_padding_idx(*raw.padding_idx, v, bag.padding_idx)) return problem;
+    }
+    if (raw.per_sample_weights) {
+        if (bag.mode != BagMode::sum) {
+            return bad_value("--per-sample-weights", *raw.per_sample_weights,
+                             "needs --mode sum: PyTorch supports per_sample_weights only for mode='sum'",
+                             "--mode sum with --per-sample-weights");
+        }
+        const auto weights = parse_bag_weights(*raw.per_sample_weights, bag.bags);
+        if (!weights) {
+            return bad_value("--per-sample-weights", *raw.per_sample_weights, weights.error(),
+                             "one finite decimal number per id of --bags, in the same layout");
+        }
+        bag.per_sample_weights = weights.value();
+    }
+    const std::uint64_t b = bag.bags.count();
+    const std::uint64_t d = options.request.dim;
+    if (auto too_big = check_demo_sizes(b, v, d)) return "--bags/--vocab/--dim: the multi-hot product: " + *too_big;
+    if (options.format == OutputFormat::text) return std::nullopt;
+    return check_printed("bag", v * d + b * v + 2 * b * d);
+}
+
 std::optional<std::string> validate_table_lesson(const RawOptions& raw, Options& options) {
-    const char* lesson = raw.tied ? "tied" : raw.factor ? "factor" : "positions";
+    const char* lesson = raw.tied ? "tied" : raw.factor ? "factor" : raw.bag ? "bag" : "positions";
     if (auto problem = check_table_lesson_exclusive(raw, lesson)) return problem;
     if (options.format == OutputFormat::markdown) {
         return fmt::format("--format markdown is not available for embdemo {} yet (allowed: text, json, csv, tsv)",
@@ -711,6 +808,10 @@ std::optional<std::string> validate_table_lesson(const RawOptions& raw, Options&
     if (raw.factor) {
         options.lesson = Lesson::factor;
         return validate_factor(raw, options);
+    }
+    if (raw.bag) {
+        options.lesson = Lesson::bag;
+        return validate_bag(raw, options);
     }
     options.lesson = Lesson::positions;
     return validate_positions(raw, options);
@@ -827,8 +928,10 @@ CommandLine validate(const RawOptions& raw) {
         return fail(bad_value("--palette", raw.palette, "is not a known palette", "auto, dark, light"));
     }
 
-    // With --weights the sizes are checked against the file's header, before its data is read.
-    if (auto too_big = check_demo_sizes(request.ids.size(), request.vocab_size, request.dim); too_big && !raw.weights) {
+    // With --weights the sizes are checked against the file's header, before its data is read;
+    // bag's product is B x V x d, checked by validate_bag.
+    if (auto too_big = check_demo_sizes(request.ids.size(), request.vocab_size, request.dim);
+        too_big && !raw.weights && !raw.bag) {
         return fail("--ids/--vocab/--dim: " + *too_big);
     }
     if (auto problem = validate_init(raw, request)) return fail(*problem);
@@ -947,6 +1050,10 @@ CommandLine parse_command_line(int argc, const char* const argv[]) {
     factor->fallthrough();
     factor->footer(k_factor_footer);
     declare_factor_options(*factor, raw);
+    CLI::App* bag = app.add_subcommand("bag", "nn.EmbeddingBag as a multi-hot product (sum, mean, max)");
+    bag->fallthrough();
+    bag->footer(k_bag_footer);
+    declare_bag_options(*bag, raw);
     app.require_subcommand(0, 1);
     if (auto empty = find_empty_value(app, argc, argv)) return fail(*empty);
 
@@ -970,6 +1077,10 @@ CommandLine parse_command_line(int argc, const char* const argv[]) {
     raw.positions = positions->parsed();
     raw.tied = tied->parsed();
     raw.factor = factor->parsed();
+    raw.bag = bag->parsed();
+    if (raw.bag) {
+        if (auto problem = prepare_bag_ids(raw)) return fail(*problem);
+    }
     raw.precision_given = app.count("--precision") > 0;
     return validate(raw);
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/terminal.hpp"
+#include "core/bag_lesson.hpp"
 #include "core/grad_lesson.hpp"
 #include "core/ids.hpp"
 #include "core/optim.hpp"
@@ -24,7 +25,7 @@ enum class OutputFormat { text, json, csv, tsv, markdown };
 enum class View { plain, trace, walkthrough };
 
 // The lessons, one subcommand each; the notebook's demonstration is the default.
-enum class Lesson { lookup, grad, positions, tied, factor };
+enum class Lesson { lookup, grad, positions, tied, factor, bag };
 
 // `embdemo grad`'s own options.
 struct GradOptions {
@@ -53,6 +54,14 @@ struct FactorOptions {
     std::uint64_t rank = 0;  // 1 <= r < d
 };
 
+// `embdemo bag`'s own options; --bags also stands in for --ids in the shared checks.
+struct BagOptions {
+    Bags bags;
+    BagMode mode = BagMode::mean;
+    std::optional<std::int64_t> padding_idx;  // -V <= K < V, checked
+    std::vector<float> per_sample_weights;    // one per id, or empty
+};
+
 struct Options {
     Lesson lesson = Lesson::lookup;
     IdBatch id_batch;     // --ids as written: a list, or a batch of rows
@@ -60,6 +69,7 @@ struct Options {
     PositionsOptions positions;
     TiedOptions tied;
     FactorOptions factor;
+    BagOptions bag;
     DemoRequest request;  // with --weights, vocab_size and dim are 0 unless given: the file decides
     OutputFormat format = OutputFormat::text;
     View view = View::plain;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/bag_lesson.hpp"
 #include "core/embedding.hpp"
 #include "core/factor_lesson.hpp"
 #include "core/ids.hpp"
@@ -203,6 +204,74 @@ TEST_CASE("factor: parameter counts, ALBERT's 23.0M against 3.9M") {
     CHECK(albert.full == 23040000u);
     CHECK(albert.factored == 3938304u);
     CHECK(factor_parameters(4, 8, 2).factored == 24u);
+}
+
+}  // namespace embdemo
+
+namespace embdemo {
+
+TEST_CASE("bag: weight and EmbeddingBag's output equal torch's bit for bit, in every mode") {
+    REQUIRE(count_kind("bag") >= 20);
+    std::uint64_t worst = 0;
+    for (const auto& recorded : recorded_cases()) {
+        if (recorded.kind != "bag") continue;
+        CAPTURE(recorded.label);
+        BagRequest request;
+        const auto bags = parse_bags(recorded.key("bags"));
+        REQUIRE_MESSAGE(bags, bags.error());
+        request.bags = bags.value();
+        request.vocab_size = recorded.number("vocab");
+        request.dim = recorded.number("dim");
+        request.seed = recorded.number("seed");
+        const std::string& mode = recorded.key("mode");
+        request.mode = mode == "sum" ? BagMode::sum : mode == "max" ? BagMode::max : BagMode::mean;
+        if (recorded.key("padding") != "none") request.padding_idx = std::stoll(recorded.key("padding"));
+        if (recorded.key("weights") != "none") {
+            const auto weights = parse_bag_weights(recorded.key("weights"), request.bags);
+            REQUIRE_MESSAGE(weights, weights.error());
+            request.per_sample_weights = weights.value();
+        }
+        const BagLesson lesson = run_bag_lesson(request);
+        CHECK(testing::matches_recorded(recorded, "weight", lesson.weight));
+        CHECK(testing::matches_recorded(recorded, "output", lesson.output));
+        if (request.mode != BagMode::max) worst = std::max(worst, lesson.difference.ulps);
+    }
+    MESSAGE("largest difference between M @ E and the bag's output: ", worst, " ulp");
+}
+
+TEST_CASE("bag: the fused and the twice-rounded weighted sums differ, so the torch cases pin each path") {
+    // 0.7f * 0.1f is not exact in float32: fmaf(w, x, acc) and acc + w * x part in the last bit.
+    Matrix e(1, 1);
+    e.values = {0.7f};
+    BagRequest request;
+    request.bags = parse_bags("0,0,0").value();
+    request.vocab_size = 1;
+    request.dim = 1;
+    request.mode = BagMode::sum;
+    request.per_sample_weights = {0.1f, 0.1f, 0.1f};
+    const float fused = embedding_bag_forward(e, request, std::nullopt, nullptr).at(0, 0);
+    float twice = 0.0f;
+    for (int i = 0; i < 3; ++i) twice += 0.7f * 0.1f;
+    CHECK(fused != twice);
+}
+
+TEST_CASE("parse_bags reads empty bags, and parse_bag_weights wants one weight per id") {
+    const auto bags = parse_bags(";2,3;;1;");
+    REQUIRE(bags);
+    CHECK(bags.value().ids == std::vector<std::uint64_t>{2, 3, 1});
+    CHECK(bags.value().offsets == std::vector<std::size_t>{0, 0, 2, 2, 3, 3});
+    CHECK_FALSE(parse_bags(""));
+    CHECK(parse_bags("2,x").error() == "bag 0 item 2 \"x\" is not a decimal integer");
+    CHECK(parse_bag_weights("1;2", parse_bags("1,2;3").value()).error() ==
+          "bag 0 has 1 weights but 2 ids (one weight per id)");
+    CHECK(parse_bag_weights("1,2", parse_bags("1,2;3").value()).error() == "has 1 bag but --bags has 2");
+    CHECK(parse_bag_weights("1,nan;3", parse_bags("1,2;3").value()).error() ==
+          "bag 0 item 2 \"nan\" is not a decimal number");
+    CHECK(parse_bag_weights("1,1e39;3", parse_bags("1,2;3").value()).error() ==
+          "bag 0 item 2 \"1e39\" is not finite in float32");
+    const auto weights = parse_bag_weights("0.1, -2;;", parse_bags("1,2;;").value());
+    REQUIRE(weights);
+    CHECK(weights.value() == std::vector<float>{0.1f, -2.0f});
 }
 
 }  // namespace embdemo
