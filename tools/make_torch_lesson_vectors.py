@@ -36,14 +36,14 @@ a second table drawn right after the first.
 """
 
 import random
-import struct
 import sys
 from pathlib import Path
 
 import torch
 import torch.nn.functional as F
 
-from make_torch_vectors import fnv1a64
+from make_torch_grad_vectors import ids_text
+from make_torch_grad_vectors import tensor_line as grad_tensor_line
 
 FULL_LIMIT = 600
 # The products compared within a tolerance cannot be checked through a hash: kept in full.
@@ -52,20 +52,7 @@ RANDOM_SEED = 2028
 
 
 def tensor_line(name: str, tensor: torch.Tensor, limit: int = FULL_LIMIT) -> str:
-    values = tensor.detach().contiguous().reshape(-1, tensor.shape[-1])
-    rows, cols = values.shape
-    raw = values.numpy().astype("<f4").tobytes()
-    head = f"tensor {name} {rows}x{cols}"
-    if rows * cols <= limit:
-        words = struct.unpack(f"<{rows * cols}I", raw)
-        return head + " full " + " ".join(f"{w:08x}" for w in words)
-    return f"{head} fnv {fnv1a64(raw):016x}"
-
-
-def ids_text(ids: list) -> str:
-    if isinstance(ids[0], list):
-        return ";".join(",".join(str(i) for i in row) for row in ids)
-    return ",".join(str(i) for i in ids)
+    return grad_tensor_line(name, tensor, limit)
 
 
 def header(kind: str, keys: dict) -> str:

@@ -297,43 +297,46 @@ int run_grad(const Options& options) {
 
 // ---- The table lessons: positions (and tied, factor, bag) ----
 
-// The machine formats of a lesson's report, or its text view.
-std::string render_lesson(const Options& options, const LessonReport& report, const std::string& text) {
-    switch (options.format) {
-        case OutputFormat::json: return render_lesson_json(report, {});
-        case OutputFormat::csv: return render_lesson_delimited(report, ',', {});
-        case OutputFormat::tsv: return render_lesson_delimited(report, '\t', {});
-        case OutputFormat::markdown:  // refused by the options
-        case OutputFormat::text: break;
-    }
-    return text;
-}
-
-int run_positions(const Options& options) {
-    PositionsRequest request;
-    request.ids = options.id_batch;
+// Fills the request fields every table lesson shares from the validated options.
+template <typename Request>
+Request table_request(const Options& options) {
+    Request request;
     request.vocab_size = options.request.vocab_size;
     request.vocab_inferred = options.request.vocab_inferred;
     request.dim = options.request.dim;
     request.seed = options.request.seed;
+    return request;
+}
+
+// Writes a lesson's machine format from its report, or its text view; only the one asked for
+// is rendered.
+template <typename Lesson, typename ToReport, typename ToText>
+int write_lesson(const Options& options, const Lesson& lesson, ToReport to_report, ToText to_text) {
+    switch (options.format) {
+        case OutputFormat::json: return write_stdout(render_lesson_json(to_report(lesson), {}));
+        case OutputFormat::csv: return write_stdout(render_lesson_delimited(to_report(lesson), ',', {}));
+        case OutputFormat::tsv: return write_stdout(render_lesson_delimited(to_report(lesson), '\t', {}));
+        case OutputFormat::markdown:  // refused by the options
+        case OutputFormat::text: break;
+    }
+    return write_stdout(to_text(lesson, text_options(options)));
+}
+
+int run_positions(const Options& options) {
+    auto request = table_request<PositionsRequest>(options);
+    request.ids = options.id_batch;
     request.context = options.positions.context;
     request.context_inferred = options.positions.context_inferred;
     const PositionsLesson lesson = run_positions_lesson(request);
-    const bool text = options.format == OutputFormat::text;
-    const int status = write_stdout(render_lesson(options, text ? LessonReport{} : positions_report(lesson),
-                                                  text ? render_positions_text(lesson, text_options(options)) : ""));
+    const int status = write_lesson(options, lesson, positions_report, render_positions_text);
     if (status != k_exit_ok) return status;
     const bool identical = lesson.token_check.identical && lesson.position_check.identical && lesson.output_check.identical;
     return identical ? k_exit_ok : k_exit_differ;
 }
 
 int run_tied(const Options& options) {
-    TiedRequest request;
+    auto request = table_request<TiedRequest>(options);
     request.ids = options.id_batch;
-    request.vocab_size = options.request.vocab_size;
-    request.vocab_inferred = options.request.vocab_inferred;
-    request.dim = options.request.dim;
-    request.seed = options.request.seed;
     request.top = options.tied.top;
     request.hidden_given = !options.tied.hidden_file.empty();
     Matrix hidden;
@@ -353,42 +356,28 @@ int run_tied(const Options& options) {
         hidden = std::move(loaded.value());
     }
     const TiedLesson lesson = run_tied_lesson(request, std::move(hidden));
-    const bool text = options.format == OutputFormat::text;
-    return write_stdout(render_lesson(options, text ? LessonReport{} : tied_report(lesson),
-                                      text ? render_tied_text(lesson, text_options(options)) : ""));
+    return write_lesson(options, lesson, tied_report, render_tied_text);
 }
 
 int run_factor(const Options& options) {
-    FactorRequest request;
+    auto request = table_request<FactorRequest>(options);
     request.ids = options.id_batch;
-    request.vocab_size = options.request.vocab_size;
-    request.vocab_inferred = options.request.vocab_inferred;
-    request.dim = options.request.dim;
     request.rank = options.factor.rank;
-    request.seed = options.request.seed;
     const FactorLesson lesson = run_factor_lesson(request);
-    const bool text = options.format == OutputFormat::text;
-    const int status = write_stdout(render_lesson(options, text ? LessonReport{} : factor_report(lesson),
-                                                  text ? render_factor_text(lesson, text_options(options)) : ""));
+    const int status = write_lesson(options, lesson, factor_report, render_factor_text);
     if (status != k_exit_ok) return status;
     return lesson.first_check.identical && lesson.output_check.identical ? k_exit_ok : k_exit_differ;
 }
 
 int run_bag(const Options& options) {
-    BagRequest request;
+    auto request = table_request<BagRequest>(options);
     request.bags = options.bag.bags;
-    request.vocab_size = options.request.vocab_size;
-    request.vocab_inferred = options.request.vocab_inferred;
-    request.dim = options.request.dim;
-    request.seed = options.request.seed;
     request.mode = options.bag.mode;
     request.padding_idx = options.bag.padding_idx;
     request.per_sample_weights = options.bag.per_sample_weights;
     const BagLesson lesson = run_bag_lesson(request);
-    const bool text = options.format == OutputFormat::text;
     // Exit 0 even when M @ E differs in the last bits: that is float32 summation order, not an error.
-    return write_stdout(render_lesson(options, text ? LessonReport{} : bag_report(lesson),
-                                      text ? render_bag_text(lesson, text_options(options)) : ""));
+    return write_lesson(options, lesson, bag_report, render_bag_text);
 }
 
 }  // namespace

@@ -529,15 +529,18 @@ void declare_positions_options(CLI::App& positions, RawOptions& raw) {
         ->multi_option_policy(CLI::MultiOptionPolicy::Throw);
 }
 
-constexpr const char* k_positions_footer = R"(The shared options --ids, --vocab, --dim, --seed, --format (text, json, csv,
-tsv), --precision, --color and --palette work here as in embdemo --help. --ids
-takes a batch too: "2,3,1;0,1,1" is torch.tensor([[2,3,1],[0,1,1]]), and every
-row gets the same P[0..T). E and P are drawn as torch.manual_seed(SEED);
+// The first lines of the help footer of positions, tied and factor.
+constexpr const char* k_table_lesson_shared = R"(The shared options --ids, --vocab, --dim, --seed, --format (text, json, csv,
+tsv), --precision, --color and --palette work here as in embdemo --help.
+)";
+
+constexpr const char* k_positions_footer = R"(--ids takes a batch too: "2,3,1;0,1,1" is torch.tensor([[2,3,1],[0,1,1]]), and
+every row gets the same P[0..T). E and P are drawn as torch.manual_seed(SEED);
 tok = nn.Embedding(V, D); pos = nn.Embedding(C, D) draws them.
 
 Examples:
-  embdemo positions --ids 2,3,1 --dim 5             tok + pos, as in the book's ch. 2
-  embdemo positions --ids 2,3,2 --dim 4             one id, two positions, two vectors
+  embdemo positions --ids 2,3,1 --dim 5             tok + pos (book, ch. 2)
+  embdemo positions --ids 2,3,2 --dim 4             one id, two vectors
   embdemo positions --ids "2,3;1,1" --dim 4 --context 8   a batch, C = 8
   embdemo positions --ids 2,3,1 --dim 5 --format json
 
@@ -619,12 +622,10 @@ void declare_tied_options(CLI::App& tied, RawOptions& raw) {
         ->multi_option_policy(CLI::MultiOptionPolicy::Throw);
 }
 
-constexpr const char* k_tied_footer = R"(The shared options --ids, --vocab, --dim, --seed, --format (text, json, csv,
-tsv), --precision, --color and --palette work here as in embdemo --help. --ids
-takes a batch too. E is nn.Embedding(V, D) after torch.manual_seed(SEED); the
-output layer is nn.Linear(D, V, bias=False) with its weight set to E, as GPT-2
-ties out_head.weight = tok_emb.weight. H defaults to E[ids], a stand-in for
-the final hidden state.
+constexpr const char* k_tied_footer = R"(--ids takes a batch too. E is nn.Embedding(V, D) after torch.manual_seed(SEED);
+the output layer is nn.Linear(D, V, bias=False) with its weight set to E, as
+GPT-2 ties out_head.weight = tok_emb.weight. H defaults to E[ids], a stand-in
+for the final hidden state.
 
 Examples:
   embdemo tied --ids 2,3,1 --dim 5                 logits = E[ids] @ E.T
@@ -664,15 +665,13 @@ void declare_factor_options(CLI::App& factor, RawOptions& raw) {
         ->multi_option_policy(CLI::MultiOptionPolicy::Throw);
 }
 
-constexpr const char* k_factor_footer = R"(The shared options --ids, --vocab, --dim, --seed, --format (text, json, csv,
-tsv), --precision, --color and --palette work here as in embdemo --help. --ids
-takes a batch too. After torch.manual_seed(SEED), e1 = nn.Embedding(V, R) is
-drawn, then proj = nn.Linear(R, D, bias=False); E2 = proj.weight.T (R x D), and
-the output is proj(e1(ids)) = E1[ids] @ E2.
+constexpr const char* k_factor_footer = R"(--ids takes a batch too. After torch.manual_seed(SEED), e1 = nn.Embedding(V, R)
+is drawn, then proj = nn.Linear(R, D, bias=False); E2 = proj.weight.T (R x D),
+and the output is proj(e1(ids)) = E1[ids] @ E2.
 
 Examples:
   embdemo factor --ids 2,3,1 --dim 8 --rank 2          a rank-2 table, d = 8
-  embdemo factor --ids 5,29999 --vocab 30000 --dim 768 --rank 128   ALBERT's sizes
+  embdemo factor --ids 5 --vocab 30000 --dim 768 --rank 128   ALBERT's sizes
   embdemo factor --ids 2,3,1 --dim 8 --rank 2 --format json
 
 Exit status: 0 when E1[ids] @ E2 and (one_hot(ids) @ E1) @ E2 agree bit for
@@ -723,8 +722,8 @@ between two ';', or before the first or after the last) gives zeros.
 
 Examples:
   embdemo bag --bags "2,3;1,1,0" --dim 5                mean of each bag
-  embdemo bag --bags "2,3;1,1,0" --dim 5 --mode sum --per-sample-weights "0.5,2;1,1,1"
-  embdemo bag --bags "2,3;;1" --dim 4 --mode max        the winner of each column
+  embdemo bag --bags "2,3;1" --dim 5 --mode sum --per-sample-weights "0.5,2;3"
+  embdemo bag --bags "2,3;;1" --dim 4 --mode max        winners; empty bag
   embdemo bag --bags "2,0,2;0" --dim 4 --padding-idx 0  padding is skipped
 
 Exit status: 0 (M @ E may differ from the bag's output in the last bits, which
@@ -1038,21 +1037,20 @@ CommandLine parse_command_line(int argc, const char* const argv[]) {
     grad->fallthrough();
     grad->footer(k_grad_footer);
     declare_grad_options(*grad, raw);
-    CLI::App* positions = app.add_subcommand("positions", "token + position tables: E[ids] + P[0..T)");
-    positions->fallthrough();
-    positions->footer(k_positions_footer);
+    const auto add_lesson = [&app](const char* name, const char* description, std::string footer) {
+        CLI::App* lesson = app.add_subcommand(name, description);
+        lesson->fallthrough();
+        lesson->footer(std::move(footer));
+        return lesson;
+    };
+    const std::string shared = k_table_lesson_shared;
+    CLI::App* positions = add_lesson("positions", "token + position tables: E[ids] + P[0..T)", shared + k_positions_footer);
     declare_positions_options(*positions, raw);
-    CLI::App* tied = app.add_subcommand("tied", "the output layer reuses E: logits = H @ E.T");
-    tied->fallthrough();
-    tied->footer(k_tied_footer);
+    CLI::App* tied = add_lesson("tied", "the output layer reuses E: logits = H @ E.T", shared + k_tied_footer);
     declare_tied_options(*tied, raw);
-    CLI::App* factor = app.add_subcommand("factor", "ALBERT's factorised table: E1[ids] @ E2");
-    factor->fallthrough();
-    factor->footer(k_factor_footer);
+    CLI::App* factor = add_lesson("factor", "ALBERT's factorised table: E1[ids] @ E2", shared + k_factor_footer);
     declare_factor_options(*factor, raw);
-    CLI::App* bag = app.add_subcommand("bag", "nn.EmbeddingBag as a multi-hot product (sum, mean, max)");
-    bag->fallthrough();
-    bag->footer(k_bag_footer);
+    CLI::App* bag = add_lesson("bag", "nn.EmbeddingBag as a multi-hot product (sum, mean, max)", k_bag_footer);
     declare_bag_options(*bag, raw);
     app.require_subcommand(0, 1);
     if (auto empty = find_empty_value(app, argc, argv)) return fail(*empty);

@@ -164,8 +164,8 @@ std::string render_bag_text(const BagLesson& lesson, const TextOptions& options)
                                         std::min(block_cells_budget(out_label, 12), block_cells_budget(widest_label(e_rows), 11)));
 
     std::string out = header(lesson) + '\n';
-    out += fmt::format("E = bag.weight   {} x {}   > marks the rows the bags use\n", group_thousands(request.vocab_size),
-                       group_thousands(request.dim));
+    out += wrap_words(fmt::format("E = bag.weight   {} x {}   > marks the rows the bags use", group_thousands(request.vocab_size),
+                       group_thousands(request.dim)), "", "  ");
     out += render_block(lesson.weight, e_rows, widest_label(e_rows), screen, options.palette);
     if (!is_max) out += '\n' + multihot_block(lesson, bag_rows, options);
     out += '\n' + wrap_words(fmt::format("output = bag(input, offsets{}), and {} under it   {} x {}",

@@ -108,18 +108,18 @@ std::string render_factor_text(const FactorLesson& lesson, const TextOptions& op
                                              options.precision, block_cells_budget(widest_label(wide), 0));
 
     std::string out = header(lesson) + '\n';
-    out += fmt::format("E1 = e1.weight   {} x {}   > marks the rows the ids use\n", group_thousands(request.vocab_size),
-                       group_thousands(request.rank));
+    out += wrap_words(fmt::format("E1 = e1.weight   {} x {}   > marks the rows the ids use", group_thousands(request.vocab_size),
+                       group_thousands(request.rank)), "", "  ");
     out += render_block(lesson.e1, e1_rows, widest_label(e1_rows), narrow_screen, options.palette);
-    out += fmt::format("\nE2 = proj.weight.T   {} x {}   (nn.Linear stores out x in = {} x {})\n",
+    out += '\n' + wrap_words(fmt::format("E2 = proj.weight.T   {} x {}   (nn.Linear stores out x in = {} x {})",
                        group_thousands(request.rank), group_thousands(request.dim), group_thousands(request.dim),
-                       group_thousands(request.rank));
+                       group_thousands(request.rank)), "", "  ");
     out += render_block(lesson.e2, e2_rows, widest_label(e2_rows), wide_screen, options.palette);
-    out += fmt::format("\nThe lookup in E1, and one_hot(ids) @ E1 under it   {} x {}\n", group_thousands(lesson.output.rows),
-                       group_thousands(request.rank));
+    out += '\n' + wrap_words(fmt::format("The lookup in E1, and one_hot(ids) @ E1 under it   {} x {}", group_thousands(lesson.output.rows),
+                       group_thousands(request.rank)), "", "  ");
     out += render_pairs(lesson.lookup_e1, lesson.onehot_e1, narrow, narrow_screen, options.palette);
-    out += fmt::format("\nThen @ E2: proj(e1(ids)), and the one-hot route under it   {} x {}\n",
-                       group_thousands(lesson.output.rows), group_thousands(request.dim));
+    out += '\n' + wrap_words(fmt::format("Then @ E2: proj(e1(ids)), and the one-hot route under it   {} x {}",
+                       group_thousands(lesson.output.rows), group_thousands(request.dim)), "", "  ");
     out += render_pairs(lesson.output, lesson.onehot_output, wide, wide_screen, options.palette);
     out += '\n' + wrap_words(fmt::format("The layer is an embedding with table E1 @ E2 ({} x {}, rank at most {}), "
                                          "which ALBERT never stores.",

@@ -138,20 +138,20 @@ std::string render_positions_text(const PositionsLesson& lesson, const TextOptio
     };
 
     std::string out = header(lesson) + '\n';
-    out += fmt::format("E = token table, nn.Embedding({}, {})   > marks the rows the ids use\n",
-                       lesson.request.vocab_size, lesson.request.dim);
+    out += wrap_words(fmt::format("E = token table, nn.Embedding({}, {})   > marks the rows the ids use",
+                       lesson.request.vocab_size, lesson.request.dim), "", "  ");
     out += block(lesson.weight, e_rows, nullptr);
-    out += fmt::format("\nP = position table, nn.Embedding({}, {}), drawn after E   > marks rows 0..{}\n",
-                       lesson.request.context, lesson.request.dim, seq - 1);
+    out += '\n' + wrap_words(fmt::format("P = position table, nn.Embedding({}, {}), drawn after E   > marks rows 0..{}",
+                       lesson.request.context, lesson.request.dim, seq - 1), "", "  ");
     out += block(lesson.position_weight, p_rows, nullptr);
-    out += fmt::format("\ntok = E[ids], and one_hot(ids) @ E under it   {} x {}\n", group_thousands(n),
-                       group_thousands(lesson.request.dim));
+    out += '\n' + wrap_words(fmt::format("tok = E[ids], and one_hot(ids) @ E under it   {} x {}", group_thousands(n),
+                       group_thousands(lesson.request.dim)), "", "  ");
     out += block(lesson.token_lookup, tok_rows, &lesson.token_onehot);
-    out += fmt::format("\npos = P[torch.arange({})], and one_hot(arange({}), {}) @ P under it   {} x {}\n", seq, seq,
-                       lesson.request.context, seq, group_thousands(lesson.request.dim));
+    out += '\n' + wrap_words(fmt::format("pos = P[torch.arange({})], and one_hot(arange({}), {}) @ P under it   {} x {}", seq, seq,
+                       lesson.request.context, seq, group_thousands(lesson.request.dim)), "", "  ");
     out += block(lesson.position_lookup, pos_rows, &lesson.position_onehot);
-    out += fmt::format("\noutput = tok + pos{}   {} x {}\n", ids.batched ? " (pos added to every row of the batch)" : "",
-                       group_thousands(n), group_thousands(lesson.request.dim));
+    out += '\n' + wrap_words(fmt::format("output = tok + pos{}   {} x {}", ids.batched ? " (pos added to every row of the batch)" : "",
+                       group_thousands(n), group_thousands(lesson.request.dim)), "", "  ");
     out += block(lesson.output, out_rows, nullptr);
     out += '\n' + wrap_words(repeated_sentence(lesson), "", "");
     out += wrap_words("RoPE and ALiBi, the other position schemes in the glossary, are no lookup table: "

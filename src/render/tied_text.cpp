@@ -118,16 +118,17 @@ std::string render_tied_text(const TiedLesson& lesson, const TextOptions& option
                                               block_cells_budget(widest_label(logit_rows), 0));
 
     std::string out = header(lesson) + '\n';
-    out += fmt::format("E = tok_emb.weight = out_head.weight   {} x {}   > marks the rows the ids use\n",
-                       group_thousands(e.rows), group_thousands(e.cols));
+    out += wrap_words(fmt::format("E = tok_emb.weight = out_head.weight   {} x {}   > marks the ids' rows",
+                                  group_thousands(e.rows), group_thousands(e.cols)),
+                      "", "  ");
     out += render_block(e, e_rows, widest_label(e_rows), screen, options.palette);
-    out += fmt::format("\nH = {}   {} x {}\n", lesson.request.hidden_given ? "from the --hidden file" : "E[ids]",
-                       group_thousands(lesson.hidden.rows), group_thousands(lesson.hidden.cols));
+    out += '\n' + wrap_words(fmt::format("H = {}   {} x {}", lesson.request.hidden_given ? "from the --hidden file" : "E[ids]",
+                       group_thousands(lesson.hidden.rows), group_thousands(lesson.hidden.cols)), "", "  ");
     out += render_block(lesson.hidden, h_rows, widest_label(h_rows), screen, options.palette);
-    out += fmt::format("\nlogits = H @ E.T = F.linear(H, E)   {} x {}   column k is token id k\n",
-                       group_thousands(lesson.logits.rows), group_thousands(lesson.logits.cols));
+    out += '\n' + wrap_words(fmt::format("logits = H @ E.T = F.linear(H, E)   {} x {}   column k is token id k",
+                       group_thousands(lesson.logits.rows), group_thousands(lesson.logits.cols)), "", "  ");
     out += render_block(lesson.logits, logit_rows, widest_label(logit_rows), logit_screen, options.palette);
-    out += fmt::format("\nTop {} token ids per position (logit in parentheses)\n", lesson.request.top);
+    out += '\n' + wrap_words(fmt::format("Top {} token ids per position (logit in parentheses)", lesson.request.top), "", "  ");
     out += top_lines(lesson, shown_logits, logit_screen.format);
     return out + '\n' + explanations(lesson);
 }
