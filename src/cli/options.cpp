@@ -451,8 +451,8 @@ std::string id_position(const IdBatch& ids, std::size_t flat) {
     return "ids[" + std::to_string(flat / ids.seq) + "," + std::to_string(flat % ids.seq) + "]";
 }
 
-// Options of the lookup lesson that mean nothing to grad, refused rather than ignored.
-std::optional<std::string> check_grad_exclusive(const RawOptions& raw) {
+// Options of the lookup lesson that mean nothing to another lesson, refused rather than ignored.
+std::optional<std::string> check_lookup_only(const RawOptions& raw, const char* lesson) {
     const std::pair<const char*, bool> lookup_only[] = {
         {"--trace", raw.trace}, {"--trace-positions", raw.trace_positions.has_value()},
         {"--walkthrough", raw.walkthrough}, {"--pause", raw.pause}, {"--show", raw.show.has_value()},
@@ -460,12 +460,14 @@ std::optional<std::string> check_grad_exclusive(const RawOptions& raw) {
         {"--labels", raw.labels.has_value()}};
     for (const auto& [option, given] : lookup_only) {
         if (given) {
-            return std::string(option) + " belongs to the lookup lesson, not to grad (allowed with grad: "
-                   "the options of embdemo grad --help)";
+            return fmt::format("{} belongs to the lookup lesson, not to {} (allowed with {}: the options of "
+                               "embdemo {} --help)", option, lesson, lesson, lesson);
         }
     }
     return std::nullopt;
 }
+
+std::optional<std::string> check_grad_exclusive(const RawOptions& raw) { return check_lookup_only(raw, "grad"); }
 
 // -V <= K < V, as nn.Embedding checks padding_idx.
 std::optional<std::string> parse_padding_idx(const std::string& text, std::uint64_t vocab_size,
@@ -549,17 +551,7 @@ bad input, 1 for a failed write.)";
 
 // Options of other lessons, and sources of E these lessons do not take, refused by name.
 std::optional<std::string> check_table_lesson_exclusive(const RawOptions& raw, const char* lesson) {
-    const std::pair<const char*, bool> lookup_only[] = {
-        {"--trace", raw.trace}, {"--trace-positions", raw.trace_positions.has_value()},
-        {"--walkthrough", raw.walkthrough}, {"--pause", raw.pause}, {"--show", raw.show.has_value()},
-        {"--save-weights", raw.save_weights.has_value()}, {"--export-projector", raw.export_projector.has_value()},
-        {"--labels", raw.labels.has_value()}};
-    for (const auto& [option, given] : lookup_only) {
-        if (given) {
-            return fmt::format("{} belongs to the lookup lesson, not to {} (allowed with {}: the options of "
-                               "embdemo {} --help)", option, lesson, lesson, lesson);
-        }
-    }
+    if (auto problem = check_lookup_only(raw, lesson)) return problem;
     if (raw.weights || raw.init != "torch") {
         return fmt::format("{} {}: embdemo {} draws its tables as PyTorch does after torch.manual_seed "
                            "(allowed: --init torch, the default, and no --weights)",
