@@ -127,6 +127,27 @@ std::string rounding_sentence(const BagLesson& lesson) {
                              group_thousands(diff.differing), group_thousands(total), diff.ulps, diff.bag, diff.column);
 }
 
+// Row pairs per bag: its output ("bag", or "max"), then M @ E or the winners ("from") under it.
+std::vector<BlockRow> output_rows(const BagLesson& lesson, const std::vector<std::size_t>& bag_rows) {
+    const Bags& bags = lesson.request.bags;
+    const bool is_max = lesson.request.mode == BagMode::max;
+    std::size_t label_width = 0;
+    for (const std::size_t b : bag_rows) {
+        if (b != k_gap) label_width = std::max(label_width, bag_label(bags, b).size());
+    }
+    std::vector<BlockRow> rows;
+    for (const std::size_t b : bag_rows) {
+        if (b == k_gap) {
+            rows.push_back({k_gap, "", "", false});
+            continue;
+        }
+        rows.push_back({b, pad_right(bag_label(bags, b), label_width) + "  " + (is_max ? "max" : "bag"),
+                        bags.size(b) == 0 ? "empty: zeros" : "", false});
+        rows.push_back({b, std::string(label_width, ' ') + "  " + (is_max ? "from" : "M @ E"), "", false});
+    }
+    return rows;
+}
+
 }  // namespace
 
 std::string render_bag_text(const BagLesson& lesson, const TextOptions& options) {
@@ -141,22 +162,7 @@ std::string render_bag_text(const BagLesson& lesson, const TextOptions& options)
                           used.count(k) > 0});
     }
     const std::vector<std::size_t> bag_rows = shown_rows(bags.count(), request.dim);
-    std::size_t label_width = 0;
-    for (const std::size_t b : bag_rows) {
-        if (b != k_gap) label_width = std::max(label_width, bag_label(bags, b).size());
-    }
-    const std::string first = is_max ? "max" : "bag";
-    const std::string second = is_max ? "from" : "M @ E";
-    std::vector<BlockRow> out_rows;
-    for (const std::size_t b : bag_rows) {
-        if (b == k_gap) {
-            out_rows.push_back({k_gap, "", "", false});
-            continue;
-        }
-        out_rows.push_back({b, pad_right(bag_label(bags, b), label_width) + "  " + first,
-                            bags.size(b) == 0 ? "empty: zeros" : "", false});
-        out_rows.push_back({b, std::string(label_width, ' ') + "  " + second, "", false});
-    }
+    const std::vector<BlockRow> out_rows = output_rows(lesson, bag_rows);
     const std::size_t out_label = widest_label(out_rows);
     std::vector<ScreenBlock> blocks = {{&lesson.weight, e_shown}, {&lesson.output, bag_rows}};
     if (!is_max) blocks.push_back({&lesson.multihot_matmul, bag_rows});
