@@ -20,6 +20,10 @@
 #include "core/escape.hpp"
 #include "core/init.hpp"
 #include "core/labels.hpp"
+#include "core/positions_lesson.hpp"
+#include "core/tied_lesson.hpp"
+#include "core/factor_lesson.hpp"
+#include "core/bag_lesson.hpp"
 #include "core/report.hpp"
 #include "render/cost_report.hpp"
 #include "render/cost_text.hpp"
@@ -27,6 +31,14 @@
 #include "render/explain.hpp"
 #include "render/grad_report.hpp"
 #include "render/grad_text.hpp"
+#include "render/positions_report.hpp"
+#include "render/positions_text.hpp"
+#include "render/tied_report.hpp"
+#include "render/tied_text.hpp"
+#include "render/factor_report.hpp"
+#include "render/factor_text.hpp"
+#include "render/bag_report.hpp"
+#include "render/bag_text.hpp"
 #include "render/train_text.hpp"
 #include "render/json.hpp"
 #include "render/markdown.hpp"
@@ -315,6 +327,91 @@ int run_bench(const Options& options) {
     return k_exit_failure;
 }
 
+// ---- The table lessons: positions (and tied, factor, bag) ----
+
+// Fills the request fields every table lesson shares from the validated options.
+template <typename Request>
+Request table_request(const Options& options) {
+    Request request;
+    request.vocab_size = options.request.vocab_size;
+    request.vocab_inferred = options.request.vocab_inferred;
+    request.dim = options.request.dim;
+    request.seed = options.request.seed;
+    return request;
+}
+
+// Writes a lesson's machine format from its report, or its text view; only the one asked for
+// is rendered.
+template <typename Lesson, typename ToReport, typename ToText>
+int write_lesson(const Options& options, const Lesson& lesson, ToReport to_report, ToText to_text) {
+    switch (options.format) {
+        case OutputFormat::json: return write_stdout(render_lesson_json(to_report(lesson), {}));
+        case OutputFormat::csv: return write_stdout(render_lesson_delimited(to_report(lesson), ',', {}));
+        case OutputFormat::tsv: return write_stdout(render_lesson_delimited(to_report(lesson), '\t', {}));
+        case OutputFormat::markdown:  // refused by the options
+        case OutputFormat::text: break;
+    }
+    return write_stdout(to_text(lesson, text_options(options)));
+}
+
+int run_positions(const Options& options) {
+    auto request = table_request<PositionsRequest>(options);
+    request.ids = options.id_batch;
+    request.context = options.positions.context;
+    request.context_inferred = options.positions.context_inferred;
+    const PositionsLesson lesson = run_positions_lesson(request);
+    const int status = write_lesson(options, lesson, positions_report, render_positions_text);
+    if (status != k_exit_ok) return status;
+    const bool identical = lesson.token_check.identical && lesson.position_check.identical && lesson.output_check.identical;
+    return identical ? k_exit_ok : k_exit_differ;
+}
+
+int run_tied(const Options& options) {
+    auto request = table_request<TiedRequest>(options);
+    request.ids = options.id_batch;
+    request.top = options.tied.top;
+    request.hidden_given = !options.tied.hidden_file.empty();
+    Matrix hidden;
+    if (request.hidden_given) {
+        const std::uint64_t rows = request.ids.values.size();
+        const ShapeCheck check = [&](std::uint64_t file_rows, std::uint64_t cols) -> std::optional<std::string> {
+            if (file_rows == rows && cols == request.dim) return std::nullopt;
+            return "holds " + std::to_string(file_rows) + " x " + std::to_string(cols) + " (allowed: " +
+                   std::to_string(rows) + " x " + std::to_string(request.dim) +
+                   ", one hidden state of --dim values per id, a batch's B x T ids flattened in order)";
+        };
+        auto loaded = load_matrix_file("--hidden", options.tied.hidden_file, check);
+        if (!loaded) {
+            print_error(loaded.error());
+            return k_exit_usage;
+        }
+        hidden = std::move(loaded.value());
+    }
+    const TiedLesson lesson = run_tied_lesson(request, std::move(hidden));
+    return write_lesson(options, lesson, tied_report, render_tied_text);
+}
+
+int run_factor(const Options& options) {
+    auto request = table_request<FactorRequest>(options);
+    request.ids = options.id_batch;
+    request.rank = options.factor.rank;
+    const FactorLesson lesson = run_factor_lesson(request);
+    const int status = write_lesson(options, lesson, factor_report, render_factor_text);
+    if (status != k_exit_ok) return status;
+    return lesson.first_check.identical && lesson.output_check.identical ? k_exit_ok : k_exit_differ;
+}
+
+int run_bag(const Options& options) {
+    auto request = table_request<BagRequest>(options);
+    request.bags = options.bag.bags;
+    request.mode = options.bag.mode;
+    request.padding_idx = options.bag.padding_idx;
+    request.per_sample_weights = options.bag.per_sample_weights;
+    const BagLesson lesson = run_bag_lesson(request);
+    // Exit 0 even when M @ E differs in the last bits: that is float32 summation order, not an error.
+    return write_lesson(options, lesson, bag_report, render_bag_text);
+}
+
 }  // namespace
 
 int run_app(int argc, const char* const argv[]) {
@@ -331,6 +428,10 @@ int run_app(int argc, const char* const argv[]) {
         if (command_line.options.lesson == Lesson::grad) return run_grad(command_line.options);
         if (command_line.options.lesson == Lesson::cost) return run_cost(command_line.options);
         if (command_line.options.lesson == Lesson::bench) return run_bench(command_line.options);
+        if (command_line.options.lesson == Lesson::positions) return run_positions(command_line.options);
+        if (command_line.options.lesson == Lesson::tied) return run_tied(command_line.options);
+        if (command_line.options.lesson == Lesson::factor) return run_factor(command_line.options);
+        if (command_line.options.lesson == Lesson::bag) return run_bag(command_line.options);
         return run_demo(command_line.options);
     } catch (const std::bad_alloc&) {
         print_error("out of memory");

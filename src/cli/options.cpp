@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include "cli/exit_codes.hpp"
 #include "core/escape.hpp"
@@ -99,7 +100,22 @@ struct RawOptions {
     std::optional<std::string> model;
     std::optional<std::string> tokens;
     std::vector<std::string> shared_given;  // the main command's options on the command line
+    // embdemo positions, tied, factor, bag: the table lessons
+    bool positions = false;
+    std::optional<std::string> context;
+    bool tied = false;
+    std::optional<std::string> top;
+    std::optional<std::string> hidden;
+    bool factor = false;
+    std::optional<std::string> rank;
+    bool bag = false;
+    std::optional<std::string> bags;
+    std::optional<std::string> mode;
+    std::optional<std::string> per_sample_weights;
 };
+
+// A lesson that reads --ids as B x T rows and draws its tables itself.
+bool is_table_lesson(const RawOptions& raw) { return raw.positions || raw.tied || raw.factor || raw.bag; }
 
 CommandLine fail(std::string message) {
     CommandLine result;
@@ -438,21 +454,24 @@ std::optional<std::string> validate_view(const RawOptions& raw, Options& options
     return std::nullopt;
 }
 
-// Options of the lookup lesson that mean nothing to grad, refused rather than ignored.
-std::optional<std::string> check_grad_exclusive(const RawOptions& raw) {
+// Options of the lookup lesson that mean nothing to another lesson, refused rather than ignored.
+std::optional<std::string> check_lookup_only(const RawOptions& raw, const char* lesson) {
     const std::pair<const char*, bool> lookup_only[] = {
+        {"--trace", raw.trace && !raw.grad},  // grad has a --trace of its own
         {"--trace-positions", raw.trace_positions.has_value()},
         {"--walkthrough", raw.walkthrough}, {"--pause", raw.pause}, {"--show", raw.show.has_value()},
         {"--save-weights", raw.save_weights.has_value()}, {"--export-projector", raw.export_projector.has_value()},
         {"--labels", raw.labels.has_value()}};
     for (const auto& [option, given] : lookup_only) {
         if (given) {
-            return std::string(option) + " belongs to the lookup lesson, not to grad (allowed with grad: "
-                   "the options of embdemo grad --help)";
+            return fmt::format("{} belongs to the lookup lesson, not to {} (allowed with {}: the options of "
+                               "embdemo {} --help)", option, lesson, lesson, lesson);
         }
     }
     return std::nullopt;
 }
+
+std::optional<std::string> check_grad_exclusive(const RawOptions& raw) { return check_lookup_only(raw, "grad"); }
 
 // -V <= K < V, as nn.Embedding checks padding_idx.
 std::optional<std::string> parse_padding_idx(const std::string& text, std::uint64_t vocab_size,
@@ -618,6 +637,291 @@ CommandLine validate_cost(const RawOptions& raw) {
     return result;
 }
 
+// ---- The table lessons: positions (and, below, tied, factor, bag) ----
+
+void declare_positions_options(CLI::App& positions, RawOptions& raw) {
+    positions.add_option("--context", raw.context, "rows of the position table C, at least T (default T)")
+        ->type_name("C")
+        ->multi_option_policy(CLI::MultiOptionPolicy::Throw);
+}
+
+// The first lines of the help footer of positions, tied and factor.
+constexpr const char* k_table_lesson_shared = R"(The shared options --ids, --vocab, --dim, --seed, --format (text, json, csv,
+tsv), --precision, --color and --palette work here as in embdemo --help.
+)";
+
+constexpr const char* k_positions_footer = R"(--ids takes a batch too: "2,3,1;0,1,1" is torch.tensor([[2,3,1],[0,1,1]]), and
+every row gets the same P[0..T). E and P are drawn as torch.manual_seed(SEED);
+tok = nn.Embedding(V, D); pos = nn.Embedding(C, D) draws them.
+
+Examples:
+  embdemo positions --ids 2,3,1 --dim 5             tok + pos (book, ch. 2)
+  embdemo positions --ids 2,3,2 --dim 4             one id, two vectors
+  embdemo positions --ids "2,3;1,1" --dim 4 --context 8   a batch, C = 8
+  embdemo positions --ids 2,3,1 --dim 5 --format json
+
+Exit status: 0 when both lookups equal their one-hot products bit for bit, 2 for
+bad input, 1 for a failed write.)";
+
+// Options of other lessons, and sources of E these lessons do not take, refused by name.
+std::optional<std::string> check_table_lesson_exclusive(const RawOptions& raw, const char* lesson) {
+    if (auto problem = check_lookup_only(raw, lesson)) return problem;
+    if (raw.weights || raw.init != "torch") {
+        return fmt::format("{} {}: embdemo {} draws its tables as PyTorch does after torch.manual_seed "
+                           "(allowed: --init torch, the default, and no --weights)",
+                           raw.weights ? "--weights" : "--init", raw.weights ? quote_for_message(*raw.weights)
+                                                                             : quote_for_message(raw.init), lesson);
+    }
+    return std::nullopt;
+}
+
+// The machine formats print every value: refuse a run that would print more than the cap.
+std::optional<std::string> check_printed(const char* lesson, std::uint64_t printed) {
+    if (printed <= k_max_printed_values) return std::nullopt;
+    return fmt::format("embdemo {}: the machine formats would print {} numbers (allowed: at most {}; use "
+                       "a smaller --vocab or --dim, or the text view)",
+                       lesson, group_thousands(printed), group_thousands(k_max_printed_values));
+}
+
+std::optional<std::string> validate_positions(const RawOptions& raw, Options& options) {
+    const DemoRequest& request = options.request;
+    const std::uint64_t seq = options.id_batch.seq;
+    const std::uint64_t max_context = std::max<std::uint64_t>(seq, k_max_matrix_values / request.dim);
+    PositionsOptions& positions = options.positions;
+    positions.context = seq;
+    positions.context_inferred = !raw.context;
+    if (raw.context) {
+        const std::string allowed = fmt::format("C >= T: a decimal integer from {} to {}", seq, max_context);
+        const auto context = parse_decimal(*raw.context);
+        if (!context) return bad_value("--context", *raw.context, context.error(), allowed);
+        if (context.value() < seq) {
+            return bad_value("--context", *raw.context,
+                             fmt::format("is shorter than the sequence (T = {}): P would have no row for "
+                                         "position {}", seq, context.value()),
+                             allowed);
+        }
+        if (context.value() > max_context) {
+            return bad_value("--context", *raw.context,
+                             fmt::format("would make P {} x {}, over the limit of {} values per matrix",
+                                         group_thousands(context.value()), group_thousands(request.dim),
+                                         group_thousands(k_max_matrix_values)),
+                             allowed);
+        }
+        positions.context = context.value();
+    }
+    // one_hot(arange(T), C) @ P obeys the caps the token product does.
+    if (auto too_big = check_demo_sizes(seq, positions.context, request.dim)) {
+        return "--context: the position table's one-hot product: " + *too_big;
+    }
+    const std::uint64_t n = request.ids.size();
+    const std::uint64_t d = request.dim;
+    if (options.format == OutputFormat::text) return std::nullopt;
+    return check_printed("positions", request.vocab_size * d + positions.context * d + 4 * n * d + seq * d);
+}
+
+void declare_tied_options(CLI::App& tied, RawOptions& raw) {
+    tied.add_option("--top", raw.top, "top-K token ids per position, 1 to V (default 5)")
+        ->type_name("K")
+        ->multi_option_policy(CLI::MultiOptionPolicy::Throw);
+    tied.add_option("--hidden", raw.hidden, "H from a .npy/.csv/.tsv file, n x D (default E[ids])")
+        ->type_name("FILE")
+        ->multi_option_policy(CLI::MultiOptionPolicy::Throw);
+}
+
+constexpr const char* k_tied_footer = R"(--ids takes a batch too. E is nn.Embedding(V, D) after torch.manual_seed(SEED);
+the output layer is nn.Linear(D, V, bias=False) with its weight set to E, as
+GPT-2 ties out_head.weight = tok_emb.weight. H defaults to E[ids], a stand-in
+for the final hidden state.
+
+Examples:
+  embdemo tied --ids 2,3,1 --dim 5                 logits = E[ids] @ E.T
+  embdemo tied --ids 464,3290 --vocab 50257 --dim 768 --top 3   GPT-2 sizes
+  embdemo tied --ids 2,3 --dim 5 --hidden h.npy    your own final hidden state
+  embdemo tied --ids 2,3,1 --dim 5 --format json
+
+Exit status: 0, 2 for bad input (including an unreadable --hidden file), 1 for
+a failed write.)";
+
+std::optional<std::string> validate_tied(const RawOptions& raw, Options& options) {
+    const std::uint64_t vocab = options.request.vocab_size;
+    const std::uint64_t n = options.request.ids.size();
+    const std::uint64_t d = options.request.dim;
+    TiedOptions& tied = options.tied;
+    tied.top = static_cast<std::size_t>(std::min<std::uint64_t>(5, vocab));
+    if (raw.top) {
+        const std::string allowed = fmt::format("K from 1 to the vocab, {}", vocab);
+        const auto top = parse_decimal(*raw.top);
+        if (!top) return bad_value("--top", *raw.top, top.error(), allowed);
+        if (top.value() < 1 || top.value() > vocab) {
+            return bad_value("--top", *raw.top, top.value() < 1 ? "is 0" : "is more than the vocab has ids", allowed);
+        }
+        tied.top = static_cast<std::size_t>(top.value());
+    }
+    if (raw.hidden) {
+        if (raw.hidden->empty()) return bad_value("--hidden", *raw.hidden, "is empty", "a .npy, .csv or .tsv file of n x D");
+        tied.hidden_file = *raw.hidden;
+    }
+    if (options.format == OutputFormat::text) return std::nullopt;
+    return check_printed("tied", vocab * d + n * d + n * vocab);
+}
+
+void declare_factor_options(CLI::App& factor, RawOptions& raw) {
+    factor.add_option("--rank", raw.rank, "r, the width of E1: 1 to D-1 (required)")
+        ->type_name("R")
+        ->multi_option_policy(CLI::MultiOptionPolicy::Throw);
+}
+
+constexpr const char* k_factor_footer = R"(--ids takes a batch too. After torch.manual_seed(SEED), e1 = nn.Embedding(V, R)
+is drawn, then proj = nn.Linear(R, D, bias=False); E2 = proj.weight.T (R x D),
+and the output is proj(e1(ids)) = E1[ids] @ E2.
+
+Examples:
+  embdemo factor --ids 2,3,1 --dim 8 --rank 2          a rank-2 table, d = 8
+  embdemo factor --ids 5 --vocab 30000 --dim 768 --rank 128   ALBERT's sizes
+  embdemo factor --ids 2,3,1 --dim 8 --rank 2 --format json
+
+Exit status: 0 when E1[ids] @ E2 and (one_hot(ids) @ E1) @ E2 agree bit for
+bit, 2 for bad input, 1 for a failed write.)";
+
+std::optional<std::string> validate_factor(const RawOptions& raw, Options& options) {
+    const std::uint64_t d = options.request.dim;
+    const std::string allowed = fmt::format("a rank from 1 to {}, below --dim", d - 1);
+    if (!raw.rank) return "embdemo factor needs --rank R (allowed: " + allowed + ", e.g. --rank " + std::to_string(std::max<std::uint64_t>(1, d / 4)) + ")";
+    const auto rank = parse_decimal(*raw.rank);
+    if (!rank) return bad_value("--rank", *raw.rank, rank.error(), allowed);
+    if (rank.value() == 0) {
+        return bad_value("--rank", *raw.rank, "is 0: E1 would have no columns and every vector would be 0", allowed);
+    }
+    if (rank.value() >= d) {
+        return bad_value("--rank", *raw.rank,
+                         fmt::format("is not below --dim {}: then V*r + r*d >= V*d, and the two factors save "
+                                     "nothing over one table", d),
+                         d > 1 ? allowed : "a --dim of at least 2, and a rank below it");
+    }
+    options.factor.rank = rank.value();
+    const std::uint64_t v = options.request.vocab_size;
+    const std::uint64_t n = options.request.ids.size();
+    const std::uint64_t r = rank.value();
+    if (options.format == OutputFormat::text) return std::nullopt;
+    return check_printed("factor", v * r + r * d + n * r + 2 * n * d);
+}
+
+void declare_bag_options(CLI::App& bag, RawOptions& raw) {
+    const auto single = [](CLI::Option* option) {
+        return option->multi_option_policy(CLI::MultiOptionPolicy::Throw);
+    };
+    single(bag.add_option("--bags", raw.bags, "the bags, e.g. \"2,3;1,1,0\"; \"2;;1\": empty middle bag"))
+        ->type_name("BAGS");
+    single(bag.add_option("--mode", raw.mode, "sum, mean (default, as PyTorch) or max"))->type_name("MODE");
+    single(bag.add_option("--per-sample-weights", raw.per_sample_weights, "with sum: a weight per id, e.g. \"0.5,2;1,1,1\""))
+        ->type_name("W");
+    single(bag.add_option("--padding-idx", raw.padding_idx, "nn.EmbeddingBag's padding_idx, -V to V-1"))
+        ->type_name("K");
+}
+
+constexpr const char* k_bag_footer = R"(--bags replaces --ids here; the shared options --vocab, --dim, --seed,
+--format (text, json, csv, tsv), --precision, --color and --palette work as in
+embdemo --help. After torch.manual_seed(SEED), bag = nn.EmbeddingBag(V, D,
+mode=MODE, padding_idx=K) is called as bag(input, offsets), input being the
+bags' ids in one list and offsets where each bag starts. An empty bag (nothing
+between two ';', or before the first or after the last) gives zeros.
+
+Examples:
+  embdemo bag --bags "2,3;1,1,0" --dim 5                mean of each bag
+  embdemo bag --bags "2,3;1" --dim 5 --mode sum --per-sample-weights "0.5,2;3"
+  embdemo bag --bags "2,3;;1" --dim 4 --mode max        winners; empty bag
+  embdemo bag --bags "2,0,2;0" --dim 4 --padding-idx 0  padding is skipped
+
+Exit status: 0 (M @ E may differ from the bag's output in the last bits, which
+the view measures), 2 for bad input, 1 for a failed write.)";
+
+// --bags stands in for --ids in the shared checks: the bags' ids, in one list, are checked and
+// sized like any other ids, after the checks that only --bags can name properly.
+std::optional<std::string> prepare_bag_ids(RawOptions& raw) {
+    if (raw.ids) {
+        return std::string("--ids belongs to the other lessons: embdemo bag reads its ids from --bags "
+                           "(allowed: --bags \"2,3;1,1,0\")");
+    }
+    if (!raw.bags || (!raw.dim && !raw.weights)) {
+        return std::string(!raw.bags ? "--bags is" : "--dim is") +
+               " required, e.g. embdemo bag --bags \"2,3;1,1,0\" --dim 5; see embdemo bag --help";
+    }
+    const auto bags = parse_bags(*raw.bags);
+    const char* allowed = "bags of comma-separated ids separated by ';', an empty bag as nothing between two ';'";
+    if (!bags) return bad_value("--bags", *raw.bags, bags.error(), allowed);
+    if (bags.value().ids.empty()) return bad_value("--bags", *raw.bags, "has no id in any bag", "at least one id");
+    if (raw.vocab) {
+        const auto vocab = parse_bounded("--vocab", *raw.vocab, 1, UINT64_MAX);
+        if (!vocab) return vocab.error();
+        const Bags& parsed = bags.value();
+        for (std::size_t b = 0; b < parsed.count(); ++b) {
+            for (std::size_t i = parsed.offsets[b]; i < parsed.offsets[b + 1]; ++i) {
+                if (parsed.ids[i] < vocab.value()) continue;
+                return fmt::format("--bags: bag {} item {} = {} is out of range for --vocab {} (allowed: ids 0 to {})",
+                                   b, i - parsed.offsets[b] + 1, parsed.ids[i], vocab.value(), vocab.value() - 1);
+            }
+        }
+    }
+    raw.ids = fmt::format("{}", fmt::join(bags.value().ids, ","));
+    return std::nullopt;
+}
+
+std::optional<std::string> validate_bag(const RawOptions& raw, Options& options) {
+    BagOptions& bag = options.bag;
+    bag.bags = parse_bags(*raw.bags).value();  // checked by prepare_bag_ids
+    const std::string mode = raw.mode.value_or("mean");
+    if (mode == "sum" || mode == "mean" || mode == "max") {
+        bag.mode = mode == "sum" ? BagMode::sum : mode == "max" ? BagMode::max : BagMode::mean;
+    } else {
+        return bad_value("--mode", mode, "is not a mode of nn.EmbeddingBag", "sum, mean, max");
+    }
+    const std::uint64_t v = options.request.vocab_size;
+    if (raw.padding_idx) {
+        if (auto problem = parse_padding_idx(*raw.padding_idx, v, bag.padding_idx)) return problem;
+    }
+    if (raw.per_sample_weights) {
+        if (bag.mode != BagMode::sum) {
+            return bad_value("--per-sample-weights", *raw.per_sample_weights,
+                             "needs --mode sum: PyTorch supports per_sample_weights only for mode='sum'",
+                             "--mode sum with --per-sample-weights");
+        }
+        const auto weights = parse_bag_weights(*raw.per_sample_weights, bag.bags);
+        if (!weights) {
+            return bad_value("--per-sample-weights", *raw.per_sample_weights, weights.error(),
+                             "one finite decimal number per id of --bags, in the same layout");
+        }
+        bag.per_sample_weights = weights.value();
+    }
+    const std::uint64_t b = bag.bags.count();
+    const std::uint64_t d = options.request.dim;
+    if (auto too_big = check_demo_sizes(b, v, d)) return "--bags/--vocab/--dim: the multi-hot product: " + *too_big;
+    if (options.format == OutputFormat::text) return std::nullopt;
+    return check_printed("bag", v * d + b * v + 2 * b * d);
+}
+
+std::optional<std::string> validate_table_lesson(const RawOptions& raw, Options& options) {
+    const char* lesson = raw.tied ? "tied" : raw.factor ? "factor" : raw.bag ? "bag" : "positions";
+    if (auto problem = check_table_lesson_exclusive(raw, lesson)) return problem;
+    if (options.format == OutputFormat::markdown) {
+        return fmt::format("--format markdown is not available for embdemo {} yet (allowed: text, json, csv, tsv)",
+                           lesson);
+    }
+    if (raw.tied) {
+        options.lesson = Lesson::tied;
+        return validate_tied(raw, options);
+    }
+    if (raw.factor) {
+        options.lesson = Lesson::factor;
+        return validate_factor(raw, options);
+    }
+    if (raw.bag) {
+        options.lesson = Lesson::bag;
+        return validate_bag(raw, options);
+    }
+    options.lesson = Lesson::positions;
+    return validate_positions(raw, options);
+}
+
 // Turns the raw strings into a validated Options, or the first problem found.
 CommandLine validate(const RawOptions& raw) {
     if (raw.cost) return validate_cost(raw);
@@ -727,17 +1031,22 @@ CommandLine validate(const RawOptions& raw) {
         return fail(bad_value("--palette", raw.palette, "is not a known palette", "auto, dark, light"));
     }
 
-    // With --weights the sizes are checked against the file's header, before its data is read.
-    if (auto too_big = check_demo_sizes(request.ids.size(), request.vocab_size, request.dim); too_big && !raw.weights) {
+    // With --weights the sizes are checked against the file's header, before its data is read;
+    // bag's product is B x V x d, checked by validate_bag.
+    if (auto too_big = check_demo_sizes(request.ids.size(), request.vocab_size, request.dim);
+        too_big && !raw.weights && !raw.bag) {
         return fail("--ids/--vocab/--dim: " + *too_big);
     }
     if (auto problem = validate_init(raw, request)) return fail(*problem);
-    if (!raw.weights && !raw.grad) {  // a file's sizes are checked once its header is read
+    if (!raw.weights && !raw.grad && !is_table_lesson(raw)) {  // a file's sizes are checked once its header is read
         if (auto too_big = check_output_size(options, request)) return fail(*too_big);
     }
     if (auto problem = validate_view(raw, options)) return fail(*problem);
     if (raw.grad) {
         if (auto problem = validate_grad(raw, options)) return fail(*problem);
+    }
+    if (is_table_lesson(raw)) {
+        if (auto problem = validate_table_lesson(raw, options)) return fail(*problem);
     }
     result.run = true;
     return result;
@@ -848,6 +1157,21 @@ CommandLine parse_command_line(int argc, const char* const argv[]) {
     // Listed here for --help; `embdemo bench ...` itself is handed over before parsing.
     CLI::App* bench = app.add_subcommand("bench", "time both forms on this machine (embdemo bench --help)");
     bench->allow_extras();
+    const auto add_lesson = [&app](const char* name, const char* description, std::string footer) {
+        CLI::App* lesson = app.add_subcommand(name, description);
+        lesson->fallthrough();
+        lesson->footer(std::move(footer));
+        return lesson;
+    };
+    const std::string shared = k_table_lesson_shared;
+    CLI::App* positions = add_lesson("positions", "token + position tables: E[ids] + P[0..T)", shared + k_positions_footer);
+    declare_positions_options(*positions, raw);
+    CLI::App* tied = add_lesson("tied", "the output layer reuses E: logits = H @ E.T", shared + k_tied_footer);
+    declare_tied_options(*tied, raw);
+    CLI::App* factor = add_lesson("factor", "ALBERT's factorised table: E1[ids] @ E2", shared + k_factor_footer);
+    declare_factor_options(*factor, raw);
+    CLI::App* bag = add_lesson("bag", "nn.EmbeddingBag as a multi-hot product (sum, mean, max)", k_bag_footer);
+    declare_bag_options(*bag, raw);
     app.require_subcommand(0, 1);
     if (auto empty = find_empty_value(app, argc, argv)) return fail(*empty);
 
@@ -874,6 +1198,13 @@ CommandLine parse_command_line(int argc, const char* const argv[]) {
     }
     for (const CLI::Option* option : app.get_options()) {
         if (option->count() > 0) raw.shared_given.push_back(option->get_name());
+    }
+    raw.positions = positions->parsed();
+    raw.tied = tied->parsed();
+    raw.factor = factor->parsed();
+    raw.bag = bag->parsed();
+    if (raw.bag) {
+        if (auto problem = prepare_bag_ids(raw)) return fail(*problem);
     }
     raw.precision_given = app.count("--precision") > 0;
     return validate(raw);

@@ -10,6 +10,7 @@
 
 #include "cli/terminal.hpp"
 #include "core/cost.hpp"
+#include "core/bag_lesson.hpp"
 #include "core/grad_lesson.hpp"
 #include "core/ids.hpp"
 #include "core/optim.hpp"
@@ -25,7 +26,7 @@ enum class OutputFormat { text, json, csv, tsv, markdown };
 enum class View { plain, trace, walkthrough };
 
 // The lessons, one subcommand each; the notebook's demonstration is the default.
-enum class Lesson { lookup, grad, cost, bench };
+enum class Lesson { lookup, grad, cost, bench, positions, tied, factor, bag };
 
 // `embdemo grad`'s own options.
 struct GradOptions {
@@ -37,12 +38,41 @@ struct GradOptions {
     std::size_t steps = 1;
 };
 
+// `embdemo positions`' own option.
+struct PositionsOptions {
+    std::uint64_t context = 0;   // C >= T, rows of the position table
+    bool context_inferred = false;  // --context not given: C = T
+};
+
+// `embdemo tied`'s own options.
+struct TiedOptions {
+    std::size_t top = 5;       // 1 <= K <= V; default min(5, V)
+    std::string hidden_file;   // --hidden FILE (n x d), or empty for H = E[ids]
+};
+
+// `embdemo factor`'s own option.
+struct FactorOptions {
+    std::uint64_t rank = 0;  // 1 <= r < d
+};
+
+// `embdemo bag`'s own options; --bags also stands in for --ids in the shared checks.
+struct BagOptions {
+    Bags bags;
+    BagMode mode = BagMode::mean;
+    std::optional<std::int64_t> padding_idx;  // -V <= K < V, checked
+    std::vector<float> per_sample_weights;    // one per id, or empty
+};
+
 struct Options {
     Lesson lesson = Lesson::lookup;
     IdBatch id_batch;     // --ids as written: a list, or a batch of rows
     GradOptions grad;
     CostRequest cost;                     // embdemo cost: the sizes, checked
     std::vector<std::string> bench_args;  // embdemo bench: the words after "bench", for embdemo-bench
+    PositionsOptions positions;
+    TiedOptions tied;
+    FactorOptions factor;
+    BagOptions bag;
     DemoRequest request;  // with --weights, vocab_size and dim are 0 unless given: the file decides
     OutputFormat format = OutputFormat::text;
     View view = View::plain;

@@ -1,6 +1,8 @@
 #include "core/ids.hpp"
 
 #include <charconv>
+#include <cmath>
+#include <cstdlib>
 #include <string>
 
 #include "core/escape.hpp"
@@ -118,6 +120,92 @@ ParseResult<IdBatch> parse_id_batch(std::string_view text) {
 std::string index_text(const IdShape& shape, std::size_t i) {
     if (!shape.batched || shape.seq == 0) return std::to_string(i);
     return std::to_string(i / shape.seq) + ',' + std::to_string(i % shape.seq);
+}
+
+namespace {
+
+// The pieces of `text` between ';', blanks trimmed: one per bag, empty for an empty bag.
+std::vector<std::string_view> split_bags(std::string_view text) {
+    std::vector<std::string_view> pieces;
+    std::size_t start = 0;
+    for (;;) {
+        const std::size_t semicolon = text.find(';', start);
+        pieces.push_back(trim_blanks(text.substr(start, semicolon - start)));
+        if (semicolon == std::string_view::npos) return pieces;
+        start = semicolon + 1;
+    }
+}
+
+std::string bag_name(std::size_t bag) { return "bag " + std::to_string(bag); }
+
+// A finite decimal number ("0.5", "-2", "1e-3"): digits, one optional point, an optional
+// exponent; no hex, inf or nan. strtod reads it in the C locale (embdemo never sets another).
+ParseResult<float> parse_weight(std::string_view text) {
+    using Result = ParseResult<float>;
+    if (text.empty()) return Result::fail("is empty");
+    if (text.find_first_not_of("0123456789.eE+-") != std::string_view::npos ||
+        text.find_first_of("0123456789") == std::string_view::npos) {
+        return Result::fail("is not a decimal number");
+    }
+    const std::string copy(text);
+    char* end = nullptr;
+    const double value = std::strtod(copy.c_str(), &end);
+    if (end != copy.c_str() + copy.size()) return Result::fail("is not a decimal number");
+    const auto rounded = static_cast<float>(value);
+    if (!std::isfinite(rounded)) return Result::fail("is not finite in float32");
+    return Result::ok(rounded);
+}
+
+}  // namespace
+
+ParseResult<Bags> parse_bags(std::string_view text) {
+    using Result = ParseResult<Bags>;
+    if (trim_blanks(text).empty()) return Result::fail("is empty");
+    Bags bags;
+    bags.offsets.push_back(0);
+    const std::vector<std::string_view> pieces = split_bags(text);
+    for (std::size_t b = 0; b < pieces.size(); ++b) {
+        if (!pieces[b].empty()) {
+            auto ids = parse_id_list(pieces[b]);
+            if (!ids) return Result::fail(bag_name(b) + ' ' + ids.error());
+            bags.ids.insert(bags.ids.end(), ids.value().begin(), ids.value().end());
+        }
+        bags.offsets.push_back(bags.ids.size());
+    }
+    return Result::ok(std::move(bags));
+}
+
+ParseResult<std::vector<float>> parse_bag_weights(std::string_view text, const Bags& bags) {
+    using Result = ParseResult<std::vector<float>>;
+    const std::vector<std::string_view> pieces = split_bags(text);
+    if (pieces.size() != bags.count()) {
+        return Result::fail("has " + std::to_string(pieces.size()) + (pieces.size() == 1 ? " bag" : " bags") +
+                            " but --bags has " + std::to_string(bags.count()));
+    }
+    std::vector<float> weights;
+    for (std::size_t b = 0; b < pieces.size(); ++b) {
+        std::size_t count = 0;
+        for (std::size_t start = 0; !pieces[b].empty();) {
+            const std::size_t comma = pieces[b].find(',', start);
+            const std::string_view item = trim_blanks(pieces[b].substr(start, comma - start));
+            ++count;
+            const auto weight = parse_weight(item);
+            if (!weight) {
+                std::string where = bag_name(b) + " item " + std::to_string(count);
+                if (!item.empty()) where += ' ' + quote_for_message(item, 30);
+                return Result::fail(where + ' ' + weight.error());
+            }
+            weights.push_back(weight.value());
+            if (comma == std::string_view::npos) break;
+            start = comma + 1;
+        }
+        if (count != bags.size(b)) {
+            return Result::fail(bag_name(b) + " has " + std::to_string(count) + " weights but " +
+                                std::to_string(bags.size(b)) + (bags.size(b) == 1 ? " id" : " ids") +
+                                " (one weight per id)");
+        }
+    }
+    return Result::ok(std::move(weights));
 }
 
 }  // namespace embdemo

@@ -54,4 +54,23 @@ struct IdBatch {
 // batch index b of torch.tensor (the item inside a row keeps parse_id_list's count from 1).
 ParseResult<IdBatch> parse_id_batch(std::string_view text);
 
+// Bags of ids for nn.EmbeddingBag: ragged by nature, flat ids plus offsets as torch takes them.
+// "2,3;1,1,0" is two bags; nothing (or only blanks) between two ';' is an empty bag, which
+// EmbeddingBag reduces to zeros: "2,3;;1" is bags [2, 3], [], [1] (offsets 0, 2, 2), and an
+// empty first or last bag is written ";2,3" or "2,3;".
+struct Bags {
+    std::vector<std::uint64_t> ids;     // every bag's ids in order: EmbeddingBag's `input`
+    std::vector<std::size_t> offsets;   // B + 1 entries: bag b is ids[offsets[b], offsets[b+1])
+    std::size_t count() const { return offsets.size() - 1; }
+    std::size_t size(std::size_t b) const { return offsets[b + 1] - offsets[b]; }
+};
+
+// "2,3;;1" -> 3 bags. The text must not be empty; each non-empty bag is read by
+// parse_id_list, and a message names the bag from 0 (torch's bag index).
+ParseResult<Bags> parse_bags(std::string_view text);
+
+// "0.5,2;1,1,1": one finite decimal number per id, bag by bag in the layout of `bags` (an empty
+// bag has no weights), each rounded to float32 as torch.tensor([...]) rounds Python floats.
+ParseResult<std::vector<float>> parse_bag_weights(std::string_view text, const Bags& bags);
+
 }  // namespace embdemo

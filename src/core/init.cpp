@@ -47,7 +47,7 @@ Matrix torch_embedding_weight(std::size_t vocab_size, std::size_t dim, std::uint
     return torch_embedding_weight(generator, vocab_size, dim);
 }
 
-Matrix torch_linear_weight(std::size_t in_features, std::size_t out_features, std::uint64_t seed) {
+Matrix torch_linear_weight(TorchGenerator& generator, std::size_t in_features, std::size_t out_features) {
     // nn.Linear: weight = empty(out, in); kaiming_uniform_(weight, a=sqrt(5)), which is
     // uniform_(-bound, bound) with a bound that depends only on in_features (the fan-in).
     Matrix weight(out_features, in_features);
@@ -55,9 +55,13 @@ Matrix torch_linear_weight(std::size_t in_features, std::size_t out_features, st
         return weight;  // torch's kaiming_uniform_ returns early for zero-element tensors
     }
     const double bound = kaiming_uniform_bound(in_features);
-    TorchGenerator generator(seed);
     uniform_fill(generator, weight.values.data(), weight.values.size(), -bound, bound);
     return weight;
+}
+
+Matrix torch_linear_weight(std::size_t in_features, std::size_t out_features, std::uint64_t seed) {
+    TorchGenerator generator(seed);
+    return torch_linear_weight(generator, in_features, out_features);
 }
 
 Matrix torch_randint_weight(TorchGenerator& generator, std::size_t vocab_size, std::size_t dim,

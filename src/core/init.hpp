@@ -37,6 +37,10 @@ Matrix torch_embedding_weight(std::size_t vocab_size, std::size_t dim, std::uint
 // -> out_features x in_features (PyTorch stores Linear weights as out x in)
 Matrix torch_linear_weight(std::size_t in_features, std::size_t out_features, std::uint64_t seed);
 
+// nn.Linear(in_features, out_features, bias=False).weight on `generator` (out x in), for a
+// Linear built after another module from the same seed.
+Matrix torch_linear_weight(TorchGenerator& generator, std::size_t in_features, std::size_t out_features);
+
 // The range of --init randint: whole numbers from -9 to 9, small enough to multiply by hand.
 inline constexpr std::int64_t k_randint_low = -9;
 inline constexpr std::int64_t k_randint_high = 10;  // exclusive, as in torch.randint

@@ -1,0 +1,69 @@
+// `embdemo bag`: nn.EmbeddingBag as a multi-hot product. Each bag of ids is reduced to one
+// vector: the sum of its rows of E, their mean, or their element-wise max. Sum and mean are a
+// multi-hot matrix M (B x V: counts, counts / bag length, or summed per-sample weights) times E;
+// max has no matrix form. The bag's own arithmetic is PyTorch's CPU kernel, bit for bit; M @ E
+// adds the same terms in another order (by vocabulary id, after scaling), so the two may differ
+// in the last bits, and the lesson measures by how many ulps. Pure: no printing, no files.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "core/ids.hpp"
+#include "core/matrix.hpp"
+
+namespace embdemo {
+
+enum class BagMode { sum, mean, max };
+
+const char* bag_mode_name(BagMode mode);  // "sum", "mean", "max"
+
+struct BagRequest {
+    Bags bags;
+    std::uint64_t vocab_size = 0;
+    bool vocab_inferred = false;
+    std::uint64_t dim = 0;
+    std::uint64_t seed = 123;
+    BagMode mode = BagMode::mean;              // PyTorch's default
+    std::optional<std::int64_t> padding_idx;   // as given: -V <= K < V (checked by the caller)
+    std::vector<float> per_sample_weights;     // one per id (sum mode only), or empty
+};
+
+// Where M @ E and the bag's output differ most.
+struct UlpDifference {
+    std::uint64_t ulps = 0;      // 0: identical
+    std::size_t bag = 0;
+    std::size_t column = 0;
+    std::size_t differing = 0;   // values whose bits differ
+};
+
+struct BagLesson {
+    BagRequest request;
+    std::optional<std::size_t> padding_row;  // padding_idx resolved to a row
+    Matrix weight;            // E, V x d: nn.EmbeddingBag(V, d, padding_idx=K).weight (row K zero)
+    Matrix output;            // B x d: bag(input, offsets, per_sample_weights), PyTorch's arithmetic
+    std::vector<std::size_t> bag_sizes;  // ids per bag that count (padding excluded): mean's divisor
+    Matrix multihot;          // M, B x V (sum and mean; empty for max)
+    Matrix multihot_matmul;   // M @ E, B x d, summed in order of k (sum and mean; empty for max)
+    Matrix winners;           // max: B x d, the id whose row won each column, -1 for an empty bag
+    UlpDifference difference; // output vs multihot_matmul (sum and mean)
+};
+
+// EmbeddingBag's forward on the CPU as PyTorch 1.13 computes it (aten EmbeddingBag.cpp):
+// every bag starts at +0 and adds its rows in bag order, skipping padding_idx; with
+// per-sample weights, fmaf(w, E[k][j], acc) when there is no padding_idx (the vectorised
+// kernel) and acc + w * E[k][j] when there is (the generic loop); mean divides the sum by
+// max(count, 1) afterwards; max keeps the first row, then replaces where another row is
+// strictly larger. Empty bags give zeros. `winners` is filled for max.
+Matrix embedding_bag_forward(const Matrix& weight, const BagRequest& request, std::optional<std::size_t> padding_row,
+                             Matrix* winners);
+
+// M for sum and mean: M[b][k] = count of k in bag b (or the sum of its per-sample weights, in
+// bag order), divided by the bag's count for mean; the padding column stays 0.
+Matrix multihot_matrix(const BagRequest& request, std::optional<std::size_t> padding_row);
+
+// The request must be valid: ids < V, weights only with sum, sizes within the caps.
+BagLesson run_bag_lesson(const BagRequest& request);
+
+}  // namespace embdemo

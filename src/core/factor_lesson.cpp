@@ -1,0 +1,32 @@
+#include "core/factor_lesson.hpp"
+
+#include "core/init.hpp"
+#include "core/torch_rng.hpp"
+
+namespace embdemo {
+
+FactorParameters factor_parameters(std::uint64_t vocab_size, std::uint64_t dim, std::uint64_t rank) {
+    return {vocab_size * dim, vocab_size * rank + rank * dim};
+}
+
+FactorLesson run_factor_lesson(const FactorRequest& request) {
+    FactorLesson lesson;
+    lesson.request = request;
+    // torch.manual_seed(seed); e1 = nn.Embedding(V, r); proj = nn.Linear(r, d, bias=False)
+    TorchGenerator generator(request.seed);
+    lesson.e1 = torch_embedding_weight(generator, request.vocab_size, request.rank);
+    lesson.e2 = transpose(torch_linear_weight(generator, request.rank, request.dim));
+    const TokenIds& ids = request.ids.values;
+    lesson.lookup_e1 = lookup(lesson.e1, ids);
+    lesson.onehot_e1 = matmul(one_hot(ids, request.vocab_size), lesson.e1);
+    // proj(x) = x @ weight.T = x @ E2: each value summed over the r columns of x in order.
+    lesson.output = matmul(lesson.lookup_e1, lesson.e2);
+    lesson.onehot_output = matmul(lesson.onehot_e1, lesson.e2);
+    lesson.first_check = compare_exact(lesson.lookup_e1, lesson.onehot_e1);
+    lesson.output_check = compare_exact(lesson.output, lesson.onehot_output);
+    lesson.here = factor_parameters(request.vocab_size, request.dim, request.rank);
+    lesson.albert = factor_parameters(k_albert_vocab, k_albert_dim, k_albert_rank);
+    return lesson;
+}
+
+}  // namespace embdemo

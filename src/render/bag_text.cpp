@@ -1,0 +1,209 @@
+#include "render/bag_text.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "core/limits.hpp"
+#include "render/lesson_blocks.hpp"
+#include "render/number_format.hpp"
+#include "render/table.hpp"
+
+namespace embdemo {
+namespace {
+
+constexpr std::size_t k_max_bag_label = 18;
+
+std::vector<std::uint64_t> bag_ids(const Bags& bags, std::size_t b) {
+    return {bags.ids.begin() + static_cast<std::ptrdiff_t>(bags.offsets[b]),
+            bags.ids.begin() + static_cast<std::ptrdiff_t>(bags.offsets[b + 1])};
+}
+
+// "[[2, 3], [], [1]]", with many bags shortened.
+std::string format_bags(const Bags& bags) {
+    std::string text = "[";
+    for (std::size_t b = 0; b < bags.count(); ++b) {
+        if (b == 3 && bags.count() > 4) {
+            text += fmt::format(", ... {} more bags", bags.count() - 3);
+            break;
+        }
+        text += (b ? ", " : "") + format_ids(bag_ids(bags, b));
+    }
+    return text + "]";
+}
+
+std::string module_text(const BagRequest& request) {
+    return fmt::format("nn.EmbeddingBag({}, {}, mode='{}'{})", request.vocab_size, request.dim,
+                       bag_mode_name(request.mode),
+                       request.padding_idx ? fmt::format(", padding_idx={}", *request.padding_idx) : "");
+}
+
+std::string header(const BagLesson& lesson) {
+    const BagRequest& request = lesson.request;
+    const Bags& bags = request.bags;
+    std::vector<std::uint64_t> offsets(bags.offsets.begin(), bags.offsets.end() - 1);
+    std::vector<HeaderLine> lines = {
+        {"bags", format_bags(bags), fmt::format("B = {}, {} ids", bags.count(), bags.ids.size())},
+        {"vocab", group_thousands(request.vocab_size), request.vocab_inferred ? "largest id + 1; set it with --vocab" : ""},
+        {"dim", group_thousands(request.dim), ""},
+        {"mode", bag_mode_name(request.mode), "sum, mean (PyTorch's default) or max; --mode"},
+        {"seed", std::to_string(request.seed), "torch.manual_seed, then " + module_text(request)},
+        {"input", format_ids(bags.ids), "the bags' ids in one list, as bag(input, offsets) takes them"},
+        {"offsets", format_ids(offsets), "where each bag starts"},
+    };
+    if (lesson.padding_row) {
+        lines.push_back({"padding", fmt::format("row {}", *lesson.padding_row), "zeroed at init, skipped in every bag"});
+    }
+    if (!request.per_sample_weights.empty()) {
+        std::string weights = "[";
+        for (std::size_t b = 0; b < bags.count(); ++b) {
+            std::vector<std::string> items;
+            for (std::size_t i = bags.offsets[b]; i < bags.offsets[b + 1]; ++i) {
+                items.push_back(shortest_round_trip(request.per_sample_weights[i]));
+            }
+            weights += fmt::format("{}[{}]", b ? ", " : "", fmt::join(items, ", "));
+        }
+        lines.push_back({"weights", weights + "]", "per_sample_weights: each row scaled before the sum"});
+    }
+    return render_header_lines(fmt::format("EmbeddingBag as a multi-hot product: each bag reduced to one vector ({})",
+                                           bag_mode_name(request.mode)),
+                               lines);
+}
+
+std::string bag_label(const Bags& bags, std::size_t b) {
+    const std::string ids = format_ids(bag_ids(bags, b));
+    return fmt::format("bag {}  {}", b, ids.size() <= k_max_bag_label ? ids : fmt::format("({} ids)", bags.size(b)));
+}
+
+// The multi-hot matrix: what each entry is, and its rows.
+std::string multihot_block(const BagLesson& lesson, const std::vector<std::size_t>& bag_rows, const TextOptions& options) {
+    const BagRequest& request = lesson.request;
+    const char* entry = !request.per_sample_weights.empty() ? "the sum of k's weights in bag b"
+                        : request.mode == BagMode::mean     ? "(count of k in bag b) / (ids in bag b)"
+                                                            : "count of k in bag b";
+    std::vector<BlockRow> rows;
+    for (const std::size_t b : bag_rows) rows.push_back({b, b == k_gap ? "" : fmt::format("bag {}", b), "", false});
+    const Screen screen = choose_screen({{&lesson.multihot, bag_rows}}, lesson.multihot.cols, options.precision,
+                                        block_cells_budget(widest_label(rows), 0));
+    return wrap_words(fmt::format("M = multi-hot, entry (b, k) = {}{}   {} x {}", entry,
+                                  lesson.padding_row ? "; the padding column is 0" : "",
+                                  group_thousands(lesson.multihot.rows), group_thousands(lesson.multihot.cols)),
+                      "", "  ") +
+           render_block(lesson.multihot, rows, widest_label(rows), screen, options.palette);
+}
+
+// The winners of max, aligned under the output's cells.
+std::string winner_cells(const BagLesson& lesson, std::size_t b, const Screen& screen) {
+    std::string out;
+    for (const std::size_t c : screen.cols) {
+        if (!out.empty()) out += ' ';
+        if (c == k_gap) {
+            out += "...";
+            continue;
+        }
+        const float winner = lesson.winners.at(b, c);
+        out += pad_left(winner < 0 ? "-" : fmt::format("{}", static_cast<long long>(winner)), screen.format.width);
+    }
+    return out;
+}
+
+std::string rounding_sentence(const BagLesson& lesson) {
+    const UlpDifference& diff = lesson.difference;
+    const std::size_t total = lesson.output.values.size();
+    const bool mean = lesson.request.mode == BagMode::mean;
+    const std::string how = fmt::format(
+        "The bag adds its rows in bag order{}; M @ E {}adds over k = 0..{} in vocabulary order",
+        mean ? " and divides by the count at the end" : "", mean ? "divides first, then " : "",
+        lesson.request.vocab_size - 1);
+    if (diff.ulps == 0) {
+        return how + fmt::format(". Here the two agree bit for bit in all {} values; other bags can make them "
+                                 "differ in the last bits, float32 addition not being associative.",
+                                 group_thousands(total));
+    }
+    return how + fmt::format(", and float32 addition is not associative: {} of {} values differ, by at most {} ulp "
+                             "(bag {}, column {}). Neither is wrong: the same terms, rounded in another order.",
+                             group_thousands(diff.differing), group_thousands(total), diff.ulps, diff.bag, diff.column);
+}
+
+// Row pairs per bag: its output ("bag", or "max"), then M @ E or the winners ("from") under it.
+std::vector<BlockRow> output_rows(const BagLesson& lesson, const std::vector<std::size_t>& bag_rows) {
+    const Bags& bags = lesson.request.bags;
+    const bool is_max = lesson.request.mode == BagMode::max;
+    std::size_t label_width = 0;
+    for (const std::size_t b : bag_rows) {
+        if (b != k_gap) label_width = std::max(label_width, bag_label(bags, b).size());
+    }
+    std::vector<BlockRow> rows;
+    for (const std::size_t b : bag_rows) {
+        if (b == k_gap) {
+            rows.push_back({k_gap, "", "", false});
+            continue;
+        }
+        rows.push_back({b, pad_right(bag_label(bags, b), label_width) + "  " + (is_max ? "max" : "bag"),
+                        bags.size(b) == 0 ? "empty: zeros" : "", false});
+        rows.push_back({b, std::string(label_width, ' ') + "  " + (is_max ? "from" : "M @ E"), "", false});
+    }
+    return rows;
+}
+
+}  // namespace
+
+std::string render_bag_text(const BagLesson& lesson, const TextOptions& options) {
+    const BagRequest& request = lesson.request;
+    const Bags& bags = request.bags;
+    const bool is_max = request.mode == BagMode::max;
+    const std::set<std::size_t> used(bags.ids.begin(), bags.ids.end());
+    const std::vector<std::size_t> e_shown = shown_rows(lesson.weight.rows, lesson.weight.cols, {used.begin(), used.end()});
+    std::vector<BlockRow> e_rows;
+    for (const std::size_t k : e_shown) {
+        e_rows.push_back({k, k == k_gap ? "" : std::to_string(k), lesson.padding_row == k ? "padding_idx" : "",
+                          used.count(k) > 0});
+    }
+    const std::vector<std::size_t> bag_rows = shown_rows(bags.count(), request.dim);
+    const std::vector<BlockRow> out_rows = output_rows(lesson, bag_rows);
+    const std::size_t out_label = widest_label(out_rows);
+    std::vector<ScreenBlock> blocks = {{&lesson.weight, e_shown}, {&lesson.output, bag_rows}};
+    if (!is_max) blocks.push_back({&lesson.multihot_matmul, bag_rows});
+    const Screen screen = choose_screen(blocks, request.dim, options.precision,
+                                        std::min(block_cells_budget(out_label, 12), block_cells_budget(widest_label(e_rows), 11)));
+
+    std::string out = header(lesson) + '\n';
+    out += wrap_words(fmt::format("E = bag.weight   {} x {}   > marks the rows the bags use", group_thousands(request.vocab_size),
+                       group_thousands(request.dim)), "", "  ");
+    out += render_block(lesson.weight, e_rows, widest_label(e_rows), screen, options.palette);
+    if (!is_max) out += '\n' + multihot_block(lesson, bag_rows, options);
+    out += '\n' + wrap_words(fmt::format("output = bag(input, offsets{}), and {} under it   {} x {}",
+                                         request.per_sample_weights.empty() ? "" : ", per_sample_weights",
+                                         is_max ? "the winning id per column" : "M @ E", group_thousands(bags.count()),
+                                         group_thousands(request.dim)),
+                             "", "  ");
+    bool pair_second = false;
+    for (const BlockRow& row : out_rows) {
+        if (row.row != k_gap && pair_second && is_max) {
+            out += fmt::format("    {}  {}\n", pad_right(row.label, out_label), winner_cells(lesson, row.row, screen));
+        } else {
+            out += render_block(row.row != k_gap && pair_second ? lesson.multihot_matmul : lesson.output, {row}, out_label,
+                                screen, options.palette);
+        }
+        pair_second = row.row != k_gap && !pair_second;
+    }
+    out += '\n';
+    if (is_max) {
+        return out + wrap_words("max has no matrix-product form: a maximum is no weighted sum of rows, so no "
+                                "multi-hot M gives M @ E = output. Each column takes its value from one row, the "
+                                "winner shown under it (the first of equal values, as PyTorch keeps it).",
+                                "", "");
+    }
+    out += wrap_words(rounding_sentence(lesson), "", "");
+    const UlpDifference& diff = lesson.difference;
+    return out + render_verdict(diff.ulps == 0,
+                                diff.ulps == 0 ? "M @ E equals the bag's output bit for bit"
+                                               : fmt::format("M @ E is the bag's output to within {} ulp (summation "
+                                                             "order; exit status stays 0)",
+                                                             diff.ulps),
+                                options.palette);
+}
+
+}  // namespace embdemo

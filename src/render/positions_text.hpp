@@ -1,0 +1,16 @@
+// The text view of `embdemo positions`: the token table E and the position table P with the
+// rows the run uses marked, both lookups next to their one-hot products, the sum E[ids] + P[t]
+// row by row, the same id at two positions getting two vectors, and the verdict. Every
+// sentence comes from the lesson's numbers.
+#pragma once
+
+#include <string>
+
+#include "core/positions_lesson.hpp"
+#include "render/text.hpp"
+
+namespace embdemo {
+
+std::string render_positions_text(const PositionsLesson& lesson, const TextOptions& options);
+
+}  // namespace embdemo

@@ -1,0 +1,136 @@
+#include "render/tied_text.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "core/limits.hpp"
+#include "render/lesson_blocks.hpp"
+#include "render/table.hpp"
+
+namespace embdemo {
+namespace {
+
+std::string header(const TiedLesson& lesson) {
+    const TiedRequest& request = lesson.request;
+    const IdBatch& ids = request.ids;
+    const std::string shape = ids.batched ? fmt::format("B x T = {} x {}", ids.batch, ids.seq)
+                                          : fmt::format("n = {}", ids.values.size());
+    return render_header_lines(
+        "Tied output layer: logits = H @ E.T, the input table reused as out_head.weight",
+        {{"ids", format_id_batch(ids), shape},
+         {"vocab", group_thousands(request.vocab_size), request.vocab_inferred ? "largest id + 1; set it with --vocab" : ""},
+         {"dim", group_thousands(request.dim), ""},
+         {"hidden", request.hidden_given ? "H from the --hidden file" : "H = E[ids]",
+          request.hidden_given ? "" : "a stand-in for the final hidden state, which a model's blocks would compute"},
+         {"seed", std::to_string(request.seed), fmt::format("torch.manual_seed, then E = nn.Embedding({}, {})",
+                                                            request.vocab_size, request.dim)},
+         {"top", std::to_string(request.top), "the K largest logits per position"}});
+}
+
+std::vector<BlockRow> per_id_rows(const TiedLesson& lesson, const std::vector<std::size_t>& shown) {
+    const IdBatch& ids = lesson.request.ids;
+    std::vector<BlockRow> rows;
+    for (const std::size_t i : shown) {
+        rows.push_back({i, i == k_gap ? "" : fmt::format("{}  id {}", flat_position_label(ids, i), ids.values[i]), "", false});
+    }
+    return rows;
+}
+
+std::string top_lines(const TiedLesson& lesson, const std::vector<std::size_t>& shown, const NumberFormat& format) {
+    const IdBatch& ids = lesson.request.ids;
+    std::string out;
+    for (const std::size_t i : shown) {
+        if (i == k_gap) {
+            out += "  ...\n";
+            continue;
+        }
+        std::string entries;
+        for (const TopLogit& entry : lesson.top[i]) entries += fmt::format("  {} ({})", entry.id, format_plain(entry.logit, format));
+        const std::string label = fmt::format("  {}  id {}:", flat_position_label(ids, i), ids.values[i]);
+        out += wrap_words(label + entries, "", std::string(label.size() + 2, ' '));
+    }
+    if (lesson.request.hidden_given) return out;
+    const auto first = static_cast<std::size_t>(std::count(lesson.own_rank.begin(), lesson.own_rank.end(), std::size_t{0}));
+    return out + wrap_words(fmt::format("With H = E[ids], {} of {} positions rank their own id first: its logit "
+                                        "is E[id] . E[id], the row's squared length, against dot products with "
+                                        "other rows.",
+                                        group_thousands(first), group_thousands(lesson.own_rank.size())),
+                            "", "");
+}
+
+std::string explanations(const TiedLesson& lesson) {
+    const TiedRequest& request = lesson.request;
+    const std::uint64_t v = request.vocab_size;
+    const std::uint64_t d = request.dim;
+    std::string out;
+    out += wrap_words(fmt::format("No transpose on this side: nn.Linear({}, {}) stores its weight as out x in = "
+                                  "{} x {}, E's own shape, and computes H @ W.T, so out_head.weight = E "
+                                  "works as it is. The input side's nn.Linear({}, {}) stores {} x {}, which is "
+                                  "why the lookup needed W = E.T.",
+                                  d, v, group_thousands(v), group_thousands(d), v, d, group_thousands(d),
+                                  group_thousands(v)),
+                      "", "");
+    out += wrap_words(fmt::format("Parameters here: tok_emb {} x {} = {} plus out_head {} = {} untied; "
+                                  "tied, one table: {}.",
+                                  group_thousands(v), group_thousands(d), group_thousands(v * d),
+                                  group_thousands(v * d), group_thousands(lesson.here.untied),
+                                  group_thousands(lesson.here.tied)),
+                      "", "");
+    const Gpt2Config gpt2;
+    out += wrap_words(fmt::format("GPT-2 small (the book's ch. 4, V = {}, C = {}, d = {}, L = {}): 2Vd + Cd + "
+                                  "L(12d^2 + 10d) + 2d = {} ({}) untied; tying removes Vd = {}, leaving {} ({}).",
+                                  group_thousands(gpt2.vocab), group_thousands(gpt2.context), gpt2.dim, gpt2.layers,
+                                  group_thousands(lesson.gpt2.untied), millions(lesson.gpt2.untied),
+                                  group_thousands(gpt2.vocab * gpt2.dim), group_thousands(lesson.gpt2.tied),
+                                  millions(lesson.gpt2.tied)),
+                      "", "");
+    out += wrap_words(fmt::format("Tied, E also gets a dense gradient: every logit uses a row of E, so the "
+                                  "output side's backward moves all {} rows, where the lookup alone moves "
+                                  "only the {} {} the ids use.",
+                                  group_thousands(v), group_thousands(lesson.rows_used),
+                                  lesson.rows_used == 1 ? "row" : "rows"),
+                      "", "");
+    return out;
+}
+
+}  // namespace
+
+std::string render_tied_text(const TiedLesson& lesson, const TextOptions& options) {
+    const IdBatch& ids = lesson.request.ids;
+    const Matrix& e = lesson.weight;
+    const std::vector<std::size_t> used(ids.values.begin(), ids.values.end());
+    std::vector<BlockRow> e_rows;
+    const std::set<std::size_t> used_set(used.begin(), used.end());
+    for (const std::size_t k : shown_rows(e.rows, e.cols, {used_set.begin(), used_set.end()})) {
+        e_rows.push_back({k, k == k_gap ? "" : std::to_string(k), "", used_set.count(k) > 0});
+    }
+    const std::vector<std::size_t> shown_h = shown_rows(lesson.hidden.rows, lesson.hidden.cols);
+    const std::vector<std::size_t> shown_logits = shown_rows(lesson.logits.rows, lesson.logits.cols);
+    const std::vector<BlockRow> h_rows = per_id_rows(lesson, shown_h);
+    const std::vector<BlockRow> logit_rows = per_id_rows(lesson, shown_logits);
+    const std::size_t label_width = std::max(widest_label(e_rows), widest_label(h_rows));
+    const Screen screen = choose_screen({{&e, shown_rows(e.rows, e.cols, {used_set.begin(), used_set.end()})},
+                                         {&lesson.hidden, shown_h}},
+                                        e.cols, options.precision, block_cells_budget(label_width, 0));
+    const Screen logit_screen = choose_screen({{&lesson.logits, shown_logits}}, lesson.logits.cols, options.precision,
+                                              block_cells_budget(widest_label(logit_rows), 0));
+
+    std::string out = header(lesson) + '\n';
+    out += wrap_words(fmt::format("E = tok_emb.weight = out_head.weight   {} x {}   > marks the ids' rows",
+                                  group_thousands(e.rows), group_thousands(e.cols)),
+                      "", "  ");
+    out += render_block(e, e_rows, widest_label(e_rows), screen, options.palette);
+    out += '\n' + wrap_words(fmt::format("H = {}   {} x {}", lesson.request.hidden_given ? "from the --hidden file" : "E[ids]",
+                       group_thousands(lesson.hidden.rows), group_thousands(lesson.hidden.cols)), "", "  ");
+    out += render_block(lesson.hidden, h_rows, widest_label(h_rows), screen, options.palette);
+    out += '\n' + wrap_words(fmt::format("logits = H @ E.T = F.linear(H, E)   {} x {}   column k is token id k",
+                       group_thousands(lesson.logits.rows), group_thousands(lesson.logits.cols)), "", "  ");
+    out += render_block(lesson.logits, logit_rows, widest_label(logit_rows), logit_screen, options.palette);
+    out += '\n' + wrap_words(fmt::format("Top {} token ids per position (logit in parentheses)", lesson.request.top), "", "  ");
+    out += top_lines(lesson, shown_logits, logit_screen.format);
+    return out + '\n' + explanations(lesson);
+}
+
+}  // namespace embdemo
