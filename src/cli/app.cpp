@@ -348,7 +348,12 @@ int write_lesson(const Options& options, const Lesson& lesson, ToReport to_repor
         case OutputFormat::json: return write_stdout(render_lesson_json(to_report(lesson), {}));
         case OutputFormat::csv: return write_stdout(render_lesson_delimited(to_report(lesson), ',', {}));
         case OutputFormat::tsv: return write_stdout(render_lesson_delimited(to_report(lesson), '\t', {}));
-        case OutputFormat::markdown:  // refused by the options
+        case OutputFormat::markdown: {
+            // The notes' title is the text view's own first line, so the two never disagree.
+            const std::string text = to_text(lesson, TextOptions{});
+            return write_stdout(render_lesson_markdown(to_report(lesson), text.substr(0, text.find('\n')),
+                                                       options.precision));
+        }
         case OutputFormat::text: break;
     }
     return write_stdout(to_text(lesson, text_options(options)));

@@ -902,10 +902,6 @@ std::optional<std::string> validate_bag(const RawOptions& raw, Options& options)
 std::optional<std::string> validate_table_lesson(const RawOptions& raw, Options& options) {
     const char* lesson = raw.tied ? "tied" : raw.factor ? "factor" : raw.bag ? "bag" : "positions";
     if (auto problem = check_table_lesson_exclusive(raw, lesson)) return problem;
-    if (options.format == OutputFormat::markdown) {
-        return fmt::format("--format markdown is not available for embdemo {} yet (allowed: text, json, csv, tsv)",
-                           lesson);
-    }
     if (raw.tied) {
         options.lesson = Lesson::tied;
         return validate_tied(raw, options);
