@@ -15,8 +15,7 @@ namespace {
 std::string header(const FactorLesson& lesson) {
     const FactorRequest& request = lesson.request;
     const IdBatch& ids = request.ids;
-    const std::string shape = ids.batched ? fmt::format("B x T = {} x {}", ids.batch, ids.seq)
-                                          : fmt::format("n = {}", ids.values.size());
+    const std::string shape = describe_id_count(ids.shape(), ids.values.size());
     return render_header_lines(
         "Factorised embedding (ALBERT): E1[ids] @ E2 instead of one V x d table",
         {{"ids", format_id_batch(ids), shape},

@@ -40,8 +40,7 @@ std::string header(const GradLesson& lesson) {
     const std::string v = group_thousands(request.vocab_size);
     const std::string d = group_thousands(request.dim);
     std::string out = "Embedding backward two ways: scatter-add vs one_hot(ids).T @ G\n";
-    const std::string shape = request.ids.batched ? fmt::format("B x T = {} x {}", request.ids.batch, request.ids.seq)
-                                                  : fmt::format("n = {}", n);
+    const std::string shape = describe_id_count(request.ids.shape(), n);
     out += fmt::format("  ids    {}  ({})\n", format_id_batch(request.ids), shape);
     out += fmt::format("  vocab  {}{}\n", v, request.vocab_inferred ? "  (largest id + 1; set it with --vocab)" : "");
     out += fmt::format("  dim    {}\n", d);

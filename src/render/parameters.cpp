@@ -12,8 +12,7 @@ std::vector<Parameter> demo_parameters(const DemoRequest& request, const std::st
     const bool from_file = request.origin.kind == WeightOrigin::Kind::file;
     std::vector<Parameter> parameters;
     const IdShape& shape = request.shape;
-    parameters.push_back({"ids", ids_text, shape.batched ? fmt::format("B x T = {} x {}", shape.batch, shape.seq)
-                                                         : "n = " + std::to_string(request.ids.size())});
+    parameters.push_back({"ids", ids_text, describe_id_count(shape, request.ids.size())});
     parameters.push_back({"vocab", group_thousands(request.vocab_size),
                           request.vocab_inferred ? "largest id + 1; set it with --vocab" : from_file ? "rows in the file" : ""});
     parameters.push_back({"dim", group_thousands(request.dim), from_file ? "columns in the file" : ""});

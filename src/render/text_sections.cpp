@@ -23,6 +23,10 @@ std::string format_diff(double diff) { return fmt::format("{}", diff); }
 
 }  // namespace
 
+std::string describe_id_count(const IdShape& shape, std::size_t count) {
+    return shape.batched ? fmt::format("B x T = {} x {}", shape.batch, shape.seq) : fmt::format("n = {}", count);
+}
+
 std::string per_id_shape(const IdShape& shape, std::size_t count, std::size_t cols) {
     if (!shape.batched) return fmt::format("{} x {}", group_thousands(count), group_thousands(cols));
     return fmt::format("{} x {} x {}", group_thousands(shape.batch), group_thousands(shape.seq), group_thousands(cols));

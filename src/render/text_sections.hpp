@@ -29,6 +29,9 @@ WeightRows weight_rows(const DemoReport& report);
 // "ids[0], ids[3]", or "ids[0], ids[1], ids[2], ... (5 times)"; "ids[1,0]" in a batch.
 std::string describe_positions(const std::vector<std::size_t>& positions, const IdShape& shape);
 
+// "n = 4", or "B x T = 2 x 2" for a batch: the note after the ids in every header.
+std::string describe_id_count(const IdShape& shape, std::size_t count);
+
 // "4 x 3", or "2 x 2 x 3" for a B x T batch: the shape of a tensor with one row per id.
 std::string per_id_shape(const IdShape& shape, std::size_t count, std::size_t cols);
 std::string describe_origin(const DemoReport& report);  // "nn.Embedding(4, 5).weight", ...

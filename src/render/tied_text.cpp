@@ -15,8 +15,7 @@ namespace {
 std::string header(const TiedLesson& lesson) {
     const TiedRequest& request = lesson.request;
     const IdBatch& ids = request.ids;
-    const std::string shape = ids.batched ? fmt::format("B x T = {} x {}", ids.batch, ids.seq)
-                                          : fmt::format("n = {}", ids.values.size());
+    const std::string shape = describe_id_count(ids.shape(), ids.values.size());
     return render_header_lines(
         "Tied output layer: logits = H @ E.T, the input table reused as out_head.weight",
         {{"ids", format_id_batch(ids), shape},
