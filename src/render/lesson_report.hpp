@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/matrix.hpp"
@@ -18,6 +19,11 @@ struct LessonField {
 };
 
 struct LessonTable {
+    LessonTable(std::string table_name, std::string table_formula, const Matrix* values,
+                std::vector<std::size_t> table_shape, bool is_integral = false)
+        : name(std::move(table_name)), formula(std::move(table_formula)), matrix(values),
+          shape(std::move(table_shape)), integral(is_integral) {}
+
     std::string name;     // the JSON key and the --show name: "grad_lookup"
     std::string formula;  // for the comment line of CSV/TSV: "emb.weight.grad"
     const Matrix* matrix = nullptr;
