@@ -54,6 +54,7 @@ from pathlib import Path
 import torch
 
 from make_torch_vectors import fnv1a64  # the same hash as tests/data/torch_vectors.txt
+from make_torch_vectors import cpu_capability
 
 # Values; larger tensors are stored as their FNV-1a hash. The inputs (tables, upstream gradients)
 # are drawn by code that tests/data/torch_vectors.txt already checks value by value, so their hash
@@ -259,9 +260,7 @@ def main() -> None:
     for c in train_cases:
         lines += train_case(c)
 
-    config = torch.__config__.show()
-    capability = next((line.split(":", 1)[1].strip() for line in config.splitlines()
-                       if "CPU capability usage" in line), "unknown")
+    capability = cpu_capability()
     head = [
         "# embdemo torch gradient and optimizer vectors, written by tools/make_torch_grad_vectors.py;",
         "# do not edit. Format: see the script's docstring.",

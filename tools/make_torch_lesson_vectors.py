@@ -44,6 +44,7 @@ import torch.nn.functional as F
 
 from make_torch_grad_vectors import ids_text
 from make_torch_grad_vectors import tensor_line as grad_tensor_line
+from make_torch_vectors import cpu_capability
 
 FULL_LIMIT = 600
 # The products compared within a tolerance cannot be checked through a hash: kept in full.
@@ -179,9 +180,7 @@ def main() -> None:
         Path(__file__).resolve().parent.parent / "tests" / "data" / "torch_lesson_vectors.txt")
     torch.set_num_threads(1)
     lines = fixed_cases() + random_cases(random.Random(RANDOM_SEED))
-    config = torch.__config__.show()
-    capability = next((line.split(":", 1)[1].strip() for line in config.splitlines()
-                       if "CPU capability usage" in line), "unknown")
+    capability = cpu_capability()
     head = [
         "# embdemo torch vectors for the positions, tied, factor and bag lessons, written by",
         "# tools/make_torch_lesson_vectors.py; do not edit. Format: see the script's docstring.",

@@ -95,6 +95,13 @@ def case_line(kind: str, seed: int, weight: torch.Tensor, rng: random.Random) ->
     return f"{head} hash {fnv1a64(raw):016x} {len(positions)} {samples}"
 
 
+def cpu_capability() -> str:
+    """The kernel family torch chose on this CPU (AVX2, AVX512, DEFAULT), as its config reports it:
+    the reference data's bits depend on it, so every data file records it."""
+    return next((line.split(":", 1)[1].strip() for line in torch.__config__.show().splitlines()
+                 if "CPU capability usage" in line), "unknown")
+
+
 def main() -> None:
     out_path = Path(sys.argv[1]) if len(sys.argv) > 1 else (
         Path(__file__).resolve().parent.parent / "tests" / "data" / "torch_vectors.txt")
@@ -122,9 +129,7 @@ def main() -> None:
         weight = linear_weight(seed, in_features, out_features)
         lines.append(case_line("linear", seed, weight, sample_rng))
 
-    config = torch.__config__.show()
-    capability = next((line.split(":", 1)[1].strip() for line in config.splitlines()
-                       if "CPU capability usage" in line), "unknown")
+    capability = cpu_capability()
     header = [
         "# embdemo torch reference vectors, written by tools/make_torch_vectors.py; do not edit.",
         f"# torch {torch.__version__}, CPU capability {capability}, {len(lines)} cases.",

@@ -23,6 +23,8 @@ import time
 
 import torch
 
+from make_torch_vectors import cpu_capability
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -48,9 +50,7 @@ def main() -> None:
         times.append(time.perf_counter() - start)
         del table
     measured = times[1:]
-    capability = [line.split(":", 1)[1].strip() for line in torch.__config__.show().splitlines()
-                  if "CPU capability usage" in line]
-    print(f"torch {torch.__version__}, capability {capability[0] if capability else '?'}, "
+    print(f"torch {torch.__version__}, capability {cpu_capability()}, "
           f"threads {torch.get_num_threads()}, Embedding({args.vocab}, {args.dim})")
     print("times (s): " + " ".join(f"{t:.3f}" for t in measured))
     print(f"median: {statistics.median(measured):.3f} s")
