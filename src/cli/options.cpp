@@ -148,11 +148,27 @@ constexpr std::pair<const char*, OutputFormat> k_formats[] = {
     {"text", OutputFormat::text}, {"json", OutputFormat::json}, {"csv", OutputFormat::csv},
     {"tsv", OutputFormat::tsv}, {"markdown", OutputFormat::markdown}};
 
-std::optional<OutputFormat> find_format(const std::string& name) {
-    for (const auto& [known, format] : k_formats) {
-        if (name == known) return format;
+constexpr std::pair<const char*, ColorMode> k_color_modes[] = {
+    {"auto", ColorMode::automatic}, {"always", ColorMode::always}, {"never", ColorMode::never}};
+
+constexpr std::pair<const char*, PaletteMode> k_palettes[] = {
+    {"auto", PaletteMode::automatic}, {"dark", PaletteMode::dark}, {"light", PaletteMode::light}};
+
+// The value a name stands for in one of the tables above, or nullopt.
+template <typename Value, std::size_t N>
+std::optional<Value> find_named(const std::pair<const char*, Value> (&table)[N], const std::string& name) {
+    for (const auto& [known, value] : table) {
+        if (name == known) return value;
     }
     return std::nullopt;
+}
+
+// "auto, always, never": a table's names, in order, for the "allowed" part of a message.
+template <typename Value, std::size_t N>
+std::string names_of(const std::pair<const char*, Value> (&table)[N]) {
+    std::string names;
+    for (const auto& entry : table) names += (names.empty() ? "" : ", ") + std::string(entry.first);
+    return names;
 }
 
 // "lookup,onehot_matmul" -> those matrices, in that order; each name once.
@@ -979,8 +995,8 @@ CommandLine validate(const RawOptions& raw) {
         request.seed = seed.value();
     }
 
-    const auto format = find_format(raw.format);
-    if (!format) return fail(bad_value("--format", raw.format, "is not a known format", "text, json, csv, tsv, markdown"));
+    const auto format = find_named(k_formats, raw.format);
+    if (!format) return fail(bad_value("--format", raw.format, "is not a known format", names_of(k_formats)));
     options.format = *format;
     if (raw.show) {
         auto show = parse_matrix_selection(*raw.show);
@@ -1008,24 +1024,12 @@ CommandLine validate(const RawOptions& raw) {
     if (!precision) return fail(precision.error());
     options.precision = static_cast<int>(precision.value());
 
-    if (raw.color == "auto") {
-        options.color = ColorMode::automatic;
-    } else if (raw.color == "always") {
-        options.color = ColorMode::always;
-    } else if (raw.color == "never") {
-        options.color = ColorMode::never;
-    } else {
-        return fail(bad_value("--color", raw.color, "is not a known mode", "auto, always, never"));
-    }
-    if (raw.palette == "auto") {
-        options.palette = PaletteMode::automatic;
-    } else if (raw.palette == "dark") {
-        options.palette = PaletteMode::dark;
-    } else if (raw.palette == "light") {
-        options.palette = PaletteMode::light;
-    } else {
-        return fail(bad_value("--palette", raw.palette, "is not a known palette", "auto, dark, light"));
-    }
+    const auto color = find_named(k_color_modes, raw.color);
+    if (!color) return fail(bad_value("--color", raw.color, "is not a known mode", names_of(k_color_modes)));
+    options.color = *color;
+    const auto palette = find_named(k_palettes, raw.palette);
+    if (!palette) return fail(bad_value("--palette", raw.palette, "is not a known palette", names_of(k_palettes)));
+    options.palette = *palette;
 
     // With --weights the sizes are checked against the file's header, before its data is read;
     // bag's product is B x V x d, checked by validate_bag.
