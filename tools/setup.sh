@@ -6,9 +6,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # help2man: the man page; locales (localedef) and bsdutils (script): the determinism test;
-# time (GNU time's peak RSS): the memory-estimate test; libopenblas-dev: embdemo-bench.
+# time (GNU time's peak RSS): the memory-estimate test; libopenblas-dev: embdemo-bench;
+# libutf8proc-dev: Unicode classes for GPT-2's tokenizer.
 packages=(g++ cmake make libcli11-dev libfmt-dev libxtensor-dev xtl-dev libxsimd-dev doctest-dev
-          help2man locales bsdutils time libopenblas-dev)
+          help2man locales bsdutils time libopenblas-dev libutf8proc-dev)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||

@@ -1,0 +1,80 @@
+#include "core/gpt2_tokenizer.hpp"
+
+#include <utf8proc.h>
+
+#include "core/escape.hpp"
+#include "core/gpt2_pieces.hpp"
+
+namespace embdemo {
+
+std::vector<TextPiece> tokenize_gpt2(const Gpt2Vocabulary& vocab, std::string_view text) {
+    std::vector<TextPiece> pieces;
+    while (!text.empty()) {
+        const std::size_t special = text.find(k_end_of_text_text);
+        for (const std::string_view piece : gpt2_pieces(text.substr(0, special))) {
+            pieces.push_back({piece, vocab.encode_piece(piece), false});
+        }
+        if (special == std::string_view::npos) break;
+        pieces.push_back({text.substr(special, k_end_of_text_text.size()), {k_gpt2_end_of_text}, true});
+        text.remove_prefix(special + k_end_of_text_text.size());
+    }
+    return pieces;
+}
+
+std::vector<std::uint64_t> encode_gpt2(const Gpt2Vocabulary& vocab, std::string_view text) {
+    std::vector<std::uint64_t> ids;
+    for (const TextPiece& piece : tokenize_gpt2(vocab, text)) ids.insert(ids.end(), piece.ids.begin(), piece.ids.end());
+    return ids;
+}
+
+namespace {
+
+// Characters a terminal would not show as themselves: controls, format characters (bidi
+// overrides, zero-width joiners), separators that break lines, unassigned and private use.
+bool shows_as_itself(std::uint32_t code_point) {
+    if (code_point < 0xa0) return false;
+    switch (utf8proc_category(static_cast<utf8proc_int32_t>(code_point))) {
+    case UTF8PROC_CATEGORY_CC: case UTF8PROC_CATEGORY_CF: case UTF8PROC_CATEGORY_CS:
+    case UTF8PROC_CATEGORY_CO: case UTF8PROC_CATEGORY_CN: case UTF8PROC_CATEGORY_ZL:
+    case UTF8PROC_CATEGORY_ZP:
+        return false;
+    default:
+        return true;
+    }
+}
+
+}  // namespace
+
+std::string token_label(std::string_view bytes) {
+    static constexpr char k_hex[] = "0123456789abcdef";
+    std::string label;
+    for (std::size_t at = 0; at < bytes.size();) {
+        const auto next = decode_utf8(bytes, at);
+        const auto byte = static_cast<unsigned char>(bytes[at]);
+        if (next && next->length > 1 && shows_as_itself(next->code_point)) {
+            label.append(bytes.substr(at, next->length));
+            at += next->length;
+            continue;
+        }
+        if (byte == '"' || byte == '\\') {
+            label += '\\';
+            label += static_cast<char>(byte);
+        } else if (byte == '\n') {
+            label += "\\n";
+        } else if (byte == '\t') {
+            label += "\\t";
+        } else if (byte == '\r') {
+            label += "\\r";
+        } else if (byte >= 0x20 && byte < 0x7f) {
+            label += static_cast<char>(byte);
+        } else {
+            label += "\\x";
+            label += k_hex[byte >> 4];
+            label += k_hex[byte & 0xf];
+        }
+        ++at;
+    }
+    return label;
+}
+
+}  // namespace embdemo

@@ -1,0 +1,33 @@
+// Text to GPT-2 token ids, as the book gets them:
+//   tiktoken.get_encoding("gpt2").encode(text, allowed_special={"<|endoftext|>"})
+// "<|endoftext|>" anywhere in the text is the special token 50,256; the text between is cut into
+// pieces by gpt2_pieces and each piece encoded by BPE.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/gpt2_vocab.hpp"
+
+namespace embdemo {
+
+// One piece of the text and the ids it became.
+struct TextPiece {
+    std::string_view text;
+    std::vector<std::uint64_t> ids;
+    bool special = false;  // <|endoftext|>, which is never split or merged
+};
+
+// `text` must be valid UTF-8.
+std::vector<TextPiece> tokenize_gpt2(const Gpt2Vocabulary& vocab, std::string_view text);
+
+std::vector<std::uint64_t> encode_gpt2(const Gpt2Vocabulary& vocab, std::string_view text);
+
+// A token's bytes as views print them between quotes: the leading space kept, printable
+// characters as themselves, '"' and '\' escaped, tab/newline/return as \t \n \r, and every other
+// control byte or byte that is not UTF-8 on its own (a token can hold half a character) as \xNN.
+std::string token_label(std::string_view bytes);
+
+}  // namespace embdemo

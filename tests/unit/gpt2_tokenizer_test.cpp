@@ -1,0 +1,116 @@
+// GPT-2's tokenizer against tiktoken's own ids (tests/data/gpt2_token_vectors.txt, written by
+// tools/make_gpt2_token_vectors.js from npm's tiktoken, the Rust tiktoken as WebAssembly).
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "core/escape.hpp"
+#include "core/gpt2_pieces.hpp"
+#include "core/gpt2_tokenizer.hpp"
+#include "core/ids.hpp"
+
+namespace embdemo {
+namespace {
+
+std::string read_all(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    REQUIRE_MESSAGE(in, "cannot read " << path);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+const Gpt2Vocabulary& vocabulary() {
+    static const auto parsed = Gpt2Vocabulary::parse(read_all(EMBDEMO_GPT2_DATA_DIR "/vocab.bpe"));
+    REQUIRE_MESSAGE(parsed, parsed.error());
+    return parsed.value();
+}
+
+std::string from_hex(const std::string& hex) {
+    std::string bytes;
+    for (std::size_t i = 0; i + 1 < hex.size(); i += 2) bytes += static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16));
+    return bytes;
+}
+
+std::string ids_text(const std::vector<std::uint64_t>& ids) {
+    std::string text;
+    for (std::size_t i = 0; i < ids.size(); ++i) text += (i ? "," : "") + std::to_string(ids[i]);
+    return text;
+}
+
+}  // namespace
+
+TEST_CASE("every recorded text gets tiktoken's ids, and every sampled id tiktoken's bytes") {
+    std::ifstream in(EMBDEMO_TEST_DATA_DIR "/gpt2_token_vectors.txt");
+    REQUIRE(in);
+    std::size_t texts = 0;
+    std::size_t tokens = 0;
+    for (std::string line; std::getline(in, line);) {
+        std::istringstream fields(line);
+        std::string kind, first, word, second;
+        fields >> kind >> first;
+        if (kind == "text") {
+            fields >> word >> second;
+            const std::string text = from_hex(first);
+            CAPTURE(escape_for_message(text));
+            CHECK(ids_text(encode_gpt2(vocabulary(), text)) == second);
+            ++texts;
+        } else if (kind == "token") {
+            fields >> second;
+            CHECK(vocabulary().bytes(std::stoull(first)) == from_hex(second));
+            ++tokens;
+        }
+    }
+    CHECK(texts > 400);
+    CHECK(tokens > 500);
+}
+
+TEST_CASE("the book's sentences") {
+    CHECK(ids_text(encode_gpt2(vocabulary(), "Your journey starts with one step")) == "7120,7002,4940,351,530,2239");
+    CHECK(vocabulary().size() == k_gpt2_vocab_size);
+    CHECK(vocabulary().bytes(k_gpt2_end_of_text) == "<|endoftext|>");
+}
+
+TEST_CASE("pieces follow GPT-2's pattern: contractions, a space joins the next word, space runs keep their last") {
+    const auto pieces = gpt2_pieces("It's  a\ttest\n\n 42!");
+    const std::vector<std::string_view> expected{"It", "'s", " ", " a", "\t", "test", "\n\n", " 42", "!"};
+    CHECK(pieces == expected);
+    CHECK(gpt2_pieces("   ") == std::vector<std::string_view>{"   "});
+    CHECK(gpt2_pieces("") .empty());
+}
+
+TEST_CASE("BPE reports its merges, and the last merge is the token") {
+    std::vector<BpeMerge> merges;
+    const auto ids = vocabulary().encode_piece(" journey", &merges);
+    REQUIRE(ids.size() == 1);
+    REQUIRE(!merges.empty());
+    CHECK(merges.back().merged == ids[0]);
+    CHECK(vocabulary().bytes(merges.back().left) + vocabulary().bytes(merges.back().right) == " journey");
+}
+
+TEST_CASE("a long piece without a space is encoded in n log n, not rescanned per merge") {
+    const std::string long_word(1 << 20, 'a');
+    const auto ids = encode_gpt2(vocabulary(), long_word);
+    std::size_t bytes = 0;
+    for (const auto id : ids) bytes += vocabulary().bytes(id).size();
+    CHECK(bytes == long_word.size());
+}
+
+TEST_CASE("token labels keep the space and escape what a terminal would not show") {
+    CHECK(token_label(" Your") == " Your");
+    CHECK(token_label("\n\t\"\\") == "\\n\\t\\\"\\\\");
+    CHECK(token_label("\xe2\x80") == "\\xe2\\x80");
+    CHECK(token_label("caf\xc3\xa9") == "caf\xc3\xa9");
+    CHECK(token_label("\xe2\x80\xae") == "\\xe2\\x80\\xae");  // U+202E turns text around: escaped
+    CHECK(token_label("\x1b[31m") == "\\x1b[31m");
+}
+
+TEST_CASE("a vocab.bpe that is not GPT-2's is refused with a reason") {
+    CHECK(Gpt2Vocabulary::parse("nonsense").error() == "its first line is not \"#version ...\"");
+    CHECK(Gpt2Vocabulary::parse("#version: 0.2\n\xc4\xa0 t\n").error() == "it has 1 merges, GPT-2 has 50000");
+    CHECK(Gpt2Vocabulary::parse("#version: 0.2\nab\n").error() == "line 2 is not a merge \"left right\"");
+}
+
+}  // namespace embdemo
