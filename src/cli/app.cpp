@@ -343,7 +343,12 @@ Request table_request(const Options& options) {
 // Writes a lesson's machine format from its report, or its text view; only the one asked for
 // is rendered.
 template <typename Lesson, typename ToReport, typename ToText>
-int write_lesson(const Options& options, const Lesson& lesson, ToReport to_report, ToText to_text) {
+int write_lesson(const Options& options, const Lesson& lesson, ToReport to_lesson_report, ToText to_text) {
+    const auto to_report = [&](const Lesson& run) {
+        LessonReport report = to_lesson_report(run);
+        add_id_source(report, options.id_batch.source);
+        return report;
+    };
     switch (options.format) {
         case OutputFormat::json: return write_stdout(render_lesson_json(to_report(lesson), {}));
         case OutputFormat::csv: return write_stdout(render_lesson_delimited(to_report(lesson), ',', {}));

@@ -14,6 +14,7 @@
 
 #include "cli/exit_codes.hpp"
 #include "core/escape.hpp"
+#include "cli/text_input.hpp"
 #include "core/ids.hpp"
 #include "core/init.hpp"
 #include "core/limits.hpp"
@@ -36,6 +37,8 @@ constexpr const char* k_footer = R"(Examples:
   embdemo --ids 2,3,1 --dim 3 --init index    numbers to check by hand
   embdemo --ids 2,3,1 --dim 5 --format csv --show lookup   one matrix as CSV
   embdemo --ids 464,3290 --weights wte.npy    a real model's table (numpy.save)
+  embdemo --text "Your journey starts with one step" --dim 4
+                                              GPT-2's token ids of a sentence
 
 Matrices for --show (one, or several separated by commas): weight, onehot,
 lookup, onehot_matmul, linear_output.
@@ -66,6 +69,8 @@ std::string fmt_real(double value) {
 
 struct RawOptions {
     std::optional<std::string> ids;
+    std::optional<std::string> text;       // --text: GPT-2 tokens instead of --ids
+    std::optional<std::string> text_file;  // --text-file
     std::optional<std::string> vocab;
     std::optional<std::string> dim;
     std::optional<std::string> seed;
@@ -201,6 +206,9 @@ void declare_options(CLI::App& app, RawOptions& raw) {
         return option->multi_option_policy(CLI::MultiOptionPolicy::Throw);
     };
     single(app.add_option("--ids", raw.ids, "token ids, e.g. 2,3,1 (required)"))->type_name("LIST");
+    single(app.add_option("--text", raw.text, "GPT-2 tokens of this text as the ids"))->type_name("TEXT");
+    single(app.add_option("--text-file", raw.text_file, "GPT-2 tokens of a UTF-8 file as the ids"))
+        ->type_name("FILE");
     single(app.add_option("--vocab", raw.vocab, "rows of E (default: largest id + 1)"))->type_name("V");
     single(app.add_option("--dim", raw.dim, "columns of E (required unless --weights)"))->type_name("D");
     single(app.add_option("--seed", raw.seed, "torch.manual_seed, 0 to 2^64-1 (default 123)"))
@@ -565,19 +573,48 @@ void declare_cost_options(CLI::App& cost, RawOptions& raw) {
     single(cost.add_option("--tokens", raw.tokens, "n, the number of ids (1 to 1,048,576)"))->type_name("N");
 }
 
+// Which option gave the ids, for messages about them.
+const char* ids_option(const RawOptions& raw) { return raw.text ? "--text" : raw.text_file ? "--text-file" : "--ids"; }
+
+// The ids from --ids, --text or --text-file (exactly one of them).
+ParseResult<IdBatch> read_ids(const RawOptions& raw) {
+    using Result = ParseResult<IdBatch>;
+    const int given = int(raw.ids.has_value()) + int(raw.text.has_value()) + int(raw.text_file.has_value());
+    if (given > 1) {
+        return Result::fail("--ids, --text and --text-file each give the ids (allowed: one of them)");
+    }
+    if (raw.text) return ids_from_text(*raw.text, "--text");
+    if (raw.text_file) {
+        auto text = read_text_file(*raw.text_file);
+        if (!text) return Result::fail(text.error());
+        return ids_from_text(std::move(text.value()), "--text-file " + quote_for_message(*raw.text_file) + ":");
+    }
+    auto ids = parse_id_batch(*raw.ids);
+    if (!ids) {
+        return Result::fail(bad_value("--ids", *raw.ids, ids.error(),
+                                      "comma-separated non-negative decimal token ids, e.g. 2,3,1, or rows "
+                                      "of them separated by ';' for a batch"));
+    }
+    return ids;
+}
+
 // The shared options cost reads; any other one given is refused rather than ignored.
 std::optional<std::string> check_cost_shared(const RawOptions& raw) {
     for (const std::string& option : raw.shared_given) {
-        if (option == "--ids" || option == "--vocab" || option == "--dim" || option == "--format") continue;
-        return option + " has no effect on embdemo cost (allowed with cost: --ids, --vocab, --dim, "
-               "--format and the options of embdemo cost --help)";
+        if (option == "--ids" || option == "--text" || option == "--text-file" || option == "--vocab" ||
+            option == "--dim" || option == "--format") {
+            continue;
+        }
+        return option + " has no effect on embdemo cost (allowed with cost: --ids, --text, --text-file, --vocab, "
+               "--dim, --format and the options of embdemo cost --help)";
     }
     return std::nullopt;
 }
 
 // n from --ids or --tokens, V and d from --model or --vocab/--dim (or the ids), each bounded.
 std::optional<std::string> cost_sizes(const RawOptions& raw, CostRequest& request) {
-    if (raw.ids && raw.tokens) return std::string("--ids and --tokens both give n (allowed: one of them)");
+    const bool has_ids = raw.ids || raw.text || raw.text_file;
+    if (has_ids && raw.tokens) return std::string(ids_option(raw)) + " and --tokens both give n (allowed: one of them)";
     if (raw.model) {
         request.model = find_model_preset(*raw.model);
         if (!request.model) return bad_value("--model", *raw.model, "is not a known model", model_preset_names());
@@ -588,7 +625,7 @@ std::optional<std::string> cost_sizes(const RawOptions& raw, CostRequest& reques
         request.dim = request.model->dim;
         request.ids = request.model->context;
         request.token_source = TokenSource::context;
-    } else if ((!raw.ids && !raw.tokens) || !raw.dim || (raw.tokens && !raw.vocab)) {
+    } else if ((!has_ids && !raw.tokens) || !raw.dim || (raw.tokens && !raw.vocab)) {
         return std::string("embdemo cost needs sizes: --model NAME, or --tokens N with --vocab V and --dim D, "
                            "or --ids LIST with --dim D; see embdemo cost --help");
     } else {
@@ -635,6 +672,26 @@ std::optional<std::string> cost_ids(const std::string& text, bool vocab_known, C
     return std::nullopt;
 }
 
+// --text or --text-file: n is the number of GPT-2 tokens, V GPT-2's 50,257 unless --vocab says.
+std::optional<std::string> cost_text(const RawOptions& raw, CostRequest& request) {
+    const auto ids = read_ids(raw);
+    if (!ids) return ids.error();
+    const TokenIds& values = ids.value().values;
+    if (values.size() > k_max_cost_tokens) {
+        return std::string(ids_option(raw)) + " has " + group_thousands(values.size()) + " tokens (allowed: at most " +
+               group_thousands(k_max_cost_tokens) + ")";
+    }
+    request.ids = values.size();
+    request.token_source = TokenSource::text;
+    if (request.vocab_size == 0) request.vocab_size = k_gpt2_vocab_size;
+    const std::uint64_t largest = *std::max_element(values.begin(), values.end());
+    if (largest >= request.vocab_size) {
+        return std::string(ids_option(raw)) + ": token id " + std::to_string(largest) + " is out of range for a vocab of " +
+               group_thousands(request.vocab_size) + " (allowed: --vocab at least " + group_thousands(largest + 1) + ")";
+    }
+    return std::nullopt;
+}
+
 CommandLine validate_cost(const RawOptions& raw) {
     CommandLine result;
     Options& options = result.options;
@@ -648,6 +705,8 @@ CommandLine validate_cost(const RawOptions& raw) {
     if (auto problem = cost_sizes(raw, options.cost)) return fail(*problem);
     if (raw.ids) {
         if (auto problem = cost_ids(*raw.ids, options.cost.vocab_size != 0, options.cost)) return fail(*problem);
+    } else if (raw.text || raw.text_file) {
+        if (auto problem = cost_text(raw, options.cost)) return fail(*problem);
     }
     result.run = true;
     return result;
@@ -942,22 +1001,20 @@ CommandLine validate(const RawOptions& raw) {
     DemoRequest& request = options.request;
 
     const bool need_dim = !raw.dim && !raw.weights;  // a weight file brings its own dim
-    if (!raw.ids || need_dim) {
-        const char* missing = !raw.ids && need_dim ? "--ids and --dim are" : !raw.ids ? "--ids is" : "--dim is";
+    const bool has_ids = raw.ids || raw.text || raw.text_file;
+    if (!has_ids || need_dim) {
+        const char* missing = !has_ids && need_dim ? "--ids and --dim are" : !has_ids ? "--ids is" : "--dim is";
         return fail(std::string(missing) + " required, e.g. embdemo --ids 2,3,1 --dim 5; see embdemo --help");
     }
     if (raw.weights) {
         request.origin.kind = WeightOrigin::Kind::file;
         request.origin.detail = *raw.weights;
     }
-    auto ids = parse_id_batch(*raw.ids);
-    if (!ids) {
-        return fail(bad_value("--ids", *raw.ids, ids.error(),
-                              "comma-separated non-negative decimal token ids, e.g. 2,3,1, or rows "
-                              "of them separated by ';' for a batch"));
-    }
+    auto ids = read_ids(raw);
+    if (!ids) return fail(ids.error());
     options.id_batch = ids.value();
     request.shape = ids.value().shape();
+    request.source = ids.value().source;
     request.ids = std::move(ids.value().values);
 
     std::uint64_t largest_id = 0;
@@ -968,12 +1025,15 @@ CommandLine validate(const RawOptions& raw) {
         request.vocab_size = vocab.value();
         for (std::size_t i = 0; i < request.ids.size(); ++i) {
             if (request.ids[i] >= request.vocab_size) {
-                return fail("--ids: ids[" + index_text(request.shape, i) + "] = " + std::to_string(request.ids[i]) +
-                            " is out of range for --vocab " +
+                const std::string token = request.source.from_text() ? " \"" + request.source.tokens[i] + "\"" : "";
+                return fail(std::string(ids_option(raw)) + ": ids[" + index_text(request.shape, i) + "] = " +
+                            std::to_string(request.ids[i]) + token + " is out of range for --vocab " +
                             std::to_string(request.vocab_size) + " (allowed: ids 0 to " +
                             std::to_string(request.vocab_size - 1) + ")");
             }
         }
+    } else if (request.source.from_text() && !raw.weights) {
+        request.vocab_size = k_gpt2_vocab_size;  // the table the tokenizer's ids index
     } else if (!raw.weights) {
         if (largest_id == UINT64_MAX) {
             return fail("--ids: id " + std::to_string(largest_id) +

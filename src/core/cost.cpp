@@ -39,6 +39,7 @@ const char* cost_method_name(CostMethod method) {
 const char* token_source_name(TokenSource source) {
     switch (source) {
         case TokenSource::ids: return "ids";
+        case TokenSource::text: return "text";
         case TokenSource::tokens: break;
         case TokenSource::context: return "context";
     }

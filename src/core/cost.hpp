@@ -81,8 +81,8 @@ const char* cost_method_name(CostMethod method);  // "lookup", "onehot_dense", "
 const char* cost_pass_name(CostPass pass);        // "forward", "backward"
 
 // Where n came from: the ids listed by --ids, --tokens N, or the --model's context length.
-enum class TokenSource { ids, tokens, context };
-const char* token_source_name(TokenSource source);  // "ids", "tokens", "context"
+enum class TokenSource { ids, text, tokens, context };
+const char* token_source_name(TokenSource source);  // "ids", "text", "tokens", "context"
 
 // `embdemo cost`: the sizes, where they came from, and the six rows.
 struct CostRequest {

@@ -35,11 +35,20 @@ struct IdShape {
 // Flat position `i` as torch indexes the ids tensor: "2" in a list, "1,0" (b, t) in a batch.
 std::string index_text(const IdShape& shape, std::size_t i);
 
+// Where ids came from when they were not typed: the text (--text, --text-file) and, per id, its
+// GPT-2 token as views quote it (core/gpt2_tokenizer's token_label). Empty for --ids.
+struct IdSource {
+    std::string text;
+    std::vector<std::string> tokens;  // one per id, in the ids' order
+    bool from_text() const { return !tokens.empty(); }
+};
+
 struct IdBatch {
     std::vector<std::uint64_t> values;  // B * T ids, row-major
     std::size_t batch = 1;              // B
     std::size_t seq = 0;                // T
     bool batched = false;               // written with ';': shape B x T rather than T
+    IdSource source;
 
     IdShape shape() const { return {batch, seq, batched}; }
 

@@ -28,12 +28,15 @@ struct WeightOrigin {
 struct DemoRequest {
     TokenIds ids;           // flat, row-major for a batch
     IdShape shape;          // a list, or B x T
+    IdSource source;        // the text and tokens, when the ids came from --text
 
     std::uint64_t vocab_size = 0;
     bool vocab_inferred = false;  // vocab_size came from max(ids) + 1, as the notebook does
     std::uint64_t dim = 0;
     std::uint64_t seed = 123;
     WeightOrigin origin;
+
+    IdBatch id_batch() const { return {ids, shape.batch, shape.seq, shape.batched, source}; }
 };
 
 struct DemoReport {

@@ -57,6 +57,9 @@ std::string sizes_line(const CostRequest& request) {
     std::string n;
     switch (request.token_source) {
         case TokenSource::ids: n = fmt::format("n = {} (--ids)", count_of(request.ids, "id", "ids")); break;
+        case TokenSource::text:
+            n = fmt::format("n = {} (GPT-2 tokens of the text)", count_of(request.ids, "token", "tokens"));
+            break;
         case TokenSource::tokens: n = "n = " + count_of(request.ids, "token", "tokens"); break;
         case TokenSource::context:
             n = fmt::format("n = {} tokens (its context length)", group_thousands(request.ids));

@@ -24,7 +24,7 @@ std::string header(const FactorLesson& lesson) {
          {"rank", group_thousands(request.rank), "r, the width of the table"},
          {"seed", std::to_string(request.seed),
           fmt::format("torch.manual_seed, then e1 = nn.Embedding({}, {}), then proj = nn.Linear({}, {}, bias=False)",
-                      request.vocab_size, request.rank, request.rank, request.dim)}});
+                      request.vocab_size, request.rank, request.rank, request.dim)}}, ids);
 }
 
 // Row pairs: the first route on top, the one-hot route under it.

@@ -52,8 +52,8 @@ std::string render_json(const DemoReport& report, const MatrixSelection& show) {
     const DemoRequest& request = report.request;
     std::string out = "{\n";
     out += fmt::format("  \"schema\": \"{}\",\n", k_json_schema);
-    out += fmt::format("  \"ids\": {},\n", ids_json(IdBatch{request.ids, request.shape.batch, request.shape.seq,
-                                                             request.shape.batched}));
+    out += fmt::format("  \"ids\": {},\n", ids_json(request.id_batch()));
+    out += id_source_json(request.source, "  ");
     out += fmt::format("  \"vocab\": {},\n", request.vocab_size);
     out += fmt::format("  \"vocab_inferred\": {},\n", request.vocab_inferred);
     out += fmt::format("  \"dim\": {},\n", request.dim);

@@ -76,4 +76,17 @@ std::string ids_json(const IdBatch& ids) {
     return fmt::format("[{}]", fmt::join(rows, ", "));
 }
 
+std::string tokens_json(const IdSource& source) {
+    std::vector<std::string> tokens;
+    tokens.reserve(source.tokens.size());
+    for (const std::string& token : source.tokens) tokens.push_back(json_string(token));
+    return fmt::format("[{}]", fmt::join(tokens, ", "));
+}
+
+std::string id_source_json(const IdSource& source, const std::string& indent) {
+    if (!source.from_text()) return "";
+    return fmt::format("{0}\"text\": {1},\n{0}\"tokens\": {2},\n", indent, json_string(source.text),
+                       tokens_json(source));
+}
+
 }  // namespace embdemo

@@ -29,6 +29,13 @@ std::string render_header_lines(const std::string& title, const std::vector<Head
     return out;
 }
 
+std::string render_header_lines(const std::string& title, std::vector<HeaderLine> lines, const IdBatch& ids) {
+    const auto after_ids = std::find_if(lines.begin(), lines.end(), [](const HeaderLine& line) { return line.name == "ids"; });
+    const std::vector<HeaderLine> tokens = token_parameters(ids);
+    lines.insert(after_ids == lines.end() ? after_ids : after_ids + 1, tokens.begin(), tokens.end());
+    return render_header_lines(title, lines);
+}
+
 std::vector<std::size_t> shown_rows(std::size_t rows, std::size_t cols, const std::vector<std::size_t>& forced) {
     std::vector<std::size_t> kept(forced.begin(), forced.begin() + std::min(forced.size(), k_max_forced_rows));
     return visible_positions(rows, should_summarise(rows, cols), kept);

@@ -12,17 +12,17 @@
 #include "core/ids.hpp"
 #include "core/matrix.hpp"
 #include "render/paint.hpp"
+#include "render/parameters.hpp"
 #include "render/text_sections.hpp"
 
 namespace embdemo {
 
-// "  vocab    4  (largest id + 1)": the header lines of a lesson.
-struct HeaderLine {
-    std::string name;
-    std::string value;
-    std::string note;  // printed in parentheses when not empty
-};
+// "  vocab    4  (largest id + 1)": the header lines of a lesson (the note is printed in
+// parentheses when not empty). With `ids`, ids made from --text get their text and tokens
+// (token_parameters) under the "ids" line.
+using HeaderLine = Parameter;
 std::string render_header_lines(const std::string& title, const std::vector<HeaderLine>& lines);
+std::string render_header_lines(const std::string& title, std::vector<HeaderLine> lines, const IdBatch& ids);
 
 // One printed row of a block: matrix row `row` (or k_gap for "..."), a label on its left, a
 // note on its right (moved to the next line when the line would pass 80 columns), and a mark.

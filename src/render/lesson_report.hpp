@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/ids.hpp"
 #include "core/matrix.hpp"
 
 namespace embdemo {
@@ -37,6 +38,9 @@ struct LessonReport {
     std::vector<LessonTable> tables;
     std::vector<LessonField> checks;  // after the tables
 };
+
+// For ids made from --text: "text" and "tokens" after the head's "ids" field (nothing otherwise).
+void add_id_source(LessonReport& report, const IdSource& source);
 
 // The shape of an n x d matrix whose n rows come from B x T ids: {B, T, d}, or {n, d}.
 std::vector<std::size_t> rows_shape(std::size_t batch, std::size_t seq, bool batched, std::size_t cols);

@@ -8,11 +8,33 @@
 
 namespace embdemo {
 
+std::vector<Parameter> token_parameters(const IdBatch& ids) {
+    if (!ids.source.from_text()) return {};
+    constexpr std::size_t k_value_width = 66;  // 80 minus the indent, the name and the gaps
+    const std::string quoted = quote_for_message(ids.source.text, k_value_width - 2);
+    std::vector<Parameter> rows{{"text", quoted, group_thousands(ids.source.text.size()) + " bytes, GPT-2's tokenizer"}};
+    std::string line;
+    const std::size_t listed = std::min(ids.values.size(), k_max_listed_tokens);
+    for (std::size_t i = 0; i < listed; ++i) {
+        const std::string item = fmt::format("ids[{}] = {} \"{}\"", index_text(ids.shape(), i), ids.values[i],
+                                             ids.source.tokens[i]);
+        if (!line.empty() && line.size() + 3 + item.size() > k_value_width) {
+            rows.push_back({rows.size() == 1 ? "tokens" : "", line, ""});
+            line.clear();
+        }
+        line += (line.empty() ? "" : "   ") + item;
+    }
+    if (listed < ids.values.size()) line += fmt::format("   ... {} more", group_thousands(ids.values.size() - listed));
+    rows.push_back({rows.size() == 1 ? "tokens" : "", line, ""});
+    return rows;
+}
+
 std::vector<Parameter> demo_parameters(const DemoRequest& request, const std::string& ids_text) {
     const bool from_file = request.origin.kind == WeightOrigin::Kind::file;
     std::vector<Parameter> parameters;
     const IdShape& shape = request.shape;
     parameters.push_back({"ids", ids_text, describe_id_count(shape, request.ids.size())});
+    for (Parameter& token : token_parameters(request.id_batch())) parameters.push_back(std::move(token));
     parameters.push_back({"vocab", group_thousands(request.vocab_size),
                           request.vocab_inferred ? "largest id + 1; set it with --vocab" : from_file ? "rows in the file" : ""});
     parameters.push_back({"dim", group_thousands(request.dim), from_file ? "columns in the file" : ""});

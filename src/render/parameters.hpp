@@ -19,4 +19,10 @@ struct Parameter {
 // `ids_text` is the ids as the view wants them spelled (the text view shortens long lists).
 std::vector<Parameter> demo_parameters(const DemoRequest& request, const std::string& ids_text);
 
+// For ids made from --text: the text (quoted, escaped, shortened) and the tokens, each as
+// `ids[0] = 7120 "Your"`, as many to a line as fit in 80 columns, up to k_max_listed_tokens.
+// Nothing for typed ids. Every view's header lists these after its "ids" line.
+std::vector<Parameter> token_parameters(const IdBatch& ids);
+constexpr std::size_t k_max_listed_tokens = 24;
+
 }  // namespace embdemo

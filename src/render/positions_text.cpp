@@ -27,7 +27,8 @@ std::string header(const PositionsLesson& lesson) {
           request.context_inferred ? "C = T; a model sets C, e.g. GPT-2's 1,024; --context" : "C, the longest sequence P serves"},
          {"seed", std::to_string(request.seed),
           fmt::format("torch.manual_seed, then E = nn.Embedding({}, {}), then P = nn.Embedding({}, {})",
-                      request.vocab_size, request.dim, request.context, request.dim)}});
+                      request.vocab_size, request.dim, request.context, request.dim)}},
+        ids);
 }
 
 // E's rows (used ones marked) or P's rows (the first T marked).

@@ -25,7 +25,7 @@ std::string header(const TiedLesson& lesson) {
           request.hidden_given ? "" : "a stand-in for the final hidden state, which a model's blocks would compute"},
          {"seed", std::to_string(request.seed), fmt::format("torch.manual_seed, then E = nn.Embedding({}, {})",
                                                             request.vocab_size, request.dim)},
-         {"top", std::to_string(request.top), "the K largest logits per position"}});
+         {"top", std::to_string(request.top), "the K largest logits per position"}}, ids);
 }
 
 std::vector<BlockRow> per_id_rows(const TiedLesson& lesson, const std::vector<std::size_t>& shown) {

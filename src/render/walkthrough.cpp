@@ -56,9 +56,7 @@ std::string python_string(const std::string& text) {
 }
 
 std::string ids_python(const DemoRequest& request) {
-    const IdShape& shape = request.shape;
-    return fmt::format("idx = torch.tensor({})",
-                       format_id_batch(IdBatch{request.ids, shape.batch, shape.seq, shape.batched}));
+    return fmt::format("idx = torch.tensor({})", format_id_batch(request.id_batch()));
 }
 
 Step step_ids(const DemoReport& report) {

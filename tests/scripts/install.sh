@@ -19,6 +19,10 @@ for file in "$binary" "$man_page" "$completion"; do
 done
 [ $failures -eq 0 ] || exit 1
 
+# The installed binary finds GPT-2's tokenizer data under the prefix, wherever the build tree is.
+"$binary" --text "Your journey" --dim 2 --format json 2>&1 | grep -q '"tokens": \["Your", " journey"\]' ||
+  { echo "the installed embdemo cannot tokenize: $("$binary" --text x --dim 2 2>&1 >/dev/null)"; failures=$((failures + 1)); }
+
 # Every lesson's own options count too (embdemo LESSON --help for each listed subcommand).
 lessons=$("$binary" --help | sed -n '/^Subcommands:/,/^$/p' | awk 'NR > 1 && NF { print $1 }')
 options=$( { "$binary" --help; for lesson in $lessons; do "$binary" "$lesson" --help; done; } |

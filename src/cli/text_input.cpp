@@ -1,0 +1,93 @@
+#include "cli/text_input.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <memory>
+#include <vector>
+
+#include "cli/files.hpp"
+#include "core/escape.hpp"
+#include "core/gpt2_tokenizer.hpp"
+#include "core/limits.hpp"
+
+namespace embdemo {
+
+namespace {
+
+constexpr std::uint64_t k_max_vocab_file_bytes = 4u << 20;  // vocab.bpe is 456 KB
+
+std::string executable_directory() {
+    std::vector<char> path(4096);
+    const ssize_t length = ::readlink("/proc/self/exe", path.data(), path.size() - 1);
+    if (length <= 0) return "";
+    const std::string exe(path.data(), static_cast<std::size_t>(length));
+    return exe.substr(0, exe.rfind('/'));
+}
+
+std::vector<std::string> data_directories() {
+    std::vector<std::string> directories;
+    if (const char* dir = std::getenv("EMBDEMO_DATA_DIR"); dir && *dir) directories.push_back(std::string(dir) + "/gpt2");
+    if (const std::string exe = executable_directory(); !exe.empty()) {
+        directories.push_back(exe + "/share/embdemo/gpt2");
+        directories.push_back(exe + "/../share/embdemo/gpt2");
+    }
+    directories.push_back(EMBDEMO_INSTALL_DATA_DIR "/embdemo/gpt2");
+    return directories;
+}
+
+ParseResult<const Gpt2Vocabulary*> load() {
+    using Result = ParseResult<const Gpt2Vocabulary*>;
+    std::string tried;
+    for (const std::string& directory : data_directories()) {
+        const std::string path = directory + "/vocab.bpe";
+        if (::access(path.c_str(), F_OK) != 0) {
+            tried += (tried.empty() ? "" : ", ") + escape_for_message(directory);
+            continue;
+        }
+        auto text = read_small_file(path, k_max_vocab_file_bytes);
+        if (!text) return Result::fail("GPT-2's vocab.bpe at " + escape_for_message(path) + " " + text.error());
+        auto parsed = Gpt2Vocabulary::parse(text.value());
+        if (!parsed) {
+            return Result::fail("GPT-2's vocab.bpe at " + escape_for_message(path) + " is damaged: " + parsed.error() +
+                                " (reinstall it: cmake --install, or tools/setup.sh for a build tree)");
+        }
+        static const Gpt2Vocabulary vocabulary = std::move(parsed.value());
+        return Result::ok(&vocabulary);
+    }
+    return Result::fail("GPT-2's tokenizer data (gpt2/vocab.bpe) is not in " + tried +
+                        " (it comes with embdemo: run tools/setup.sh, or cmake --install, or set EMBDEMO_DATA_DIR)");
+}
+
+}  // namespace
+
+ParseResult<const Gpt2Vocabulary*> gpt2_vocabulary() {
+    static const ParseResult<const Gpt2Vocabulary*> loaded = load();
+    return loaded;
+}
+
+ParseResult<IdBatch> ids_from_text(std::string text, const std::string& option) {
+    using Result = ParseResult<IdBatch>;
+    if (!is_valid_utf8(text)) {
+        return Result::fail(option + " " + quote_for_message(text) + " is not UTF-8 text (allowed: UTF-8)");
+    }
+    const auto vocabulary = gpt2_vocabulary();
+    if (!vocabulary) return Result::fail(vocabulary.error());
+    IdBatch batch;
+    batch.values = encode_gpt2(*vocabulary.value(), text);
+    if (batch.values.empty()) {
+        return Result::fail(option + " " + quote_for_message(text) + " has no tokens (allowed: a text of at least one character)");
+    }
+    batch.seq = batch.values.size();
+    for (const std::uint64_t id : batch.values) batch.source.tokens.push_back(token_label(vocabulary.value()->bytes(id)));
+    batch.source.text = std::move(text);
+    return Result::ok(std::move(batch));
+}
+
+ParseResult<std::string> read_text_file(const std::string& path) {
+    auto text = read_small_file(path, k_max_text_file_bytes);
+    if (!text) return ParseResult<std::string>::fail("--text-file " + quote_for_message(path) + " " + text.error());
+    return text;
+}
+
+}  // namespace embdemo

@@ -1,0 +1,30 @@
+// --text and --text-file: a text's GPT-2 token ids stand in for --ids. The tokenizer's data
+// (GPT-2's vocab.bpe) is read from disk on first use, so runs with --ids never pay for it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/gpt2_vocab.hpp"
+#include "core/ids.hpp"
+#include "core/parse_result.hpp"
+
+namespace embdemo {
+
+// A text file larger than this is refused before it is read (the book's the-verdict.txt is 20 KB;
+// the tokenizer takes about 0.1 s per MB).
+constexpr std::uint64_t k_max_text_file_bytes = 16ull << 20;
+
+// GPT-2's vocabulary, loaded once from the first of: $EMBDEMO_DATA_DIR/gpt2, share/embdemo/gpt2
+// beside the binary (a build tree), ../share/embdemo/gpt2 from it (an install), and the install
+// prefix this binary was configured with.
+ParseResult<const Gpt2Vocabulary*> gpt2_vocabulary();
+
+// The ids of `text` as one flat sequence, with its tokens; `option` names where it came from in
+// messages. Refuses text that is not UTF-8 and text without a single token.
+ParseResult<IdBatch> ids_from_text(std::string text, const std::string& option);
+
+// --text-file's content: a regular file of at most k_max_text_file_bytes.
+ParseResult<std::string> read_text_file(const std::string& path);
+
+}  // namespace embdemo
