@@ -13,6 +13,8 @@
 #include "cli/exit_codes.hpp"
 #include "cli/files.hpp"
 #include "cli/options.hpp"
+#include "cli/text_input.hpp"
+#include "render/tokens_text.hpp"
 #include "cli/outputs.hpp"
 #include "cli/run_memory.hpp"
 #include "cli/terminal.hpp"
@@ -422,6 +424,13 @@ int run_bag(const Options& options) {
     return write_lesson(options, lesson, bag_report, render_bag_text);
 }
 
+int run_tokens(const Options& options) {
+    const Gpt2Vocabulary& vocab = *gpt2_vocabulary().value();  // validate loaded it
+    const TokensLesson lesson = run_tokens_lesson(vocab, options.tokens);
+    if (options.format == OutputFormat::json) return write_stdout(render_tokens_json(lesson, vocab));
+    return write_stdout(render_tokens_text(lesson, vocab));
+}
+
 }  // namespace
 
 int run_app(int argc, const char* const argv[]) {
@@ -442,6 +451,7 @@ int run_app(int argc, const char* const argv[]) {
         if (command_line.options.lesson == Lesson::tied) return run_tied(command_line.options);
         if (command_line.options.lesson == Lesson::factor) return run_factor(command_line.options);
         if (command_line.options.lesson == Lesson::bag) return run_bag(command_line.options);
+        if (command_line.options.lesson == Lesson::tokens) return run_tokens(command_line.options);
         return run_demo(command_line.options);
     } catch (const std::bad_alloc&) {
         print_error("out of memory");

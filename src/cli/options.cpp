@@ -105,6 +105,9 @@ struct RawOptions {
     std::optional<std::string> model;
     std::optional<std::string> tokens;
     std::vector<std::string> shared_given;  // the main command's options on the command line
+    // embdemo tokens
+    bool tokens_lesson = false;
+    std::optional<std::string> piece;
     // embdemo positions, tied, factor, bag: the table lessons
     bool positions = false;
     std::optional<std::string> context;
@@ -692,6 +695,57 @@ std::optional<std::string> cost_text(const RawOptions& raw, CostRequest& request
     return std::nullopt;
 }
 
+// ---- embdemo tokens ----
+
+constexpr const char* k_tokens_footer = R"(The text comes from --text or --text-file (UTF-8); --dim sets d for the table
+sizes (default 768, GPT-2 small's); --format text or json. The ids are those of
+tiktoken.get_encoding("gpt2").encode(text, allowed_special={"<|endoftext|>"}).
+
+Examples:
+  embdemo tokens --text "Your journey starts with one step"
+  embdemo tokens --text "unbelievably" --piece 0
+  embdemo tokens --text-file notes.txt --format json
+)";
+
+void declare_tokens_options(CLI::App& tokens, RawOptions& raw) {
+    tokens.add_option("--piece", raw.piece, "the piece to follow through BPE, from 0 (default: most merges)")
+        ->multi_option_policy(CLI::MultiOptionPolicy::Throw)
+        ->type_name("K");
+}
+
+CommandLine validate_tokens(const RawOptions& raw) {
+    CommandLine result;
+    Options& options = result.options;
+    options.lesson = Lesson::tokens;
+    for (const std::string& option : raw.shared_given) {
+        if (option == "--text" || option == "--text-file" || option == "--dim" || option == "--format") continue;
+        return fail(option + " has no effect on embdemo tokens (allowed with tokens: --text, --text-file, --dim, "
+                    "--format and --piece)");
+    }
+    if (!raw.text && !raw.text_file) return fail("embdemo tokens needs --text TEXT or --text-file FILE");
+    const auto format = find_named(k_formats, raw.format);
+    if (!format || (*format != OutputFormat::text && *format != OutputFormat::json)) {
+        return fail(bad_value("--format", raw.format, "is not a format of embdemo tokens", "text, json"));
+    }
+    options.format = *format;
+    const auto ids = read_ids(raw);  // the same checks and messages as every lesson's --text
+    if (!ids) return fail(ids.error());
+    options.tokens.text = ids.value().source.text;
+    if (raw.dim) {
+        const auto dim = parse_bounded("--dim", *raw.dim, 1, k_max_cost_dim);
+        if (!dim) return fail(dim.error());
+        options.tokens.dim = dim.value();
+    }
+    if (raw.piece) {
+        const std::size_t pieces = count_pieces(*gpt2_vocabulary().value(), options.tokens.text);
+        const auto piece = parse_bounded("--piece", *raw.piece, 0, pieces - 1);
+        if (!piece) return fail(piece.error());
+        options.tokens.piece = piece.value();
+    }
+    result.run = true;
+    return result;
+}
+
 CommandLine validate_cost(const RawOptions& raw) {
     CommandLine result;
     Options& options = result.options;
@@ -996,6 +1050,7 @@ std::optional<std::string> validate_table_lesson(const RawOptions& raw, Options&
 // Turns the raw strings into a validated Options, or the first problem found.
 CommandLine validate(const RawOptions& raw) {
     if (raw.cost) return validate_cost(raw);
+    if (raw.tokens_lesson) return validate_tokens(raw);
     CommandLine result;
     Options& options = result.options;
     DemoRequest& request = options.request;
@@ -1230,6 +1285,9 @@ CommandLine parse_command_line(int argc, const char* const argv[]) {
     declare_tied_options(*tied, raw);
     CLI::App* factor = add_lesson("factor", "ALBERT's factorised table: E1[ids] @ E2", shared + k_factor_footer);
     declare_factor_options(*factor, raw);
+    CLI::App* tokens = add_lesson("tokens", "GPT-2's tokenizer step by step: text -> pieces -> merges -> ids",
+                                  k_tokens_footer);
+    declare_tokens_options(*tokens, raw);
     CLI::App* bag = add_lesson("bag", "nn.EmbeddingBag as a multi-hot product (sum, mean, max)", k_bag_footer);
     declare_bag_options(*bag, raw);
     app.require_subcommand(0, 1);
@@ -1263,6 +1321,7 @@ CommandLine parse_command_line(int argc, const char* const argv[]) {
     raw.tied = tied->parsed();
     raw.factor = factor->parsed();
     raw.bag = bag->parsed();
+    raw.tokens_lesson = tokens->parsed();
     if (raw.bag) {
         if (auto problem = prepare_bag_ids(raw)) return fail(*problem);
     }

@@ -13,6 +13,7 @@
 #include "core/bag_lesson.hpp"
 #include "core/grad_lesson.hpp"
 #include "core/ids.hpp"
+#include "core/tokens_lesson.hpp"
 #include "core/optim.hpp"
 #include "core/memory.hpp"
 #include "core/report.hpp"
@@ -26,7 +27,7 @@ enum class OutputFormat { text, json, csv, tsv, markdown };
 enum class View { plain, trace, walkthrough };
 
 // The lessons, one subcommand each; the notebook's demonstration is the default.
-enum class Lesson { lookup, grad, cost, bench, positions, tied, factor, bag };
+enum class Lesson { lookup, grad, cost, bench, positions, tied, factor, bag, tokens };
 
 // `embdemo grad`'s own options.
 struct GradOptions {
@@ -73,6 +74,7 @@ struct Options {
     TiedOptions tied;
     FactorOptions factor;
     BagOptions bag;
+    TokensRequest tokens;  // embdemo tokens: the text, checked
     DemoRequest request;  // with --weights, vocab_size and dim are 0 unless given: the file decides
     OutputFormat format = OutputFormat::text;
     View view = View::plain;

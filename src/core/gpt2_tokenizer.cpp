@@ -77,4 +77,35 @@ std::string token_label(std::string_view bytes) {
     return label;
 }
 
+std::string quoted_text(std::string_view text, std::size_t max_columns) {
+    std::string kept;
+    std::size_t columns = 0;
+    for (std::size_t at = 0; at < text.size();) {
+        const auto next = decode_utf8(text, at);
+        const std::size_t length = next ? next->length : 1;
+        const std::string piece = token_label(text.substr(at, length));
+        columns += display_width(piece);
+        if (columns > max_columns) return '"' + kept + "\"...";
+        kept += piece;
+        at += length;
+    }
+    return '"' + kept + '"';
+}
+
+std::size_t display_width(std::string_view text) {
+    std::size_t width = 0;
+    for (std::size_t at = 0; at < text.size();) {
+        const auto next = decode_utf8(text, at);
+        if (!next) {
+            ++width;
+            ++at;
+            continue;
+        }
+        const int columns = utf8proc_charwidth(static_cast<utf8proc_int32_t>(next->code_point));
+        width += columns > 0 ? static_cast<std::size_t>(columns) : 0;
+        at += next->length;
+    }
+    return width;
+}
+
 }  // namespace embdemo

@@ -30,4 +30,11 @@ std::vector<std::uint64_t> encode_gpt2(const Gpt2Vocabulary& vocab, std::string_
 // control byte or byte that is not UTF-8 on its own (a token can hold half a character) as \xNN.
 std::string token_label(std::string_view bytes);
 
+// `text` as token_label spells it, between quotes, cut to about `max_columns` with "..." (never
+// inside a character or an escape).
+std::string quoted_text(std::string_view text, std::size_t max_columns);
+
+// The columns a terminal gives UTF-8 text (2 for most CJK and emoji, 0 for combining marks).
+std::size_t display_width(std::string_view text);
+
 }  // namespace embdemo

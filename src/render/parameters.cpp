@@ -1,6 +1,7 @@
 #include "render/parameters.hpp"
 
 #include "core/escape.hpp"
+#include "core/gpt2_tokenizer.hpp"
 #include <fmt/format.h>
 
 #include "core/limits.hpp"
@@ -11,7 +12,7 @@ namespace embdemo {
 std::vector<Parameter> token_parameters(const IdBatch& ids) {
     if (!ids.source.from_text()) return {};
     constexpr std::size_t k_value_width = 66;  // 80 minus the indent, the name and the gaps
-    const std::string quoted = quote_for_message(ids.source.text, k_value_width - 2);
+    const std::string quoted = quoted_text(ids.source.text, k_value_width - 5);
     std::vector<Parameter> rows{{"text", quoted, group_thousands(ids.source.text.size()) + " bytes, GPT-2's tokenizer"}};
     std::string line;
     const std::size_t listed = std::min(ids.values.size(), k_max_listed_tokens);

@@ -10,6 +10,7 @@
 #include "core/gpt2_pieces.hpp"
 #include "core/gpt2_tokenizer.hpp"
 #include "core/ids.hpp"
+#include "core/tokens_lesson.hpp"
 
 namespace embdemo {
 namespace {
@@ -111,6 +112,34 @@ TEST_CASE("a vocab.bpe that is not GPT-2's is refused with a reason") {
     CHECK(Gpt2Vocabulary::parse("nonsense").error() == "its first line is not \"#version ...\"");
     CHECK(Gpt2Vocabulary::parse("#version: 0.2\n\xc4\xa0 t\n").error() == "it has 1 merges, GPT-2 has 50000");
     CHECK(Gpt2Vocabulary::parse("#version: 0.2\nab\n").error() == "line 2 is not a merge \"left right\"");
+}
+
+}  // namespace embdemo
+
+namespace embdemo {
+
+TEST_CASE("the book's word split keeps punctuation and -- as items and drops white space") {
+    const std::vector<std::string> expected{"Hello", ",", "world", ".", "Is", "this", "--", "a", "test", "?"};
+    CHECK(book_word_split("Hello, world. Is this-- a test?") == expected);
+    CHECK(book_word_split("  \n\t ").empty());
+    CHECK(book_word_split("a-b---c") == std::vector<std::string>{"a-b", "--", "-c"});
+}
+
+TEST_CASE("the tokens lesson follows the piece with the most merges unless told, and counts words and tokens") {
+    TokensRequest request;
+    request.text = "the cat and the hat--the end";
+    const TokensLesson lesson = run_tokens_lesson(vocabulary(), request);
+    CHECK(lesson.words == 8);
+    CHECK(lesson.distinct_words == 6);
+    CHECK(lesson.ids.size() == lesson.pieces.size());
+    CHECK(lesson.distinct_tokens == 7);  // "the" and " the" are different tokens
+    for (const TokenPiece& piece : lesson.pieces) {
+        std::vector<BpeMerge> merges;
+        vocabulary().encode_piece(piece.bytes, &merges);
+        CHECK(merges.size() <= lesson.merges.size());
+    }
+    request.piece = 0;
+    CHECK(run_tokens_lesson(vocabulary(), request).followed == 0);
 }
 
 }  // namespace embdemo

@@ -1,0 +1,53 @@
+// `embdemo tokens`: how GPT-2's tokenizer turns a text into the ids that index the table. The
+// text is cut into pieces by GPT-2's pattern, one piece is followed through BPE merge by merge,
+// and the glossary's claim that subwords make tables practical gets numbers: the text's distinct
+// words (the book's chapter-2 word split) against its BPE tokens, and a word-level table's rows
+// against GPT-2's 50,257. Pure: no printing, no files.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/gpt2_vocab.hpp"
+
+namespace embdemo {
+
+// A well-known word-level embedding table, for the size comparison: GloVe's 6B vectors
+// (Pennington, Socher and Manning, 2014; Wikipedia 2014 + Gigaword 5) have 400,000 words.
+constexpr std::uint64_t k_glove_6b_words = 400000;
+
+struct TokensRequest {
+    std::string text;                  // valid UTF-8 (the caller checks)
+    std::optional<std::size_t> piece;  // the piece to follow through BPE; default: the one with the most merges
+    std::uint64_t dim = 768;           // d for the table sizes (GPT-2 small's by default)
+};
+
+struct TokenPiece {
+    std::string bytes;                 // the piece as cut from the text
+    std::vector<std::uint64_t> ids;
+    bool special = false;              // <|endoftext|>
+};
+
+struct TokensLesson {
+    TokensRequest request;
+    std::vector<TokenPiece> pieces;
+    std::size_t followed = 0;          // index into pieces
+    std::vector<BpeMerge> merges;      // BPE's merges of pieces[followed], in order
+    std::vector<std::uint64_t> ids;    // every piece's ids in order
+    std::size_t distinct_tokens = 0;
+    std::size_t words = 0;             // the book's word split: items in the text
+    std::size_t distinct_words = 0;
+};
+
+// The request's piece must exist (the caller checks against count_pieces).
+TokensLesson run_tokens_lesson(const Gpt2Vocabulary& vocab, const TokensRequest& request);
+
+std::size_t count_pieces(const Gpt2Vocabulary& vocab, const std::string& text);
+
+// The book's SimpleTokenizerV1 split, re.split(r'([,.:;?_!"()\']|--|\s)', text) with blanks
+// dropped: words and punctuation marks, the items a word-level vocabulary needs a row for.
+std::vector<std::string> book_word_split(const std::string& text);
+
+}  // namespace embdemo

@@ -1,0 +1,179 @@
+#include "render/tokens_text.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "core/escape.hpp"
+#include "core/gpt2_tokenizer.hpp"
+#include "core/limits.hpp"
+#include "render/json_text.hpp"
+#include "render/table.hpp"
+
+namespace embdemo {
+
+namespace {
+
+constexpr std::size_t k_listed_pieces = 16;  // a long text lists its first pieces and its last
+
+std::string quoted(const Gpt2Vocabulary& vocab, std::uint64_t id) { return '"' + token_label(vocab.bytes(id)) + '"'; }
+
+// `items` joined by `separator`, as many to a line as fit in 80 columns; the first line starts
+// with `first` and the others with `indent` (labels can hold spaces, so no word wrapping).
+std::string fit_items(const std::vector<std::string>& items, const std::string& first, const std::string& indent,
+                      const std::string& separator) {
+    std::string out = first;
+    std::size_t column = display_width(first);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        const std::string item = items[i] + (i + 1 < items.size() ? separator : "");
+        const std::size_t width = display_width(item);
+        if (i > 0 && column + width > k_max_line_width) {
+            while (!out.empty() && out.back() == ' ') out.pop_back();
+            out += '\n' + indent;
+            column = indent.size();
+        }
+        out += item;
+        column += width;
+    }
+    return out + '\n';
+}
+
+std::vector<std::string> id_items(const Gpt2Vocabulary& vocab, const std::vector<std::uint64_t>& ids) {
+    std::vector<std::string> items;
+    for (const std::uint64_t id : ids) items.push_back(fmt::format("{} {}", id, quoted(vocab, id)));
+    return items;
+}
+
+std::string pieces_section(const TokensLesson& lesson, const Gpt2Vocabulary& vocab) {
+    const auto& pieces = lesson.pieces;
+    std::string out = fmt::format("1. GPT-2's pattern cuts the text into {} pieces; a space stays with the word\n"
+                                  "   after it, and each piece becomes one or more token ids\n",
+                                  group_thousands(pieces.size()));
+    std::size_t width = 0;
+    for (std::size_t i = 0; i < pieces.size() && i < k_listed_pieces; ++i) {
+        width = std::max(width, display_width(token_label(pieces[i].bytes)) + 2);
+    }
+    width = std::min<std::size_t>(width, 24);
+    for (std::size_t i = 0; i < pieces.size(); ++i) {
+        if (pieces.size() > k_listed_pieces + 4 && i == k_listed_pieces - 2) {
+            out += fmt::format("   ... {} more pieces ...\n", group_thousands(pieces.size() - k_listed_pieces));
+            i = pieces.size() - 3;
+        }
+        const std::string label = quoted_text(pieces[i].bytes, 22);
+        const std::string padding(width > display_width(label) ? width - display_width(label) : 0, ' ');
+        const std::string lead = fmt::format("{}{:>5}  {}{} -> ", i == lesson.followed ? " >" : "  ", i, label, padding);
+        std::vector<std::string> items = id_items(vocab, pieces[i].ids);
+        if (pieces[i].special) items.back() += "  (special)";
+        out += fit_items(items, lead, std::string(display_width(lead), ' '), " + ");
+    }
+    return out;
+}
+
+std::string merges_section(const TokensLesson& lesson, const Gpt2Vocabulary& vocab) {
+    const TokenPiece& piece = lesson.pieces[lesson.followed];
+    const std::string label = quoted_text(piece.bytes, 40);
+    if (piece.special) {
+        return fmt::format("2. Piece {} {} is the special token: never split or merged, id {}\n", lesson.followed,
+                           label, k_gpt2_end_of_text);
+    }
+    std::string out = wrap_words(fmt::format("2. BPE on piece {} {} (marked >; --piece K picks another): start from "
+                                             "its {} bytes, then join the pair whose joined bytes are the "
+                                             "lowest-ranked token, again and again ({} merges)",
+                                             lesson.followed, label, piece.bytes.size(), lesson.merges.size()),
+                                 "", "   ");
+    for (std::size_t k = 0; k < lesson.merges.size(); ++k) {
+        const BpeMerge& m = lesson.merges[k];
+        out += fmt::format("   {:>3}. {} + {} -> {}  (rank {}, id {})\n", k + 1, quoted(vocab, m.left),
+                           quoted(vocab, m.right), quoted(vocab, m.merged), group_thousands(m.merged - 256),
+                           m.merged);
+    }
+    const char* which = piece.ids.size() == 1 ? "result: 1 token: " : "result: no more pair is a token, ";
+    return out + fit_items(id_items(vocab, piece.ids), "   " + std::string(which), "           ", " + ");
+}
+
+std::string ids_section(const TokensLesson& lesson) {
+    const auto& ids = lesson.ids;
+    std::string list;
+    if (ids.size() <= 24) {
+        list = fmt::format("[{}]", fmt::join(ids, ", "));
+    } else {
+        list = fmt::format("[{}, ... {} more ..., {}]", fmt::join(ids.begin(), ids.begin() + 20, ", "),
+                           group_thousands(ids.size() - 23), fmt::join(ids.end() - 3, ids.end(), ", "));
+    }
+    return wrap_words(fmt::format("3. The ids, the rows of the 50,257-row table this text looks up: {} (n = {})", list,
+                                  group_thousands(ids.size())),
+                      "", "   ");
+}
+
+std::string words_section(const TokensLesson& lesson) {
+    const std::uint64_t d = lesson.request.dim;
+    const std::uint64_t gpt2 = k_gpt2_vocab_size * d;
+    const std::uint64_t glove = k_glove_6b_words * d;
+    std::string out = wrap_words(
+        fmt::format("4. Words against tokens: the book's word split (chapter 2, re.split on punctuation and "
+                    "white space) finds {} words in this text, {} of them distinct; GPT-2 spells the text in {} "
+                    "tokens, {} distinct, from a fixed table that no text can outgrow: an unseen word is "
+                    "spelled in smaller pieces, down to single bytes, instead of needing a row of its own.",
+                    group_thousands(lesson.words), group_thousands(lesson.distinct_words),
+                    group_thousands(lesson.ids.size()), group_thousands(lesson.distinct_tokens)),
+        "", "   ");
+    out += wrap_words(
+        fmt::format("   A word-level table needs a row for every word it will ever meet: GloVe's 6B vectors "
+                    "(Pennington et al., 2014, Wikipedia + Gigaword) have {} words. At d = {} that is {} "
+                    "parameters ({}), next to GPT-2's {} rows: {} parameters ({}), {:.1f}x fewer.",
+                    group_thousands(k_glove_6b_words), group_thousands(d), group_thousands(glove),
+                    describe_float32_bytes(glove), group_thousands(k_gpt2_vocab_size), group_thousands(gpt2),
+                    describe_float32_bytes(gpt2), static_cast<double>(k_glove_6b_words) / k_gpt2_vocab_size),
+        "", "   ");
+    return out;
+}
+
+}  // namespace
+
+std::string render_tokens_text(const TokensLesson& lesson, const Gpt2Vocabulary& vocab) {
+    const std::string& text = lesson.request.text;
+    std::string out = "GPT-2's tokenizer: text -> pieces -> BPE merges -> ids (tiktoken's \"gpt2\")\n";
+    out += fmt::format("  text   {}  ({} bytes)\n", quoted_text(text, 56), group_thousands(text.size()));
+    out += fmt::format("  vocab  {} tokens: 256 single bytes, {} merges, <|endoftext|>\n\n",
+                       group_thousands(vocab.size()), group_thousands(vocab.size() - 257));
+    out += pieces_section(lesson, vocab) + '\n';
+    out += merges_section(lesson, vocab) + '\n';
+    out += ids_section(lesson) + '\n';
+    out += words_section(lesson);
+    return out;
+}
+
+std::string render_tokens_json(const TokensLesson& lesson, const Gpt2Vocabulary& vocab) {
+    const auto label = [&](std::uint64_t id) { return json_string(token_label(vocab.bytes(id))); };
+    std::vector<std::string> pieces;
+    for (const TokenPiece& piece : lesson.pieces) {
+        std::vector<std::string> tokens;
+        for (const std::uint64_t id : piece.ids) tokens.push_back(label(id));
+        pieces.push_back(fmt::format("{{\"text\": {}, \"ids\": [{}], \"tokens\": [{}], \"special\": {}}}",
+                                     json_string(token_label(piece.bytes)), fmt::join(piece.ids, ", "),
+                                     fmt::join(tokens, ", "), piece.special));
+    }
+    std::vector<std::string> merges;
+    for (const BpeMerge& m : lesson.merges) {
+        merges.push_back(fmt::format("{{\"left\": {}, \"right\": {}, \"merged\": {}, \"rank\": {}}}", m.left, m.right,
+                                     m.merged, m.merged - 256));
+    }
+    std::vector<std::string> tokens;
+    for (const std::uint64_t id : lesson.ids) tokens.push_back(label(id));
+    std::string out = "{\n";
+    out += fmt::format("  \"schema\": \"{}\",\n", k_tokens_json_schema);
+    out += fmt::format("  \"text\": {},\n", json_string(lesson.request.text));
+    out += fmt::format("  \"pieces\": [\n    {}\n  ],\n", fmt::join(pieces, ",\n    "));
+    out += fmt::format("  \"followed_piece\": {},\n", lesson.followed);
+    out += fmt::format("  \"merges\": [{}],\n", fmt::join(merges, ", "));
+    out += fmt::format("  \"ids\": [{}],\n", fmt::join(lesson.ids, ", "));
+    out += fmt::format("  \"tokens\": [{}],\n", fmt::join(tokens, ", "));
+    out += fmt::format("  \"distinct_tokens\": {},\n", lesson.distinct_tokens);
+    out += fmt::format("  \"words\": {},\n", lesson.words);
+    out += fmt::format("  \"distinct_words\": {},\n", lesson.distinct_words);
+    out += fmt::format("  \"dim\": {},\n", lesson.request.dim);
+    out += fmt::format("  \"word_table_rows\": {},\n", k_glove_6b_words);
+    out += fmt::format("  \"gpt2_table_rows\": {}\n", k_gpt2_vocab_size);
+    return out + "}\n";
+}
+
+}  // namespace embdemo
