@@ -345,12 +345,7 @@ Request table_request(const Options& options) {
 // Writes a lesson's machine format from its report, or its text view; only the one asked for
 // is rendered.
 template <typename Lesson, typename ToReport, typename ToText>
-int write_lesson(const Options& options, const Lesson& lesson, ToReport to_lesson_report, ToText to_text) {
-    const auto to_report = [&](const Lesson& run) {
-        LessonReport report = to_lesson_report(run);
-        add_id_source(report, options.id_batch.source);
-        return report;
-    };
+int write_lesson(const Options& options, const Lesson& lesson, ToReport to_report, ToText to_text) {
     switch (options.format) {
         case OutputFormat::json: return write_stdout(render_lesson_json(to_report(lesson), {}));
         case OutputFormat::csv: return write_stdout(render_lesson_delimited(to_report(lesson), ',', {}));
@@ -371,6 +366,9 @@ int run_positions(const Options& options) {
     request.ids = options.id_batch;
     request.context = options.positions.context;
     request.context_inferred = options.positions.context_inferred;
+    request.targets = options.positions.targets;
+    request.loader = options.positions.loader;
+    request.windows = options.positions.windows;
     const PositionsLesson lesson = run_positions_lesson(request);
     const int status = write_lesson(options, lesson, positions_report, render_positions_text);
     if (status != k_exit_ok) return status;

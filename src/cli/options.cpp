@@ -111,6 +111,8 @@ struct RawOptions {
     // embdemo positions, tied, factor, bag: the table lessons
     bool positions = false;
     std::optional<std::string> context;
+    std::optional<std::string> stride;  // positions with text: the data loader
+    std::optional<std::string> batch;
     bool tied = false;
     std::optional<std::string> top;
     std::optional<std::string> hidden;
@@ -772,6 +774,12 @@ void declare_positions_options(CLI::App& positions, RawOptions& raw) {
     positions.add_option("--context", raw.context, "rows of the position table C, at least T (default T)")
         ->type_name("C")
         ->multi_option_policy(CLI::MultiOptionPolicy::Throw);
+    positions.add_option("--stride", raw.stride, "with --text(-file) and --context T: the loader's S (default T)")
+        ->type_name("S")
+        ->multi_option_policy(CLI::MultiOptionPolicy::Throw);
+    positions.add_option("--batch", raw.batch, "with --text(-file) and --context T: the loader's B (default 4)")
+        ->type_name("B")
+        ->multi_option_policy(CLI::MultiOptionPolicy::Throw);
 }
 
 // The first lines of the help footer of positions, tied and factor.
@@ -1047,6 +1055,41 @@ std::optional<std::string> validate_table_lesson(const RawOptions& raw, Options&
     return validate_positions(raw, options);
 }
 
+// positions with text and --context T: the first batch of the book's data loader replaces the
+// text's ids (B x T windows); --stride and --batch mean nothing without it.
+std::optional<std::string> apply_data_loader(const RawOptions& raw, IdBatch& ids, Options& options) {
+    const bool loader = raw.positions && ids.source.from_text() && raw.context;
+    if (!loader) {
+        if (!raw.stride && !raw.batch) return std::nullopt;
+        return std::string(raw.stride ? "--stride" : "--batch") +
+               " sets the book's data loader, which embdemo positions runs for --text or --text-file with "
+               "--context T (allowed: those together)";
+    }
+    const std::uint64_t n = ids.values.size();
+    const auto context = parse_bounded("--context", *raw.context, 1, std::max<std::uint64_t>(n, 1));
+    if (!context) return context.error();
+    LoaderSettings& settings = options.positions.loader;
+    settings.context = context.value();
+    settings.stride = settings.context;
+    settings.batch = 4;  // create_dataloader_v1's own default
+    if (raw.stride) {
+        const auto stride = parse_bounded("--stride", *raw.stride, 1, std::max<std::uint64_t>(n, 1));
+        if (!stride) return stride.error();
+        settings.stride = stride.value();
+    }
+    if (raw.batch) {
+        const auto batch = parse_bounded("--batch", *raw.batch, 1, std::max<std::uint64_t>(n, 1));
+        if (!batch) return batch.error();
+        settings.batch = batch.value();
+    }
+    auto first = first_loader_batch(ids, settings);
+    if (!first) return std::string(ids_option(raw)) + ": " + first.error();
+    ids = std::move(first.value().inputs);
+    options.positions.targets = std::move(first.value().targets);
+    options.positions.windows = first.value().windows;
+    return std::nullopt;
+}
+
 // Turns the raw strings into a validated Options, or the first problem found.
 CommandLine validate(const RawOptions& raw) {
     if (raw.cost) return validate_cost(raw);
@@ -1067,6 +1110,7 @@ CommandLine validate(const RawOptions& raw) {
     }
     auto ids = read_ids(raw);
     if (!ids) return fail(ids.error());
+    if (auto problem = apply_data_loader(raw, ids.value(), options)) return fail(*problem);
     options.id_batch = ids.value();
     request.shape = ids.value().shape();
     request.source = ids.value().source;

@@ -12,6 +12,7 @@
 #include "core/cost.hpp"
 #include "core/bag_lesson.hpp"
 #include "core/grad_lesson.hpp"
+#include "core/data_loader.hpp"
 #include "core/ids.hpp"
 #include "core/tokens_lesson.hpp"
 #include "core/optim.hpp"
@@ -43,6 +44,9 @@ struct GradOptions {
 struct PositionsOptions {
     std::uint64_t context = 0;   // C >= T, rows of the position table
     bool context_inferred = false;  // --context not given: C = T
+    std::vector<std::uint64_t> targets;  // the data loader's (--context T with text), or empty
+    LoaderSettings loader;
+    std::size_t windows = 0;
 };
 
 // `embdemo tied`'s own options.

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "core/embedding.hpp"
+#include "core/data_loader.hpp"
 #include "core/ids.hpp"
 #include "core/matrix.hpp"
 
@@ -23,6 +24,10 @@ struct PositionsRequest {
     std::uint64_t seed = 123;
     std::uint64_t context = 0;    // C >= T, rows of P (the caller checks C >= T)
     bool context_inferred = false;  // C defaulted to T
+    // From the book's data loader (--context T with text): ids is its first batch, B x T.
+    std::vector<std::uint64_t> targets;  // B x T, the windows shifted by one; empty without the loader
+    LoaderSettings loader;
+    std::size_t windows = 0;             // windows in the whole text
 };
 
 // The same token id at two positions: the clearest sign that the position table matters.

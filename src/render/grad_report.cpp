@@ -84,6 +84,7 @@ LessonReport grad_report(const GradLesson& lesson) {
         {"max_abs_diff", json_number(whole.max_abs_diff)},
         {"rows", rows_json(lesson.comparison)},
     };
+    add_id_source(report, request.ids.source);
     return report;
 }
 

@@ -20,6 +20,13 @@ LessonReport positions_report(const PositionsLesson& lesson) {
         {"context_inferred", request.context_inferred ? "true" : "false"},
         {"seed", std::to_string(request.seed)},
     };
+    if (!request.targets.empty()) {
+        const LoaderSettings& loader = request.loader;
+        report.head.push_back({"targets", ids_json(target_batch(request.targets, ids.batch, ids.seq))});
+        report.head.push_back({"loader", fmt::format("{{\"batch_size\": {}, \"max_length\": {}, \"stride\": {}, "
+                                                     "\"windows\": {}}}",
+                                                     loader.batch, loader.context, loader.stride, request.windows)});
+    }
     const std::size_t d = request.dim;
     const auto per_id = rows_shape(ids.batch, ids.seq, ids.batched, d);
     report.tables = {
@@ -43,6 +50,7 @@ LessonReport positions_report(const PositionsLesson& lesson) {
         {"identical", identical ? "true" : "false"},
         {"differing", std::to_string(lesson.output_check.differing)},
     };
+    add_id_source(report, ids.source);
     return report;
 }
 

@@ -18,17 +18,29 @@ std::string header(const PositionsLesson& lesson) {
     const PositionsRequest& request = lesson.request;
     const IdBatch& ids = request.ids;
     const std::string shape = ids.batched ? fmt::format("B x T = {} x {}", ids.batch, ids.seq) : fmt::format("T = {}", ids.seq);
-    return render_header_lines(
-        "Token and position embeddings: E[ids] + P[0..T), two lookup tables added",
-        {{"ids", format_id_batch(ids), shape},
-         {"vocab", group_thousands(request.vocab_size), request.vocab_inferred ? "largest id + 1; set it with --vocab" : ""},
-         {"dim", group_thousands(request.dim), ""},
-         {"context", group_thousands(request.context),
-          request.context_inferred ? "C = T; a model sets C, e.g. GPT-2's 1,024; --context" : "C, the longest sequence P serves"},
-         {"seed", std::to_string(request.seed),
-          fmt::format("torch.manual_seed, then E = nn.Embedding({}, {}), then P = nn.Embedding({}, {})",
-                      request.vocab_size, request.dim, request.context, request.dim)}},
-        ids);
+    std::vector<HeaderLine> lines{
+        {"ids", format_id_batch(ids), shape},
+        {"vocab", group_thousands(request.vocab_size), request.vocab_inferred ? "largest id + 1; set it with --vocab" : ""},
+        {"dim", group_thousands(request.dim), ""},
+        {"context", group_thousands(request.context),
+         request.context_inferred ? "C = T; a model sets C, e.g. GPT-2's 1,024; --context" : "C, the longest sequence P serves"},
+        {"seed", std::to_string(request.seed),
+         fmt::format("torch.manual_seed, then E = nn.Embedding({}, {}), then P = nn.Embedding({}, {})",
+                     request.vocab_size, request.dim, request.context, request.dim)}};
+    if (!request.targets.empty()) {
+        const LoaderSettings& loader = request.loader;
+        lines.insert(lines.begin() + 1,
+                     {{"loader",
+                       fmt::format("the first batch of create_dataloader_v1(batch_size={}, max_length={}, "
+                                   "stride={}, shuffle=False, drop_last=True)",
+                                   loader.batch, loader.context, loader.stride),
+                       fmt::format("the text makes {} windows of {} tokens", group_thousands(request.windows),
+                                   loader.context)},
+                      {"targets", format_id_batch(target_batch(request.targets, ids.batch, ids.seq)),
+                       "each window shifted by one token: what the model learns to predict"}});
+    }
+    return render_header_lines("Token and position embeddings: E[ids] + P[0..T), two lookup tables added", lines,
+                               ids);
 }
 
 // E's rows (used ones marked) or P's rows (the first T marked).

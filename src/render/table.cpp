@@ -85,6 +85,7 @@ std::string wrap_words(const std::string& text, const std::string& first_prefix,
         if (end == std::string::npos) end = text.size();
         const std::string word = text.substr(start, end - start);
         if (line_has_word && line.size() + 1 + word.size() > k_max_line_width) {
+            while (line.size() > prefix.size() && line.back() == ' ') line.pop_back();  // "a  (b)" broke at the gap
             out += line + '\n';
             line = prefix;
             line_has_word = false;

@@ -130,6 +130,7 @@ std::string render_train_json(const TrainingArgs& args, const TrainingRun& run) 
                    {"seed", std::to_string(args.seed)},
                    {"optimizer", json_string(describe_optimizer(args.optimizer))},
                    {"upstream_source", json_string(args.upstream == UpstreamKind::randn ? "randn" : "ones")}};
+    add_id_source(report, args.ids.source);
     report.tables.push_back({"initial_weight", "E", &run.initial_weight, {args.vocab_size, args.dim}, false});
     std::vector<std::string> steps;
     for (const TrainingStep& step : run.steps) {
