@@ -366,6 +366,8 @@ int run_positions(const Options& options) {
     request.ids = options.id_batch;
     request.context = options.positions.context;
     request.context_inferred = options.positions.context_inferred;
+    request.encoding = options.positions.encoding;
+    request.encoding_given = options.positions.encoding_given;
     request.targets = options.positions.targets;
     request.loader = options.positions.loader;
     request.windows = options.positions.windows;

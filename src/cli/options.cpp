@@ -111,6 +111,7 @@ struct RawOptions {
     // embdemo positions, tied, factor, bag: the table lessons
     bool positions = false;
     std::optional<std::string> context;
+    std::optional<std::string> encoding;  // positions: learned, sinusoidal or rope
     std::optional<std::string> stride;  // positions with text: the data loader
     std::optional<std::string> batch;
     bool tied = false;
@@ -774,6 +775,9 @@ void declare_positions_options(CLI::App& positions, RawOptions& raw) {
     positions.add_option("--context", raw.context, "rows of the position table C, at least T (default T)")
         ->type_name("C")
         ->multi_option_policy(CLI::MultiOptionPolicy::Throw);
+    positions.add_option("--encoding", raw.encoding, "learned (default), sinusoidal or rope")
+        ->type_name("KIND")
+        ->multi_option_policy(CLI::MultiOptionPolicy::Throw);
     positions.add_option("--stride", raw.stride, "with --text(-file) and --context T: the loader's S (default T)")
         ->type_name("S")
         ->multi_option_policy(CLI::MultiOptionPolicy::Throw);
@@ -820,7 +824,29 @@ std::optional<std::string> check_printed(const char* lesson, std::uint64_t print
                        lesson, group_thousands(printed), group_thousands(k_max_printed_values));
 }
 
+constexpr std::pair<const char*, PositionEncoding> k_encodings[] = {
+    {"learned", PositionEncoding::learned},
+    {"sinusoidal", PositionEncoding::sinusoidal},
+    {"rope", PositionEncoding::rope},
+};
+
+std::optional<std::string> validate_encoding(const RawOptions& raw, Options& options) {
+    if (!raw.encoding) return std::nullopt;
+    const auto encoding = find_named(k_encodings, *raw.encoding);
+    if (!encoding) return bad_value("--encoding", *raw.encoding, "is not a known encoding", names_of(k_encodings));
+    if (*encoding == PositionEncoding::rope && options.request.dim % 2 != 0) {
+        return bad_value("--encoding", *raw.encoding,
+                         "needs an even --dim: RoPE turns pairs of columns (j, j + d/2), and --dim is " +
+                             std::to_string(options.request.dim),
+                         "an even --dim with rope");
+    }
+    options.positions.encoding = *encoding;
+    options.positions.encoding_given = true;
+    return std::nullopt;
+}
+
 std::optional<std::string> validate_positions(const RawOptions& raw, Options& options) {
+    if (auto problem = validate_encoding(raw, options)) return problem;
     const DemoRequest& request = options.request;
     const std::uint64_t seq = options.id_batch.seq;
     const std::uint64_t max_context = std::max<std::uint64_t>(seq, k_max_matrix_values / request.dim);

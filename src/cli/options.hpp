@@ -14,6 +14,7 @@
 #include "core/grad_lesson.hpp"
 #include "core/data_loader.hpp"
 #include "core/ids.hpp"
+#include "core/position_encodings.hpp"
 #include "core/tokens_lesson.hpp"
 #include "core/optim.hpp"
 #include "core/memory.hpp"
@@ -44,6 +45,8 @@ struct GradOptions {
 struct PositionsOptions {
     std::uint64_t context = 0;   // C >= T, rows of the position table
     bool context_inferred = false;  // --context not given: C = T
+    PositionEncoding encoding = PositionEncoding::learned;
+    bool encoding_given = false;
     std::vector<std::uint64_t> targets;  // the data loader's (--context T with text), or empty
     LoaderSettings loader;
     std::size_t windows = 0;

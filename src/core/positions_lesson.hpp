@@ -12,6 +12,7 @@
 #include "core/embedding.hpp"
 #include "core/data_loader.hpp"
 #include "core/ids.hpp"
+#include "core/position_encodings.hpp"
 #include "core/matrix.hpp"
 
 namespace embdemo {
@@ -28,6 +29,25 @@ struct PositionsRequest {
     std::vector<std::uint64_t> targets;  // B x T, the windows shifted by one; empty without the loader
     LoaderSettings loader;
     std::size_t windows = 0;             // windows in the whole text
+    PositionEncoding encoding = PositionEncoding::learned;
+    bool encoding_given = false;         // --encoding: also compare the three encodings
+};
+
+// RoPE's scores q . k for the same two token rows placed `offsets[k]` apart, starting at each of
+// `starts`: scores[k][s]. Equal along a row (the offset alone decides), up to float32 rounding.
+struct RopeScores {
+    std::size_t first = 0, second = 0;  // flat positions of the two tokens in ids
+    std::vector<std::size_t> starts;
+    std::vector<std::size_t> offsets;
+    std::vector<std::vector<double>> scores;
+    double widest_spread = 0.0;         // the largest max - min along a row
+};
+
+// The output rows under each encoding, for the side-by-side comparison.
+struct EncodingOutputs {
+    Matrix learned;     // tok + P[t], P = nn.Embedding(C, d) drawn after E
+    Matrix sinusoidal;  // tok + PE[t]
+    Matrix rope;        // RoPE(tok, t)
 };
 
 // The same token id at two positions: the clearest sign that the position table matters.
@@ -52,6 +72,9 @@ struct PositionsLesson {
     Comparison position_check;      // position_lookup vs position_onehot
     Comparison output_check;        // output vs onehot_output
     std::optional<RepeatedToken> repeated;  // the first id seen at two different positions t
+    // rope: output is RoPE(tok, t) and onehot_output RoPE(one_hot(ids) @ E, t); there is no P.
+    std::optional<RopeScores> rope_scores;
+    std::optional<EncodingOutputs> compared;  // with encoding_given
 };
 
 // The position of flat row i of a B x T batch: t = i mod T.
