@@ -36,6 +36,9 @@ constexpr const char* k_footer = R"(Examples:
   embdemo --ids 2,3,1 --dim 3 --init index    numbers to check by hand
   embdemo --ids 2,3,1 --dim 5 --format csv --show lookup   one matrix as CSV
   embdemo --ids 464,3290 --weights wte.npy    a real model's table (numpy.save)
+  embdemo --ids 2,3,1 --dim 5 --format svg > figure.svg    the notebook's figure
+  embdemo --ids 2,3,1 --dim 5 --format html > lesson.html  the lesson as a page
+  embdemo --ids 2,3,1 --dim 5 --format python > check.py   the run in PyTorch
 
 Matrices for --show (one, or several separated by commas): weight, onehot,
 lookup, onehot_matmul, linear_output.
@@ -343,6 +346,7 @@ Examples:
   embdemo grad --ids "2,3;1,1" --dim 4            a 2 x 2 batch
   embdemo grad --ids 2,0,2 --dim 3 --padding-idx 0   padding gets no gradient
   embdemo grad --ids 2,3,3 --dim 3 --scale-grad-by-freq --format json
+  embdemo grad --ids 2,3,1,3 --dim 5 --format html > grad.html   as a page
 
 Exit status: 0 when both gradients agree bit for bit, 3 when they differ (with
 --padding-idx or --scale-grad-by-freq they do wherever those apply), 2 for bad
