@@ -32,7 +32,9 @@ def same_bits(a, b):
 std::string python_float(float value) {
     if (std::isnan(value)) return "float(\"nan\")";
     if (std::isinf(value)) return value > 0 ? "float(\"inf\")" : "-float(\"inf\")";
-    return shortest_round_trip(value);
+    // "-0" and "20" would be Python ints, and the int 0 loses the sign of -0.0: keep them floats.
+    const std::string text = shortest_round_trip(value);
+    return text.find_first_of(".e") == std::string::npos ? text + ".0" : text;
 }
 
 // One row of values as a Python list, wrapped so that no line runs past k_line_width.
