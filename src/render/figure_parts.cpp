@@ -1,6 +1,7 @@
 #include "render/figure_parts.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -49,11 +50,13 @@ int key_of(const IdKeys& keys, std::uint64_t id) {
     return hit == keys.of_id.end() ? k_no_key : hit->second;
 }
 
-FigureMatrix numeric_matrix(const Matrix& m, const std::vector<std::size_t>& rows,
-                            const std::vector<std::size_t>& cols, const NumberFormat& format,
-                            const std::function<void(std::size_t, FigureRow&)>& decorate) {
+namespace {
+
+// The one loop behind both kinds of matrix: `cell` spells (r, c) and says whether it is marked.
+FigureMatrix figure_grid(const std::vector<std::size_t>& rows, const std::vector<std::size_t>& cols,
+                         const std::function<std::pair<std::string, bool>(std::size_t, std::size_t)>& cell,
+                         const std::function<void(std::size_t, FigureRow&)>& decorate) {
     FigureMatrix out;
-    out.shape = shape_text(m.rows, m.cols);
     out.col_labels = position_labels(cols);
     for (const std::size_t r : rows) {
         if (r == k_gap) {
@@ -62,8 +65,9 @@ FigureMatrix numeric_matrix(const Matrix& m, const std::vector<std::size_t>& row
         }
         FigureRow row;
         for (const std::size_t c : cols) {
-            row.cells.push_back(c == k_gap ? "..." : trimmed(format_number(m.at(r, c), format)));
-            row.marked.push_back(false);
+            auto [text, marked] = c == k_gap ? std::pair<std::string, bool>{"...", false} : cell(r, c);
+            row.cells.push_back(std::move(text));
+            row.marked.push_back(marked);
         }
         row.label = std::to_string(r);
         decorate(r, row);
@@ -72,27 +76,26 @@ FigureMatrix numeric_matrix(const Matrix& m, const std::vector<std::size_t>& row
     return out;
 }
 
+}  // namespace
+
+FigureMatrix numeric_matrix(const Matrix& m, const std::vector<std::size_t>& rows,
+                            const std::vector<std::size_t>& cols, const NumberFormat& format,
+                            const std::function<void(std::size_t, FigureRow&)>& decorate) {
+    FigureMatrix out = figure_grid(
+        rows, cols,
+        [&](std::size_t r, std::size_t c) { return std::pair{trimmed(format_number(m.at(r, c), format)), false}; },
+        decorate);
+    out.shape = shape_text(m.rows, m.cols);
+    return out;
+}
+
 FigureMatrix indicator_matrix(const std::vector<std::size_t>& rows, const std::vector<std::size_t>& cols,
                               const std::function<bool(std::size_t, std::size_t)>& one,
                               const std::function<void(std::size_t, FigureRow&)>& decorate) {
-    FigureMatrix out;
-    out.col_labels = position_labels(cols);
-    for (const std::size_t r : rows) {
-        if (r == k_gap) {
-            out.rows.push_back(gap_row(cols.size()));
-            continue;
-        }
-        FigureRow row;
-        for (const std::size_t c : cols) {
-            const bool is_one = c != k_gap && one(r, c);
-            row.cells.push_back(c == k_gap ? "..." : is_one ? "1" : "0");
-            row.marked.push_back(is_one);
-        }
-        row.label = std::to_string(r);
-        decorate(r, row);
-        out.rows.push_back(std::move(row));
-    }
-    return out;
+    return figure_grid(
+        rows, cols,
+        [&](std::size_t r, std::size_t c) { return std::pair{std::string(one(r, c) ? "1" : "0"), one(r, c)}; },
+        decorate);
 }
 
 std::vector<std::string> position_labels(const std::vector<std::size_t>& positions) {

@@ -174,7 +174,7 @@ GradLayout grad_layout(const GradLesson& lesson, int precision) {
     const auto& rows = layout.rows;
     const auto& g_rows = layout.g_rows;
     const std::size_t row_label = std::to_string(e.rows - 1).size();
-    std::size_t g_label = 0;
+    std::size_t& g_label = layout.g_label;
     for (const std::size_t i : g_rows) {
         if (i != k_gap) g_label = std::max(g_label, position_label(request.ids, i).size());
     }
@@ -204,10 +204,7 @@ std::string render_grad_text(const GradLesson& lesson, const TextOptions& option
     const auto& g_rows = layout.g_rows;
     const Screen& screen = layout.screen;
     const std::size_t row_label = std::to_string(e.rows - 1).size();
-    std::size_t g_label = 0;
-    for (const std::size_t i : g_rows) {
-        if (i != k_gap) g_label = std::max(g_label, position_label(request.ids, i).size());
-    }
+    const std::size_t g_label = layout.g_label;
     const auto cells = [&](const Matrix& m, std::size_t r) { return format_row_cells(m, r, screen.cols, screen.format); };
 
     std::string out = header(lesson) + '\n';

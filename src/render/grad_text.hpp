@@ -20,6 +20,7 @@ namespace embdemo {
 struct GradLayout {
     std::vector<std::size_t> rows;    // of E and dE, k_gap between runs
     std::vector<std::size_t> g_rows;  // of G
+    std::size_t g_label = 0;          // width of G's row labels ("G[1,0]")
     Screen screen;
 };
 GradLayout grad_layout(const GradLesson& lesson, int precision);

@@ -48,6 +48,18 @@ std::vector<std::size_t> without_gaps(const std::vector<std::size_t>& positions)
     return kept;
 }
 
+// A table as a weights file could hold it (values PyTorch would never draw).
+DemoReport file_report(Matrix weight, TokenIds ids, const char* path = "w.npy") {
+    DemoRequest request;
+    request.shape = IdShape{1, ids.size(), false};
+    request.ids = std::move(ids);
+    request.vocab_size = weight.rows;
+    request.dim = weight.cols;
+    request.origin.kind = WeightOrigin::Kind::file;
+    request.origin.detail = path;
+    return build_demo_report(request, std::move(weight));
+}
+
 GradLesson grad_lesson(std::vector<std::uint64_t> ids, std::uint64_t vocab, std::uint64_t dim) {
     GradRequest request;
     request.ids.values = std::move(ids);
@@ -126,16 +138,10 @@ TEST_CASE("lookup_page outlines every id's row, and the traced id's row in step 
 TEST_CASE("lookup_page's step 6 outlines the row of the first difference when the two differ") {
     Matrix weight(3, 2);
     weight.values = {1, 2, INFINITY, 4, 5, 6};
-    DemoRequest request;
-    request.ids = {2, 0};
-    request.shape = IdShape{1, 2, false};
-    request.vocab_size = 3;
-    request.dim = 2;
-    request.origin.kind = WeightOrigin::Kind::file;
-    const DemoReport report = build_demo_report(request, weight);
+    const DemoReport report = file_report(weight, {2, 0});
     REQUIRE_FALSE(report.verdict.identical);
     const HtmlPage page = lookup_page(report, torch_linear_weight(3, 2, 123), 4);
-    CHECK(page.steps[5].rows == std::vector<std::uint64_t>{request.ids[report.difference->position]});
+    CHECK(page.steps[5].rows == std::vector<std::uint64_t>{report.request.ids[report.difference->position]});
 }
 
 TEST_CASE("grad_page has one step per used row, outlining that row of dE") {
@@ -162,14 +168,7 @@ TEST_CASE("grad_figure scatters every G row into its id's row of dE") {
 TEST_CASE("the Python scripts spell float32 values exactly, whole numbers and -0.0 as floats") {
     Matrix weight(2, 3);
     weight.values = {-0.0f, 20.0f, 0.1f, 1e-30f, -3.5f, 1.0f / 3.0f};
-    DemoRequest request;
-    request.ids = {1, 0};
-    request.shape = IdShape{1, 2, false};
-    request.vocab_size = 2;
-    request.dim = 3;
-    request.origin.kind = WeightOrigin::Kind::file;
-    request.origin.detail = "w.npy";
-    const std::string script = render_lookup_python(build_demo_report(request, weight));
+    const std::string script = render_lookup_python(file_report(weight, {1, 0}));
     CHECK(contains(script, "[1e-30, -3.5, 0.33333334],"));
     CHECK(contains(script, "[-0.0, 20.0, 0.1],"));
     CHECK(contains(script, "numpy.load(\"w.npy\")"));
