@@ -15,7 +15,10 @@ header { padding: 0.6rem 1rem; border-bottom: 1px solid #cccccc; }
 h1 { font-size: 1.3rem; margin: 0; }
 header p { margin: 0.3rem 0 0; }
 main { display: grid; grid-template-columns: minmax(0, 1fr); gap: 1rem; padding: 0.8rem 1rem 4.5rem; }
-@media (min-width: 1100px) { main { grid-template-columns: minmax(0, 46rem) minmax(0, 1fr); } }
+@media (min-width: 1100px) {
+  main { grid-template-columns: minmax(0, 46rem) minmax(0, 1fr); }
+  figure { position: sticky; top: 0.8rem; align-self: start; }
+}
 section.step h2 { font-size: 1.1rem; margin: 0 0 0.4rem; }
 p.focus { margin: 0 0 0.4rem; font-weight: bold; }
 pre { margin: 0; font-family: monospace; font-size: clamp(8px, 1.55vw, 13px); overflow-x: auto; }

@@ -99,12 +99,17 @@ def browser(profile):
 
 
 def outlined(driver):
-    rows = driver.find_elements(By.CSS_SELECTOR, "[data-e-row].current")
-    return sorted({int(row.get_attribute("data-e-row")) for row in rows})
+    """The rows of E (or dE) the page outlines now: its groups with class `current`."""
+    rows = driver.execute_script(
+        "return Array.from(document.querySelectorAll('[data-e-row].current'), r => r.getAttribute('data-e-row'))")
+    return sorted({int(row) for row in rows})
 
 
 def shown_steps(driver):
-    return [s.get_attribute("id") for s in driver.find_elements(By.CSS_SELECTOR, "section.step") if s.is_displayed()]
+    """The ids of the steps the browser lays out (one script call: is_displayed per step is slow)."""
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('section.step'))"
+        ".filter(s => getComputedStyle(s).display !== 'none' && s.getClientRects().length > 0).map(s => s.id)")
 
 
 def press(driver, key):
@@ -117,25 +122,31 @@ def viewport(driver, width, height, mobile):
 
 
 def screenshot(driver, path, width, height, mobile):
+    """At this viewport: a screenshot checked for content (when `path` is given), and on a phone
+    no horizontal overflow."""
     viewport(driver, width, height, mobile)
-    driver.save_screenshot(path)
-    colours, coloured = png_colours(path)
-    print(f"{os.path.basename(path)}: {colours} colours, {coloured:.1%} not white")
-    assert colours >= 8 and coloured > 0.02, f"{path} looks blank"
+    if path:
+        driver.save_screenshot(path)
+        colours, coloured = png_colours(path)
+        print(f"{os.path.basename(path)}: {colours} colours, {coloured:.1%} not white")
+        assert colours >= 8 and coloured > 0.02, f"{path} looks blank"
     if mobile:
         overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
         assert overflow <= 0, f"the page is {overflow} px wider than a {width} px phone"
 
 
-def check_page(driver, html, expected, outdir, name):
-    """`expected`: the rows of E (or dE) each step outlines, step by step."""
+def check_page(driver, html, expected, outdir, name, shots):
+    """`expected`: the rows of E (or dE) each step outlines, step by step. Decoding a PNG in pure
+    Python takes a few seconds, so only the pages marked `shots` are photographed."""
+    shot = (lambda size: os.path.join(outdir, f"{name}_{size}.png")) if shots else (lambda size: None)
+    viewport(driver, 1280, 720, False)
     driver.get("file://" + html)
     errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
     assert not errors, f"console errors: {errors}"
     count = len(expected)
     assert shown_steps(driver) == ["step-1"], shown_steps(driver)
     assert outlined(driver) == expected[0], (1, outlined(driver), expected[0])
-    screenshot(driver, os.path.join(outdir, f"{name}_1280x720.png"), 1280, 720, False)
+    screenshot(driver, shot("1280x720"), 1280, 720, False)
     for step in range(2, count + 1):
         press(driver, Keys.ARROW_RIGHT)
         assert shown_steps(driver) == [f"step-{step}"], (step, shown_steps(driver))
@@ -147,7 +158,7 @@ def check_page(driver, html, expected, outdir, name):
     press(driver, Keys.HOME)
     driver.find_element(By.ID, "next").click()
     assert shown_steps(driver) == ["step-2"] and driver.find_element(By.ID, "counter").text == f"Step 2 of {count}"
-    screenshot(driver, os.path.join(outdir, f"{name}_phone.png"), 390, 844, True)
+    screenshot(driver, shot("phone"), 390, 844, True)
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
     assert len(shown_steps(driver)) == count, "printing must show every step"
     assert not driver.find_element(By.TAG_NAME, "nav").is_displayed()
@@ -163,20 +174,20 @@ def main():
     with tempfile.TemporaryDirectory() as work:
         pages = {
             # ids 5, 0, 5: steps 1-5 and 7 are about every id; step 6 traces ids[0] = 5.
-            "lookup": (["--ids", "5,0,5", "--vocab", "8", "--dim", "4"], [[0, 5]] * 5 + [[5], [0, 5]]),
+            "lookup": (["--ids", "5,0,5", "--vocab", "8", "--dim", "4"], [[0, 5]] * 5 + [[5], [0, 5]], True),
             # grad: the overview outlines the used rows 1, 3; then one step per used row.
-            "grad": (["grad", "--ids", "3,1,3", "--dim", "3"], [[1, 3], [1], [3]]),
+            "grad": (["grad", "--ids", "3,1,3", "--dim", "3"], [[1, 3], [1], [3]], True),
             # GPT-2 sizes: E summarised, the selected rows still outlined.
             "gpt2": (["--ids", "464,3290", "--vocab", "50257", "--dim", "768"],
-                     [[464, 3290]] * 5 + [[464], [464, 3290]]),
+                     [[464, 3290]] * 5 + [[464], [464, 3290]], False),
         }
         driver = browser(os.path.join(work, "profile"))
         try:
-            for name, (args, expected) in pages.items():
+            for name, (args, expected, shots) in pages.items():
                 html = os.path.join(work, f"{name}.html")
                 with open(html, "wb") as out:
                     subprocess.run([embdemo, *args, "--format", "html"], stdout=out, check=True)
-                check_page(driver, html, expected, outdir, name)
+                check_page(driver, html, expected, outdir, name, shots)
         finally:
             driver.quit()
 
