@@ -59,7 +59,7 @@ std::string text(int x, int y, const std::string& content, const char* extra = "
 }
 
 // One matrix at (x, y): name, shape, column labels, brackets, rows.
-std::string draw_matrix(const FigureMatrix& m, const MatrixLayout& layout, int x, int y) {
+std::string draw_matrix(const FigureMatrix& m, const MatrixLayout& layout, int x, int y, bool page_hooks) {
     std::string out = "<g>\n";
     out += text(x, y + 14, m.name, " font-weight=\"bold\"");
     out += text(x, y + 14 + k_row, m.shape, " fill=\"#555555\"");
@@ -77,12 +77,13 @@ std::string draw_matrix(const FigureMatrix& m, const MatrixLayout& layout, int x
     for (std::size_t r = 0; r < m.rows.size(); ++r) {
         const FigureRow& row = m.rows[r];
         const int ry = top + static_cast<int>(r) * k_row;
-        out += row.table_row >= 0 ? fmt::format("<g class=\"row\" data-e-row=\"{}\">\n", row.table_row) : "<g>\n";
+        const bool hook = page_hooks && row.table_row >= 0;
+        out += hook ? fmt::format("<g class=\"row\" data-e-row=\"{}\">\n", row.table_row) : "<g>\n";
         if (row.key != k_no_key) {
             out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" fill-opacity=\"0.35\"/>\n",
                                cells_x, ry + 1, layout.cells_total, k_row - 2, colour(row.key));
         }
-        if (row.table_row >= 0) {
+        if (hook) {
             // Outlined by the HTML page when its step reaches this row; invisible otherwise.
             out += fmt::format("<rect class=\"hl\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\"/>\n",
                                cells_x - 1, ry, layout.cells_total + 2, k_row);
@@ -127,7 +128,7 @@ struct PanelDrawing {
     int height = 0;
 };
 
-PanelDrawing draw_panel(const FigurePanel& panel, int y) {
+PanelDrawing draw_panel(const FigurePanel& panel, int y, bool page_hooks) {
     PanelDrawing drawing;
     drawing.body = text(k_margin, y + 14, panel.title, " font-weight=\"bold\" font-size=\"14\"");
     const int top = y + k_row + 8;
@@ -136,7 +137,7 @@ PanelDrawing draw_panel(const FigurePanel& panel, int y) {
     std::vector<MatrixLayout> layouts;
     for (const FigureMatrix& m : panel.items) layouts.push_back(layout_of(m));
     for (std::size_t i = 0; i < panel.items.size(); ++i) {
-        drawing.body += draw_matrix(panel.items[i], layouts[i], x, top);
+        drawing.body += draw_matrix(panel.items[i], layouts[i], x, top, page_hooks);
         tallest = std::max(tallest, panel.items[i].rows.size());
         const int right = x + layouts[i].width;
         if (i + 1 == panel.items.size()) {
@@ -171,28 +172,14 @@ std::string markers() {
     return out + "</defs>\n";
 }
 
-}  // namespace
-
-std::string escape_xml(const std::string& text) {
-    std::string out;
-    for (const char ch : text) {
-        switch (ch) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            default: out += ch;
-        }
-    }
-    return out;
-}
-
-std::string render_svg_element(const Figure& figure) {
+// The picture; `page_hooks` adds what the HTML page's script and CSS use (data-e-row groups
+// and their outline rectangles), which plain SVG 1.1 has no attribute for.
+std::string svg_element(const Figure& figure, bool page_hooks) {
     std::string body = text(k_margin, k_margin + 12, figure.title, " font-weight=\"bold\" font-size=\"15\"");
     int y = k_margin + 28;
     int width = k_margin * 2 + text_width(figure.title);
     for (const FigurePanel& panel : figure.panels) {
-        const PanelDrawing drawing = draw_panel(panel, y);
+        const PanelDrawing drawing = draw_panel(panel, y, page_hooks);
         body += drawing.body;
         width = std::max(width, drawing.width);
         y += drawing.height;
@@ -213,13 +200,31 @@ std::string render_svg_element(const Figure& figure) {
     }
     const int height = y + k_margin;
     return fmt::format("<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{}\" height=\"{}\" "
-                       "viewBox=\"0 0 {} {}\" font-family=\"monospace\" font-size=\"12\" role=\"img\">\n"
+                       "viewBox=\"0 0 {} {}\" font-family=\"monospace\" font-size=\"12\">\n"
                        "<title>{}</title>\n{}<rect width=\"{}\" height=\"{}\" fill=\"#ffffff\"/>\n{}</svg>\n",
                        width, height, width, height, escape_xml(figure.title), markers(), width, height, body);
 }
 
+}  // namespace
+
+std::string escape_xml(const std::string& text) {
+    std::string out;
+    for (const char ch : text) {
+        switch (ch) {
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&quot;"; break;
+            default: out += ch;
+        }
+    }
+    return out;
+}
+
+std::string render_svg_element(const Figure& figure) { return svg_element(figure, true); }
+
 std::string render_svg(const Figure& figure) {
-    return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + render_svg_element(figure);
+    return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + svg_element(figure, false);
 }
 
 }  // namespace embdemo

@@ -14,8 +14,9 @@ namespace embdemo {
 // The whole document, XML declaration included.
 std::string render_svg(const Figure& figure);
 
-// The <svg> element alone, for embedding in HTML (rows of E carry data-e-row for the page's
-// script; the same attributes are in the document).
+// The <svg> element alone, for embedding in HTML: rows of E (or dE) are <g class="row"
+// data-e-row="K"> with an outline rectangle for the page's script and CSS, attributes the
+// standalone SVG 1.1 document leaves out.
 std::string render_svg_element(const Figure& figure);
 
 // XML/HTML text with &, <, > and " escaped.
