@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/limits.hpp"
+#include "render/explain.hpp"
 #include "render/figure_parts.hpp"
 #include "render/table.hpp"
 #include "render/text_sections.hpp"
@@ -68,8 +69,9 @@ std::vector<std::string> lookup_caption(const DemoReport& report, const WeightRo
     caption.push_back(report.verdict.identical
                           ? fmt::format("The lookup and the one-hot product agree bit for bit: all {} values.",
                                         group_thousands(total))
-                          : fmt::format("The lookup and the one-hot product differ in {} of {} values.",
+                          : fmt::format("The lookup and the one-hot product differ in {} of {} values (framed).",
                                         group_thousands(report.verdict.differing), group_thousands(total)));
+    if (report.difference) caption.push_back("They differ " + explain_difference(*report.difference, request.shape) + '.');
     std::size_t rows = 0;
     std::size_t cols = 0;
     for (const std::size_t r : shown.rows) rows += r != k_gap;
@@ -125,7 +127,9 @@ Figure lookup_figure(const DemoReport& report, int precision) {
         });
     x.name = "X = one_hot(idx)";
     x.shape = per_id_shape(request.shape, request.ids.size(), request.vocab_size);
-    product.items = {x, e, result_matrix(report, report.onehot_matmul, id_rows, screen, keys, "X @ E")};
+    FigureMatrix result = result_matrix(report, report.onehot_matmul, id_rows, screen, keys, "X @ E");
+    mark_differences(result, report.lookup, report.onehot_matmul, id_rows, screen.cols);
+    product.items = {x, e, result};
     product.ops = {"x", "="};
     product.arrows.resize(2);
     figure.panels = {lookup, product};

@@ -38,7 +38,7 @@ std::vector<std::string> grad_caption(const GradLesson& lesson) {
         group_thousands(untouched), untouched == 1 ? "stays" : "stay")};
     caption.push_back(comparison.whole.identical
                           ? fmt::format("Both ways give the same {} values, bit for bit.", group_thousands(total))
-                          : fmt::format("The two ways differ in {} of {} values.",
+                          : fmt::format("The two ways differ in {} of {} values (framed in X.T @ G).",
                                         group_thousands(comparison.whole.differing), group_thousands(total)));
     return caption;
 }
@@ -84,7 +84,9 @@ Figure grad_figure(const GradLesson& lesson, int precision) {
     }
     xt.name = "X.T = one_hot(idx).T";
     xt.shape = shape_text(request.vocab_size, ids.size());
-    product.items = {xt, g, grad_matrix(lesson, lesson.grad_onehot, layout, keys, "X.T @ G")};
+    FigureMatrix onehot = grad_matrix(lesson, lesson.grad_onehot, layout, keys, "X.T @ G");
+    mark_differences(onehot, lesson.grad_lookup, lesson.grad_onehot, layout.rows, layout.screen.cols);
+    product.items = {xt, g, onehot};
     product.ops = {"x", "="};
     product.arrows.resize(2);
     figure.panels = {scatter, product};

@@ -1,6 +1,7 @@
 #include "render/figure_parts.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <utility>
 
 #include <fmt/format.h>
@@ -96,6 +97,19 @@ FigureMatrix indicator_matrix(const std::vector<std::size_t>& rows, const std::v
         rows, cols,
         [&](std::size_t r, std::size_t c) { return std::pair{std::string(one(r, c) ? "1" : "0"), one(r, c)}; },
         decorate);
+}
+
+void mark_differences(FigureMatrix& shown, const Matrix& a, const Matrix& b, const std::vector<std::size_t>& rows,
+                      const std::vector<std::size_t>& cols) {
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        if (rows[r] == k_gap) continue;
+        for (std::size_t c = 0; c < cols.size(); ++c) {
+            if (cols[c] == k_gap) continue;
+            const float x = a.at(rows[r], cols[c]);
+            const float y = b.at(rows[r], cols[c]);
+            shown.rows[r].marked[c] = std::memcmp(&x, &y, sizeof x) != 0;
+        }
+    }
 }
 
 std::vector<std::string> position_labels(const std::vector<std::size_t>& positions) {

@@ -35,6 +35,11 @@ FigureMatrix indicator_matrix(const std::vector<std::size_t>& rows, const std::v
                               const std::function<bool(std::size_t, std::size_t)>& one,
                               const std::function<void(std::size_t, FigureRow&)>& decorate);
 
+// Frames the cells of `shown` (rows x cols of `b`) whose bits differ from `a`'s, so that a
+// differing run shows where, not only how many.
+void mark_differences(FigureMatrix& shown, const Matrix& a, const Matrix& b, const std::vector<std::size_t>& rows,
+                      const std::vector<std::size_t>& cols);
+
 // Column labels: the numbers, "" for a gap.
 std::vector<std::string> position_labels(const std::vector<std::size_t>& positions);
 
