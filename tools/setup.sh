@@ -8,8 +8,11 @@ cd "$(dirname "$0")/.."
 # help2man: the man page; locales (localedef) and bsdutils (script): the determinism test;
 # time (GNU time's peak RSS): the memory-estimate test; libopenblas-dev: embdemo-bench;
 # libutf8proc-dev: Unicode classes for GPT-2's tokenizer.
+# libxml2-utils (xmllint), librsvg2-bin (rsvg-convert): the SVG checks; chromium, chromium-driver,
+# python3-selenium: the HTML lesson's browser test (ctest label `browser`).
 packages=(g++ cmake make libcli11-dev libfmt-dev libxtensor-dev xtl-dev libxsimd-dev doctest-dev
-          help2man locales bsdutils time libopenblas-dev libutf8proc-dev)
+          help2man locales bsdutils time libopenblas-dev libutf8proc-dev
+          libxml2-utils librsvg2-bin chromium chromium-driver python3-selenium)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||

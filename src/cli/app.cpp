@@ -47,6 +47,10 @@
 #include "render/text.hpp"
 #include "render/trace.hpp"
 #include "render/walkthrough.hpp"
+#include "render/figure.hpp"
+#include "render/html.hpp"
+#include "render/python_script.hpp"
+#include "render/svg.hpp"
 
 namespace embdemo {
 namespace {
@@ -99,6 +103,19 @@ TextOptions text_options(const Options& options) {
     return text;
 }
 
+// --format svg, html, python of the notebook lesson: the figure, the page, the script.
+std::string render_demo_picture(const DemoReport& report, const Options& options) {
+    const DemoRequest& request = report.request;
+    switch (options.format) {
+        case OutputFormat::svg: return render_svg(lookup_figure(report, options.precision));
+        case OutputFormat::html:
+            return render_html(lookup_page(report, torch_linear_weight(request.vocab_size, request.dim, request.seed),
+                                           options.precision));
+        default: break;
+    }
+    return render_lookup_python(report);
+}
+
 // The output as steps: one for the plain view and the machine formats, several for the
 // teaching views, so that --pause can stop between them.
 std::vector<std::string> render_steps(const DemoReport& report, const Options& options) {
@@ -107,6 +124,9 @@ std::vector<std::string> render_steps(const DemoReport& report, const Options& o
         case OutputFormat::csv: return {render_delimited(report, ',', options.show)};
         case OutputFormat::tsv: return {render_delimited(report, '\t', options.show)};
         case OutputFormat::markdown: return {render_markdown(report, options.precision, options.show)};
+        case OutputFormat::svg:
+        case OutputFormat::html:
+        case OutputFormat::python: return {render_demo_picture(report, options)};
         case OutputFormat::text: break;
     }
     const TextOptions text = text_options(options);
@@ -309,6 +329,9 @@ int run_grad(const Options& options) {
                                          options.precision);
             break;
         case OutputFormat::text: out = render_grad_text(lesson, text_options(options), options.view == View::trace); break;
+        case OutputFormat::svg: out = render_svg(grad_figure(lesson, options.precision)); break;
+        case OutputFormat::html: out = render_html(grad_page(lesson, options.precision)); break;
+        case OutputFormat::python: out = render_grad_python(lesson, options.grad.upstream_file); break;
     }
     const int status = write_stdout(out);
     if (status != k_exit_ok) return status;
@@ -356,7 +379,10 @@ int write_lesson(const Options& options, const Lesson& lesson, ToReport to_repor
             return write_stdout(render_lesson_markdown(to_report(lesson), text.substr(0, text.find('\n')),
                                                        options.precision));
         }
-        case OutputFormat::text: break;
+        case OutputFormat::text:
+        case OutputFormat::svg:     // refused for these lessons by check_picture_format
+        case OutputFormat::html:
+        case OutputFormat::python: break;
     }
     return write_stdout(to_text(lesson, text_options(options)));
 }

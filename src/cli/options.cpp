@@ -39,6 +39,9 @@ constexpr const char* k_footer = R"(Examples:
   embdemo --ids 464,3290 --weights wte.npy    a real model's table (numpy.save)
   embdemo --text "Your journey starts with one step" --dim 4
                                               GPT-2's token ids of a sentence
+  embdemo --ids 2,3,1 --dim 5 --format svg > figure.svg    the notebook's figure
+  embdemo --ids 2,3,1 --dim 5 --format html > lesson.html  the lesson as a page
+  embdemo --ids 2,3,1 --dim 5 --format python > check.py   the run in PyTorch
 
 Matrices for --show (one, or several separated by commas): weight, onehot,
 lookup, onehot_matmul, linear_output.
@@ -157,7 +160,8 @@ ParseResult<std::uint64_t> parse_bounded(const char* option, const std::string& 
 
 constexpr std::pair<const char*, OutputFormat> k_formats[] = {
     {"text", OutputFormat::text}, {"json", OutputFormat::json}, {"csv", OutputFormat::csv},
-    {"tsv", OutputFormat::tsv}, {"markdown", OutputFormat::markdown}};
+    {"tsv", OutputFormat::tsv}, {"markdown", OutputFormat::markdown}, {"svg", OutputFormat::svg},
+    {"html", OutputFormat::html}, {"python", OutputFormat::python}};
 
 constexpr std::pair<const char*, ColorMode> k_color_modes[] = {
     {"auto", ColorMode::automatic}, {"always", ColorMode::always}, {"never", ColorMode::never}};
@@ -224,7 +228,7 @@ void declare_options(CLI::App& app, RawOptions& raw) {
         ->capture_default_str();
     single(app.add_option("--weights", raw.weights, "E from a .npy, .csv or .tsv file instead"))
         ->type_name("FILE");
-    single(app.add_option("--format", raw.format, "text, json, csv, tsv or markdown"))
+    single(app.add_option("--format", raw.format, "text, json, csv, tsv, markdown, svg, html, python"))
         ->type_name("FORMAT")
         ->capture_default_str();
     single(app.add_option("--show", raw.show, "only these matrices, e.g. lookup (see below)"))
@@ -356,6 +360,7 @@ Examples:
   embdemo grad --ids "2,3;1,1" --dim 4            a 2 x 2 batch
   embdemo grad --ids 2,0,2 --dim 3 --padding-idx 0   padding gets no gradient
   embdemo grad --ids 2,3,3 --dim 3 --scale-grad-by-freq --format json
+  embdemo grad --ids 2,3,1,3 --dim 5 --format html > grad.html   as a page
 
 Exit status: 0 when both gradients agree bit for bit, 3 when they differ (with
 --padding-idx or --scale-grad-by-freq they do wherever those apply), 2 for bad
@@ -395,7 +400,7 @@ std::optional<std::string> check_combinations(const RawOptions& raw, const Optio
         return std::string("--labels has no effect without --export-projector (allowed: both, or neither)");
     }
     const bool exact_format = options.format == OutputFormat::json || options.format == OutputFormat::csv ||
-                              options.format == OutputFormat::tsv;
+                              options.format == OutputFormat::tsv || options.format == OutputFormat::python;
     if (raw.precision_given && exact_format) {
         // Rounded numbers would break what these formats promise: every bit read back.
         return bad_value("--precision", raw.precision,
@@ -403,7 +408,7 @@ std::optional<std::string> check_combinations(const RawOptions& raw, const Optio
                              ", which prints every float32 exactly (shortest round-trip form)",
                          "--precision with --format text or markdown");
     }
-    if (raw.show && options.format == OutputFormat::text) {
+    if (raw.show && (options.format == OutputFormat::text || is_picture_format(options.format))) {
         return bad_value("--show", *raw.show, "needs --format json, csv, tsv or markdown",
                          "--show with one of those formats; the text view shows every matrix");
     }
@@ -520,6 +525,28 @@ std::optional<std::string> parse_padding_idx(const std::string& text, std::uint6
     return std::nullopt;
 }
 
+// ---- --format svg, html, python: the lessons whose picture is obvious ----
+
+// svg and html summarise like the text view; python embeds the used rows of both gradients.
+std::optional<std::string> check_grad_picture_size(const Options& options) {
+    if (options.format != OutputFormat::python) return std::nullopt;
+    const std::uint64_t printed = 2 * options.request.ids.size() * options.request.dim;
+    if (printed <= k_max_printed_values) return std::nullopt;
+    return "embdemo grad --format python: the script would embed " + group_thousands(printed) +
+           " numbers (allowed: at most " + group_thousands(k_max_printed_values) +
+           "; use fewer ids or a smaller --dim, or --format svg or html)";
+}
+
+// The lessons without a figure, page or script refuse those formats by name.
+std::optional<std::string> check_picture_format(const RawOptions& raw, const Options& options) {
+    if (!is_picture_format(options.format) || !is_table_lesson(raw)) return std::nullopt;
+    const char* lesson = raw.tied ? "tied" : raw.factor ? "factor" : raw.bag ? "bag" : "positions";
+    return bad_value("--format", raw.format,
+                     fmt::format("embdemo {} has no figure, page or script yet; svg, html and python are "
+                                 "the notebook lesson's and grad's", lesson),
+                     "text, json, csv, tsv, markdown");
+}
+
 std::optional<std::string> validate_grad(const RawOptions& raw, Options& options) {
     if (auto problem = check_grad_exclusive(raw)) return problem;
     options.lesson = Lesson::grad;
@@ -530,7 +557,9 @@ std::optional<std::string> validate_grad(const RawOptions& raw, Options& options
         }
     }
     grad.scale_grad_by_freq = raw.scale_grad_by_freq;
-    if (options.format != OutputFormat::text && options.format != OutputFormat::markdown) {
+    if (auto problem = check_grad_picture_size(options)) return problem;
+    if (options.format != OutputFormat::text && options.format != OutputFormat::markdown &&
+        !is_picture_format(options.format)) {
         // E, the two gradients (V x d each) and G (n x d), every value printed.
         const std::uint64_t vd = options.request.vocab_size * options.request.dim;  // capped by check_demo_sizes
         const std::uint64_t printed = 3 * vd + options.request.ids.size() * options.request.dim;
@@ -1183,6 +1212,7 @@ CommandLine validate(const RawOptions& raw) {
     const auto format = find_named(k_formats, raw.format);
     if (!format) return fail(bad_value("--format", raw.format, "is not a known format", names_of(k_formats)));
     options.format = *format;
+    if (auto problem = check_picture_format(raw, options)) return fail(*problem);
     if (raw.show) {
         auto show = parse_matrix_selection(*raw.show);
         if (!show) {
@@ -1298,8 +1328,16 @@ std::optional<std::string> find_empty_value(const CLI::App& app, int argc, const
 }  // namespace
 
 std::optional<std::string> check_output_size(const Options& options, const DemoRequest& request) {
-    if (options.format == OutputFormat::text || options.format == OutputFormat::markdown) {
+    if (options.format == OutputFormat::text || options.format == OutputFormat::markdown ||
+        options.format == OutputFormat::svg || options.format == OutputFormat::html) {
         return std::nullopt;  // summarised views
+    }
+    if (options.format == OutputFormat::python) {
+        // The script embeds the lookup, and the product when the two differ.
+        const std::uint64_t printed = 2 * request.ids.size() * request.dim;
+        if (printed <= k_max_printed_values) return std::nullopt;
+        return "--format python: the script could embed " + group_thousands(printed) + " numbers (allowed: at most " +
+               group_thousands(k_max_printed_values) + "; use fewer ids or a smaller --dim, or --format svg or html)";
     }
     auto too_big = check_printed_values(options.show, request.ids.size(), request.vocab_size,
                                         request.dim);

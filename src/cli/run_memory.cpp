@@ -32,10 +32,15 @@ std::vector<Buffer> run_buffers(const Options& options, const DemoRequest& reque
                                k_held_copies_of_output * bytes_per_value});
             break;
         }
+        case OutputFormat::python:  // the lookup, and the product when they differ, written out
+            buffers.push_back({"the printed script", 2 * n * request.dim, k_held_copies_of_output * k_json_bytes_per_value});
+            break;
         case OutputFormat::text:
-        case OutputFormat::markdown: break;  // summarised: a few kilobytes
+        case OutputFormat::markdown:
+        case OutputFormat::svg:
+        case OutputFormat::html: break;  // summarised: a few kilobytes
     }
-    if (options.view == View::walkthrough) {
+    if (options.view == View::walkthrough || options.format == OutputFormat::html) {
         // Step 5 draws nn.Linear(V, d)'s own initial weight to show it differs from E.
         buffers.push_back({"nn.Linear's own weight for the walkthrough", request.vocab_size * request.dim, 4});
     }

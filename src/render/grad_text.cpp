@@ -169,14 +169,17 @@ std::string grad_verdict(const GradLesson& lesson, Palette palette) {
 
 }  // namespace
 
-std::string render_grad_text(const GradLesson& lesson, const TextOptions& options, bool trace) {
+GradLayout grad_layout(const GradLesson& lesson, int precision) {
     const GradRequest& request = lesson.request;
     const Matrix& e = lesson.weight;
     const auto used = rows_by_id(lesson);
-    const auto rows = shown_rows(lesson);
-    const auto g_rows = upstream_rows(lesson.upstream);
+    GradLayout layout;
+    layout.rows = shown_rows(lesson);
+    layout.g_rows = upstream_rows(lesson.upstream);
+    const auto& rows = layout.rows;
+    const auto& g_rows = layout.g_rows;
     const std::size_t row_label = std::to_string(e.rows - 1).size();
-    std::size_t g_label = 0;
+    std::size_t& g_label = layout.g_label;
     for (const std::size_t i : g_rows) {
         if (i != k_gap) g_label = std::max(g_label, position_label(request.ids, i).size());
     }
@@ -191,9 +194,22 @@ std::string render_grad_text(const GradLesson& lesson, const TextOptions& option
     const std::size_t dE_room = row_label + 12 + 3 + std::min(note_width, k_short_note);
     const std::size_t g_room = g_label + 4 + 4 + std::to_string(e.rows - 1).size();
     const std::size_t budget = k_max_line_width - std::min(std::max(dE_room, g_room), k_max_line_width / 2);
-    const Screen screen = choose_screen({{&e, rows}, {&lesson.upstream, g_rows}, {&lesson.grad_lookup, rows},
-                                         {&lesson.grad_onehot, rows}},
-                                        e.cols, options.precision, budget);
+    layout.screen = choose_screen({{&e, rows}, {&lesson.upstream, g_rows}, {&lesson.grad_lookup, rows},
+                                   {&lesson.grad_onehot, rows}},
+                                  e.cols, precision, budget);
+    return layout;
+}
+
+std::string render_grad_text(const GradLesson& lesson, const TextOptions& options, bool trace) {
+    const GradRequest& request = lesson.request;
+    const Matrix& e = lesson.weight;
+    const auto used = rows_by_id(lesson);
+    const GradLayout layout = grad_layout(lesson, options.precision);
+    const auto& rows = layout.rows;
+    const auto& g_rows = layout.g_rows;
+    const Screen& screen = layout.screen;
+    const std::size_t row_label = std::to_string(e.rows - 1).size();
+    const std::size_t g_label = layout.g_label;
     const auto cells = [&](const Matrix& m, std::size_t r) { return format_row_cells(m, r, screen.cols, screen.format); };
 
     std::string out = header(lesson) + '\n';

@@ -4,12 +4,26 @@
 // a verdict on the two ways. Every sentence comes from the lesson's numbers.
 #pragma once
 
+#include <cstddef>
 #include <string>
+#include <vector>
 
 #include "core/grad_lesson.hpp"
 #include "render/text.hpp"
+#include "render/text_sections.hpp"
 
 namespace embdemo {
+
+// What the text view shows of a summarised run: the rows of E and dE (edges and up to eight
+// used rows), G's rows, and the columns and number format every block shares. The figure
+// (render/figure) summarises with the same choice.
+struct GradLayout {
+    std::vector<std::size_t> rows;    // of E and dE, k_gap between runs
+    std::vector<std::size_t> g_rows;  // of G
+    std::size_t g_label = 0;          // width of G's row labels ("G[1,0]")
+    Screen screen;
+};
+GradLayout grad_layout(const GradLesson& lesson, int precision);
 
 // With `trace`, each used row's gradient is also built step by step (render/grad_trace).
 std::string render_grad_text(const GradLesson& lesson, const TextOptions& options, bool trace);

@@ -109,6 +109,11 @@ std::string trace_row(const GradLesson& lesson, const GradRow& row, const Screen
 
 }  // namespace
 
+std::string render_grad_trace_row(const GradLesson& lesson, const GradRow& row, const Screen& screen,
+                                  const TextOptions& options) {
+    return trace_row(lesson, row, screen, options);
+}
+
 std::string render_grad_trace(const GradLesson& lesson, const Screen& screen, const TextOptions& options) {
     std::string out;
     const auto& rows = lesson.comparison.rows;

@@ -16,6 +16,10 @@ namespace embdemo {
 // Rows traced: the used rows in order of id, at most this many (a note counts the rest).
 inline constexpr std::size_t k_max_traced_rows = 8;
 
+// One used row's trace, as render_grad_trace writes it (the HTML page makes each a step).
+std::string render_grad_trace_row(const GradLesson& lesson, const GradRow& row, const Screen& screen,
+                                  const TextOptions& options);
+
 std::string render_grad_trace(const GradLesson& lesson, const Screen& screen, const TextOptions& options);
 
 }  // namespace embdemo

@@ -10,16 +10,11 @@
 #include "render/paint.hpp"
 #include "render/table.hpp"
 #include "render/text_sections.hpp"
+#include "render/torch_lines.hpp"
 #include "render/trace.hpp"
 
 namespace embdemo {
 namespace {
-
-// A step of the lesson: its heading is numbered once every step is known.
-struct Step {
-    std::string title;
-    std::string body;
-};
 
 // A line of the notebook's PyTorch code, set off so that it reads as code.
 std::string code(const std::string& line) { return "      " + line + '\n'; }
@@ -40,28 +35,9 @@ std::string id_range(std::uint64_t vocab_size) {
     return vocab_size == 1 ? std::string("id 0") : fmt::format("ids 0 to {}", vocab_size - 1);
 }
 
-bool ends_with(const std::string& text, const std::string& suffix) {
-    return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-// A file name as a Python string literal; bytes outside printable ASCII are written as the
-// escapes of our messages, which is the best a one-line listing can do for them.
-std::string python_string(const std::string& text) {
-    std::string literal = "\"";
-    for (const char ch : escape_for_message(text)) {
-        if (ch == '"') literal += '\\';
-        literal += ch;
-    }
-    return literal + '"';
-}
-
-std::string ids_python(const DemoRequest& request) {
-    return fmt::format("idx = torch.tensor({})", format_id_batch(request.id_batch()));
-}
-
-Step step_ids(const DemoReport& report) {
+WalkthroughStep step_ids(const DemoReport& report) {
     const DemoRequest& request = report.request;
-    Step step{"the token ids", ""};
+    WalkthroughStep step{"the token ids", "", {}};
     std::string& out = step.body;
     out += paragraph(fmt::format("We start from {}, the way a tokenizer hands them to a model "
                                  "(ids count from 0, as in PyTorch):",
@@ -105,32 +81,11 @@ bool is_notebook_table(const DemoRequest& request) {
            request.vocab_size == 4 && request.dim == 5;
 }
 
-// The PyTorch lines that make this run's E, whatever its origin.
+// The PyTorch lines that make this run's E, whatever its origin, quoted as code.
 std::string weight_code(const DemoRequest& request) {
-    const std::string from_pretrained = code("embedding = torch.nn.Embedding.from_pretrained(E, freeze=False)");
-    switch (request.origin.kind) {
-        case WeightOrigin::Kind::torch:
-            return code(fmt::format("torch.manual_seed({})", request.seed)) +
-                   code(fmt::format("embedding = torch.nn.Embedding({}, {})", request.vocab_size, request.dim));
-        case WeightOrigin::Kind::torch_randint:
-            return code(fmt::format("torch.manual_seed({})", request.seed)) +
-                   code(fmt::format("E = torch.randint({}, {}, ({}, {})).float()", k_randint_low,
-                                    k_randint_high, request.vocab_size, request.dim)) +
-                   from_pretrained;
-        case WeightOrigin::Kind::index_pattern:
-            // The formula ("10*k + j") is valid Python as it stands.
-            return code(fmt::format("E = torch.tensor([[{} for j in range({})] for k in range({})],",
-                                    request.origin.detail, request.dim, request.vocab_size)) +
-                   code("                 dtype=torch.float32)") + from_pretrained;
-        case WeightOrigin::Kind::file: break;
-    }
-    // A .npy is recognised by its content; a CSV or TSV file by its name.
-    const std::string& path = request.origin.detail;
-    const std::string load =
-        ends_with(path, ".csv")   ? fmt::format("numpy.loadtxt({}, delimiter=\",\", ndmin=2)", python_string(path))
-        : ends_with(path, ".tsv") ? fmt::format("numpy.loadtxt({}, delimiter=\"\\t\", ndmin=2)", python_string(path))
-                                  : fmt::format("numpy.load({})", python_string(path));
-    return code(fmt::format("E = torch.tensor({}, dtype=torch.float32)", load)) + from_pretrained;
+    std::string out;
+    for (const std::string& line : weight_python(request)) out += code(line);
+    return out;
 }
 
 std::string weight_story(const DemoRequest& request) {
@@ -163,11 +118,11 @@ std::string weight_story(const DemoRequest& request) {
                                escape_for_message(request.origin.detail));
 }
 
-Step step_weight(const DemoReport& report, const Screen& screen, const TextOptions& options) {
+WalkthroughStep step_weight(const DemoReport& report, const Screen& screen, const TextOptions& options) {
     const DemoRequest& request = report.request;
     const bool seeded = request.origin.kind == WeightOrigin::Kind::torch ||
                         request.origin.kind == WeightOrigin::Kind::torch_randint;
-    Step step{seeded ? "seeding, and the embedding matrix E" : "the embedding matrix E", ""};
+    WalkthroughStep step{seeded ? "seeding, and the embedding matrix E" : "the embedding matrix E", "", {}};
     std::string& out = step.body;
     out += weight_code(request);
     out += paragraph(weight_story(request));
@@ -199,9 +154,9 @@ std::vector<std::uint64_t> single_lookups(const TokenIds& ids) {
     return singles;
 }
 
-Step step_lookup(const DemoReport& report, const Screen& screen) {
+WalkthroughStep step_lookup(const DemoReport& report, const Screen& screen) {
     const TokenIds& ids = report.request.ids;
-    Step step{"looking up ids", ""};
+    WalkthroughStep step{"looking up ids", "", {}};
     std::string& out = step.body;
     const std::vector<std::uint64_t> singles = single_lookups(ids);
     for (std::size_t i = 0; i < singles.size(); ++i) {
@@ -218,9 +173,9 @@ Step step_lookup(const DemoReport& report, const Screen& screen) {
     return step;
 }
 
-Step step_onehot(const DemoReport& report, const TextOptions& options) {
+WalkthroughStep step_onehot(const DemoReport& report, const TextOptions& options) {
     const DemoRequest& request = report.request;
-    Step step{"the one-hot matrix X", ""};
+    WalkthroughStep step{"the one-hot matrix X", "", {}};
     std::string& out = step.body;
     out += code(request.vocab_inferred
                     ? std::string("onehot = torch.nn.functional.one_hot(idx)")
@@ -293,10 +248,10 @@ std::string linear_story(const DemoRequest& request) {
     return story + "; which numbers they are does not matter, they are replaced next):";
 }
 
-Step step_linear(const DemoReport& report, const Matrix& linear_init, const Screen& screen,
+WalkthroughStep step_linear(const DemoReport& report, const Matrix& linear_init, const Screen& screen,
                         const TextOptions& options) {
     const DemoRequest& request = report.request;
-    Step step{"a linear layer, then E.T as its weight", ""};
+    WalkthroughStep step{"a linear layer, then E.T as its weight", "", {}};
     std::string& out = step.body;
     out += code(fmt::format("torch.manual_seed({})", request.seed));
     out += code(fmt::format("linear = torch.nn.Linear({}, {}, bias=False)", request.vocab_size,
@@ -317,9 +272,9 @@ Step step_linear(const DemoReport& report, const Matrix& linear_init, const Scre
     return step;
 }
 
-Step step_product(const DemoReport& report, const TraceLayout& layout, const TextOptions& options) {
+WalkthroughStep step_product(const DemoReport& report, const TraceLayout& layout, const TextOptions& options) {
     const bool identical = report.verdict.identical;
-    Step step{identical ? "the product equals the lookup" : "the product differs from the lookup", ""};
+    WalkthroughStep step{identical ? "the product equals the lookup" : "the product differs from the lookup", "", {}};
     std::string& out = step.body;
     out += code("linear(onehot.float())    # X @ W.T, which is X @ E");
     out += paragraph("Next to the lookup from step 3:");
@@ -339,6 +294,7 @@ Step step_product(const DemoReport& report, const TraceLayout& layout, const Tex
     }
     out += '\n';
     out += render_trace_position(report, traced, layout, options);
+    step.focus = {traced};
     out += '\n' + render_linear_view(report);
     out += verdict_line(report, options.palette);
     return step;
@@ -356,9 +312,9 @@ std::string describe_cost(const EmbeddingCost& cost) {
         group_thousands(cost.zero_multiplies), count_of(cost.lookup_copies, "number", "numbers"));
 }
 
-Step step_cost(const DemoReport& report) {
+WalkthroughStep step_cost(const DemoReport& report) {
     const DemoRequest& request = report.request;
-    Step step{"why embedding layers use the lookup", ""};
+    WalkthroughStep step{"why embedding layers use the lookup", "", {}};
     std::string& out = step.body;
     out += paragraph(report.verdict.identical
                          ? "Same numbers, very different work (n ids, V rows, d columns). For these sizes:"
@@ -383,13 +339,13 @@ Step step_cost(const DemoReport& report) {
 
 }  // namespace
 
-std::vector<std::string> render_walkthrough(const DemoReport& report, const Matrix& linear_init,
-                                            const TextOptions& options) {
+std::vector<WalkthroughStep> walkthrough_steps(const DemoReport& report, const Matrix& linear_init,
+                                               const TextOptions& options) {
     // The lookup rows of step 3 ("    E[50256]  ") must fit as well as E, the trace and the results.
     const std::size_t lookup_label = fmt::format("E[{}]", report.request.vocab_size - 1).size();
     const TraceLayout layout = trace_layout(
         report, options.precision, k_max_line_width - (std::string(k_row_indent).size() + lookup_label + 2));
-    const std::vector<Step> steps{
+    return {
         step_ids(report),
         step_weight(report, layout.screen, options),
         step_lookup(report, layout.screen),
@@ -398,10 +354,18 @@ std::vector<std::string> render_walkthrough(const DemoReport& report, const Matr
         step_product(report, layout, options),
         step_cost(report),
     };
+}
+
+std::string step_heading(std::size_t number, std::size_t count, const WalkthroughStep& step) {
+    return fmt::format("Step {} of {}: {}", number, count, step.title);
+}
+
+std::vector<std::string> render_walkthrough(const DemoReport& report, const Matrix& linear_init,
+                                            const TextOptions& options) {
+    const std::vector<WalkthroughStep> steps = walkthrough_steps(report, linear_init, options);
     std::vector<std::string> pages;
-    for (const Step& step : steps) {
-        pages.push_back(paint(fmt::format("Step {} of {}: {}", pages.size() + 1, steps.size(), step.title),
-                              Paint::heading, options.palette) +
+    for (const WalkthroughStep& step : steps) {
+        pages.push_back(paint(step_heading(pages.size() + 1, steps.size(), step), Paint::heading, options.palette) +
                         '\n' + step.body);
     }
     return pages;

@@ -20,6 +20,9 @@ cases=(
   "--ids 5,4000,4095 --dim 64 --color never"
   "--ids 2,3,1 --weights weights/values_f64.npy --format json"
   "--ids 2,3,1 --weights weights/with_inf.npy --format csv"
+  "--ids 5,4000,4095 --dim 64 --format svg"
+  "--ids 2,3,1 --dim 5 --format html"
+  "--ids 2,3,1 --dim 5 --format python"
 )
 
 # Environments to compare; each entry is "NAME|ENV ASSIGNMENTS".

@@ -1,0 +1,97 @@
+// grad_figure: the backward pass drawn like the lookup, from the grad text view's own summary.
+#include <fmt/format.h>
+
+#include "core/limits.hpp"
+#include "render/figure.hpp"
+#include "render/figure_parts.hpp"
+#include "render/grad_text.hpp"
+#include "render/table.hpp"
+#include "render/text_sections.hpp"
+
+namespace embdemo {
+namespace {
+
+std::string g_position(const IdBatch& ids, std::size_t i) {
+    return fmt::format("G[{}]", index_text(ids.shape(), i));
+}
+
+// dE (either way), its used rows keyed, the padding row noted.
+FigureMatrix grad_matrix(const GradLesson& lesson, const Matrix& m, const GradLayout& layout, const IdKeys& keys,
+                         const std::string& name) {
+    FigureMatrix out = numeric_matrix(m, layout.rows, layout.screen.cols, layout.screen.format,
+                                      [&](std::size_t k, FigureRow& row) {
+                                          row.table_row = static_cast<long long>(k);
+                                          row.key = key_of(keys, k);
+                                          if (lesson.options.padding_row == k) row.note = "padding_idx";
+                                      });
+    out.name = name;
+    return out;
+}
+
+std::vector<std::string> grad_caption(const GradLesson& lesson) {
+    const GradComparison& comparison = lesson.comparison;
+    const std::size_t total = lesson.grad_lookup.values.size();
+    const std::size_t untouched = lesson.weight.rows - comparison.rows_with_gradient;
+    std::vector<std::string> caption{fmt::format(
+        "{} of {} rows of dE receive a gradient; the other {} {} exactly 0.",
+        group_thousands(comparison.rows_with_gradient), group_thousands(lesson.weight.rows),
+        group_thousands(untouched), untouched == 1 ? "stays" : "stay")};
+    caption.push_back(comparison.whole.identical
+                          ? fmt::format("Both ways give the same {} values, bit for bit.", group_thousands(total))
+                          : fmt::format("The two ways differ in {} of {} values (framed in X.T @ G).",
+                                        group_thousands(comparison.whole.differing), group_thousands(total)));
+    return caption;
+}
+
+}  // namespace
+
+Figure grad_figure(const GradLesson& lesson, int precision) {
+    const GradRequest& request = lesson.request;
+    const TokenIds& ids = request.ids.values;
+    const GradLayout layout = grad_layout(lesson, precision);
+    const IdKeys keys = id_keys(ids, request.ids.shape(), layout.rows);
+    Figure figure;
+    figure.title = fmt::format("dE = one_hot(idx).T @ G   (V = {}, d = {}, n = {})", group_thousands(request.vocab_size),
+                               group_thousands(request.dim), group_thousands(ids.size()));
+    figure.keys = keys.names;
+    const auto decorate_g = [&](std::size_t i, FigureRow& row) {
+        row.label = g_position(request.ids, i);
+        row.key = key_of(keys, ids[i]);
+        row.note = fmt::format("id {}", ids[i]);
+    };
+    FigureMatrix g = numeric_matrix(lesson.upstream, layout.g_rows, layout.screen.cols, layout.screen.format, decorate_g);
+    g.name = "G = dL/d(lookup)";
+
+    FigurePanel scatter;
+    scatter.title = "Embedding backward: row i of G is added into row ids[i] of dE";
+    scatter.items = {g, grad_matrix(lesson, lesson.grad_lookup, layout, keys, "dE = embedding.weight.grad")};
+    scatter.ops = {""};
+    scatter.arrows.resize(1);
+    for (std::size_t r = 0; r < layout.g_rows.size(); ++r) {
+        if (layout.g_rows[r] == k_gap) continue;
+        const std::uint64_t id = ids[layout.g_rows[r]];
+        scatter.arrows[0].push_back({r, figure_row_of(layout.rows, static_cast<std::size_t>(id)), key_of(keys, id)});
+    }
+
+    FigurePanel product;
+    product.title = "Linear backward: X.T @ G, where X.T's column i meets G's row i";
+    FigureMatrix xt = indicator_matrix(
+        layout.rows, layout.g_rows, [&](std::size_t k, std::size_t i) { return ids[i] == k; },
+        [&](std::size_t k, FigureRow& row) { row.key = key_of(keys, k); });
+    // X.T's columns are G's rows: label them as G's rows are labelled.
+    for (std::size_t c = 0; c < layout.g_rows.size(); ++c) {
+        if (layout.g_rows[c] != k_gap) xt.col_labels[c] = index_text(request.ids.shape(), layout.g_rows[c]);
+    }
+    xt.name = "X.T = one_hot(idx).T";
+    xt.shape = shape_text(request.vocab_size, ids.size());
+    FigureMatrix onehot = grad_matrix(lesson, lesson.grad_onehot, layout, keys, "X.T @ G");
+    mark_differences(onehot, lesson.grad_lookup, lesson.grad_onehot, layout.rows, layout.screen.cols);
+    product.items = {xt, g, onehot};
+    product.ops = {"x", "="};
+    product.arrows.resize(2);
+    figure.panels = {scatter, product};
+    figure.caption = grad_caption(lesson);
+    return figure;
+}
+
+}  // namespace embdemo

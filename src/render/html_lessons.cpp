@@ -1,0 +1,94 @@
+// The HTML pages of the lessons that have one: the notebook lesson (lookup) from the
+// walkthrough's steps, and grad from its text view and its --trace rows.
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "core/limits.hpp"
+#include "render/grad_text.hpp"
+#include "render/grad_trace.hpp"
+#include "render/html.hpp"
+#include "render/text_sections.hpp"
+#include "render/walkthrough.hpp"
+
+namespace embdemo {
+namespace {
+
+// "Outlined in the figure: row 2 of E (ids[0]).", "... rows 1, 2 and 3 of E (the ids)."
+std::string describe_rows(const std::vector<std::uint64_t>& rows, const char* matrix, const std::string& why) {
+    std::string list;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        list += (i == 0 ? "" : i + 1 == rows.size() ? " and " : ", ") + group_thousands(rows[i]);
+    }
+    return fmt::format("Outlined in the figure: {} {} of {} ({}).", rows.size() == 1 ? "row" : "rows", list, matrix,
+                       why);
+}
+
+}  // namespace
+
+HtmlPage lookup_page(const DemoReport& report, const Matrix& linear_init, int precision) {
+    const DemoRequest& request = report.request;
+    HtmlPage page;
+    page.title = "An embedding layer is a linear layer on one-hot vectors";
+    page.intro = fmt::format("{} token ids, a table of V x d = {} x {}: the notebook's lesson with this run's numbers. "
+                             "Right and left arrow keys (or the buttons) move between the steps.",
+                             group_thousands(request.ids.size()), group_thousands(request.vocab_size),
+                             group_thousands(request.dim));
+    page.figure = lookup_figure(report, precision);
+    TextOptions text;
+    text.precision = precision;
+    const std::vector<WalkthroughStep> steps = walkthrough_steps(report, linear_init, text);
+    for (std::size_t s = 0; s < steps.size(); ++s) {
+        HtmlStep step;
+        step.heading = step_heading(s + 1, steps.size(), steps[s]);
+        step.body = steps[s].body;
+        std::set<std::uint64_t> rows;
+        if (steps[s].focus.empty()) {
+            rows.insert(request.ids.begin(), request.ids.end());
+        } else {
+            for (const std::size_t i : steps[s].focus) rows.insert(request.ids[i]);
+        }
+        step.rows.assign(rows.begin(), rows.end());
+        step.focus = describe_rows(step.rows, "E", steps[s].focus.empty()
+                                                  ? std::string(rows.size() == 1 ? "the id" : "the ids")
+                                                  : describe_positions(steps[s].focus, request.shape));
+        page.steps.push_back(std::move(step));
+    }
+    return page;
+}
+
+HtmlPage grad_page(const GradLesson& lesson, int precision) {
+    const GradRequest& request = lesson.request;
+    HtmlPage page;
+    page.title = "The backward pass of an embedding, two ways";
+    page.intro = fmt::format("{} token ids, a table of V x d = {} x {}: the scatter-add of nn.Embedding and the linear "
+                             "layer's one_hot(ids).T @ G, row by row. Right and left arrow keys (or the buttons) move "
+                             "between the steps.",
+                             group_thousands(request.ids.values.size()), group_thousands(request.vocab_size),
+                             group_thousands(request.dim));
+    page.figure = grad_figure(lesson, precision);
+    TextOptions text;
+    text.precision = precision;
+    const auto& used = lesson.comparison.rows;
+    const std::size_t traced = std::min(used.size(), k_max_traced_rows);
+    const std::size_t count = 1 + traced;
+    HtmlStep overview;
+    overview.heading = fmt::format("Step 1 of {}: both gradients", count);
+    overview.body = render_grad_text(lesson, text, false);
+    for (std::size_t r = 0; r < traced; ++r) overview.rows.push_back(used[r].row);
+    overview.focus = overview.rows.empty() ? "" : describe_rows(overview.rows, "dE", "the rows the ids use");
+    page.steps.push_back(std::move(overview));
+    const GradLayout layout = grad_layout(lesson, precision);
+    for (std::size_t r = 0; r < traced; ++r) {
+        HtmlStep step;
+        step.heading = fmt::format("Step {} of {}: row {} of dE", r + 2, count, group_thousands(used[r].row));
+        step.body = render_grad_trace_row(lesson, used[r], layout.screen, text);
+        step.rows = {used[r].row};
+        step.focus = describe_rows(step.rows, "dE", describe_positions(used[r].positions, request.ids.shape()));
+        page.steps.push_back(std::move(step));
+    }
+    return page;
+}
+
+}  // namespace embdemo
