@@ -13,6 +13,7 @@
 #include "bench/bench.hpp"
 #include "bench/options.hpp"
 #include "bench/render.hpp"
+#include "bench/tokenizer_bench.hpp"
 #include "core/memory.hpp"
 
 namespace {
@@ -31,6 +32,24 @@ std::optional<std::uint64_t> memory_available() {
     return std::nullopt;
 }
 
+int write_out(const std::string& out) {
+    if (std::fwrite(out.data(), 1, out.size(), stdout) != out.size() || std::fflush(stdout) != 0) {
+        print_error("cannot write to standard output");
+        return 1;
+    }
+    return 0;
+}
+
+int run_tokenizer(const embdemo::BenchCommandLine& command_line) {
+    const auto bench = embdemo::run_tokenizer_bench(command_line.tokenizer_file, command_line.tokenizer_repeats);
+    if (!bench) {
+        print_error(bench.error());
+        return 2;
+    }
+    return write_out(command_line.json ? embdemo::render_tokenizer_bench_json(bench.value())
+                                       : embdemo::render_tokenizer_bench_text(bench.value()));
+}
+
 int run(int argc, char* argv[]) {
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const embdemo::BenchCommandLine command_line = embdemo::parse_bench_command_line(argc, argv, cores);
@@ -42,6 +61,7 @@ int run(int argc, char* argv[]) {
         std::fputs(command_line.stdout_text.c_str(), stdout);
         return std::fflush(stdout) == 0 ? 0 : 1;
     }
+    if (!command_line.tokenizer_file.empty()) return run_tokenizer(command_line);
     const embdemo::BenchPlan plan = embdemo::plan_bench(command_line.config);
     const std::uint64_t budget = command_line.max_memory ? *command_line.max_memory
                                                          : memory_available().value_or(embdemo::k_default_memory_budget);
@@ -55,10 +75,7 @@ int run(int argc, char* argv[]) {
         command_line.config, coretype ? std::optional<std::string>(coretype) : std::nullopt,
         [](const std::string& line) { std::fprintf(stderr, "embdemo bench: %s\n", line.c_str()); });
     const std::string out = command_line.json ? embdemo::render_bench_json(result) : embdemo::render_bench_text(result);
-    if (std::fwrite(out.data(), 1, out.size(), stdout) != out.size() || std::fflush(stdout) != 0) {
-        print_error("cannot write to standard output");
-        return 1;
-    }
+    if (write_out(out) != 0) return 1;
     return embdemo::bench_all_identical(result) ? 0 : 3;
 }
 

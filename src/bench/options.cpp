@@ -27,12 +27,14 @@ Examples:
   embdemo bench --model gpt2                   GPT-2 small, 1,024 tokens
   embdemo bench --model gpt2 --tokens 8192 --threads 1
   embdemo bench --tokens 64 --vocab 1000 --dim 64 --format json
+  embdemo bench --tokenizer book.txt           GPT-2's tokenizer, MB/s, next to
+                                               js-tiktoken's when node has it
 
 Exit status: 0, 3 when a path's result differs from the lookup's, 2 for bad
 input (one line on stderr), 1 for a failed write.)";
 
 struct Raw {
-    std::optional<std::string> model, tokens, vocab, dim, threads, repeats, max_memory;
+    std::optional<std::string> model, tokens, vocab, dim, threads, repeats, max_memory, tokenizer;
     std::string format = "text";
 };
 
@@ -81,7 +83,26 @@ std::optional<std::string> sizes(const Raw& raw, BenchConfig& config) {
     return bounded("--tokens", raw.tokens, 1, k_max_cost_tokens, config.ids);
 }
 
+// --tokenizer FILE: a run of its own, which takes only --repeats and --format.
+BenchCommandLine validate_tokenizer(const Raw& raw) {
+    BenchCommandLine result;
+    if (raw.model || raw.tokens || raw.vocab || raw.dim || raw.threads || raw.max_memory) {
+        return fail("--tokenizer times GPT-2's tokenizer on a text (allowed with it: --repeats and --format)");
+    }
+    std::uint64_t repeats = 5;
+    if (auto problem = bounded("--repeats", raw.repeats, 1, 1000, repeats)) return fail(*problem);
+    if (raw.format != "text" && raw.format != "json") {
+        return fail("--format " + quote_for_message(raw.format) + ": is not a format of embdemo bench (allowed: text, json)");
+    }
+    result.json = raw.format == "json";
+    result.tokenizer_file = *raw.tokenizer;
+    result.tokenizer_repeats = repeats;
+    result.run = true;
+    return result;
+}
+
 BenchCommandLine validate(const Raw& raw, unsigned cores) {
+    if (raw.tokenizer) return validate_tokenizer(raw);
     BenchCommandLine result;
     BenchConfig& config = result.config;
     if (auto problem = sizes(raw, config)) return fail(*problem);
@@ -125,6 +146,8 @@ BenchCommandLine parse_bench_command_line(int argc, const char* const argv[], un
     single(app.add_option("--format", raw.format, "text or json"))->type_name("FORMAT")->capture_default_str();
     single(app.add_option("--max-memory", raw.max_memory, "refuse runs needing more (default: available)"))
         ->type_name("SIZE");
+    single(app.add_option("--tokenizer", raw.tokenizer, "time GPT-2's tokenizer on a UTF-8 file of 1 MB+"))
+        ->type_name("FILE");
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp&) {

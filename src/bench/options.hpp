@@ -16,6 +16,8 @@ struct BenchCommandLine {
     BenchConfig config;
     bool json = false;
     std::optional<std::uint64_t> max_memory;  // --max-memory; otherwise the memory available
+    std::string tokenizer_file;               // --tokenizer FILE: time the tokenizer instead
+    std::size_t tokenizer_repeats = 5;
     int exit_code = 0;
     std::string stdout_text;  // help
     std::string error;        // one line, without "embdemo: error: "

@@ -32,4 +32,20 @@ status=$?
 [ "$(wc -l <"$work/err")" -eq 1 ] || fail "without embdemo-bench: not one line on stderr"
 grep -q "^embdemo: error: embdemo bench needs the program embdemo-bench next to embdemo .*tools/setup.sh" "$work/err" ||
   fail "without embdemo-bench: $(cat "$work/err")"
+# --tokenizer: a 1 MB text (the repo's own prose, repeated) gives its MB/s; js-tiktoken is
+# measured only where node has it, and CI's machine has not, which the line says.
+text_dir=$(cd "$(dirname "$0")/../data/text" && pwd)
+: >"$work/big.txt"
+while [ "$(stat -c %s "$work/big.txt")" -lt 1000000 ]; do cat "$text_dir/journey.txt" >>"$work/big.txt"; done
+out=$(NODE_PATH=/nonexistent "$embdemo" bench --tokenizer "$work/big.txt" --repeats 1 --format json)
+status=$?
+[ "$status" -eq 0 ] || fail "bench --tokenizer exited $status"
+grep -q '"schema": "embdemo-bench-tokenizer/1"' <<<"$out" || fail "bench --tokenizer: no schema line"
+grep -qE '"mb_per_s": [0-9.]+' <<<"$out" || fail "bench --tokenizer: no throughput"
+grep -q '"ratio": null' <<<"$out" || fail "bench --tokenizer: a ratio without js-tiktoken"
+head -c 1000 "$text_dir/journey.txt" >"$work/small.txt"
+"$embdemo" bench --tokenizer "$work/small.txt" >"$work/out" 2>"$work/err"
+status=$?
+[ "$status" -eq 2 ] && [ ! -s "$work/out" ] && grep -q "at least 1,000,000 bytes" "$work/err" ||
+  fail "bench --tokenizer on a small file: exit $status, $(cat "$work/err")"
 exit $((failures > 0))

@@ -1,0 +1,33 @@
+// embdemo bench --tokenizer FILE: GPT-2's tokenizer throughput on a text of at least 1 MB, next to
+// js-tiktoken's on the same text, run by this machine's node when it has the npm package (found
+// through NODE_PATH), as a ratio measured in one run.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+#include "core/parse_result.hpp"
+
+namespace embdemo {
+
+inline constexpr std::size_t k_min_tokenizer_bench_bytes = 1000000;
+
+struct TokenizerBench {
+    std::string file;
+    std::size_t bytes = 0;
+    std::size_t tokens = 0;
+    std::size_t repeats = 0;
+    double seconds = 0.0;                   // median of embdemo's runs
+    std::optional<double> js_seconds;       // median of js-tiktoken's runs, when node could run it
+    std::optional<std::size_t> js_tokens;
+    std::string js_note;                    // why js-tiktoken was not measured, or its version line
+};
+
+// Reads and checks the file (UTF-8, at least k_min_tokenizer_bench_bytes), then times both.
+ParseResult<TokenizerBench> run_tokenizer_bench(const std::string& file, std::size_t repeats);
+
+std::string render_tokenizer_bench_text(const TokenizerBench& bench);
+std::string render_tokenizer_bench_json(const TokenizerBench& bench);
+
+}  // namespace embdemo
