@@ -44,6 +44,7 @@ ParseResult<LoaderBatch> first_loader_batch(const IdBatch& tokens, const LoaderS
     inputs.seq = t;
     inputs.batched = true;
     inputs.source.text = tokens.source.text;
+    inputs.source.token_of = tokens.source.token_of;
     for (std::size_t b = 0; b < settings.batch; ++b) {
         const std::size_t start = b * settings.stride;
         for (std::size_t k = start; k < start + t; ++k) {

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,6 +41,9 @@ std::string index_text(const IdShape& shape, std::size_t i);
 struct IdSource {
     std::string text;
     std::vector<std::string> tokens;  // one per id, in the ids' order
+    // Any id's token, for views that name ids the text did not use (a predicted next token);
+    // set with the tokens, empty for typed ids; "" for an id past the tokenizer's vocabulary.
+    std::function<std::string(std::uint64_t)> token_of;
     bool from_text() const { return !tokens.empty(); }
 };
 

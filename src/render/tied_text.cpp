@@ -37,6 +37,12 @@ std::vector<BlockRow> per_id_rows(const TiedLesson& lesson, const std::vector<st
     return rows;
 }
 
+// ` "cat"` after an id when the ids came from a text, nothing otherwise.
+std::string quoted_token(const IdSource& source, std::uint64_t id) {
+    if (!source.token_of) return "";
+    return " \"" + source.token_of(id) + '"';
+}
+
 std::string top_lines(const TiedLesson& lesson, const std::vector<std::size_t>& shown, const NumberFormat& format) {
     const IdBatch& ids = lesson.request.ids;
     std::string out;
@@ -46,8 +52,11 @@ std::string top_lines(const TiedLesson& lesson, const std::vector<std::size_t>& 
             continue;
         }
         std::string entries;
-        for (const TopLogit& entry : lesson.top[i]) entries += fmt::format("  {} ({})", entry.id, format_plain(entry.logit, format));
-        const std::string label = fmt::format("  {}  id {}:", flat_position_label(ids, i), ids.values[i]);
+        for (const TopLogit& entry : lesson.top[i]) {
+            entries += fmt::format("  {}{} ({})", entry.id, quoted_token(ids.source, entry.id), format_plain(entry.logit, format));
+        }
+        const std::string label = fmt::format("  {}  id {}{}:", flat_position_label(ids, i), ids.values[i],
+                                              quoted_token(ids.source, ids.values[i]));
         out += wrap_words(label + entries, "", std::string(label.size() + 2, ' '));
     }
     if (lesson.request.hidden_given) return out;
