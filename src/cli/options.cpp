@@ -112,6 +112,10 @@ struct RawOptions {
     std::optional<std::string> bags;
     std::optional<std::string> mode;
     std::optional<std::string> per_sample_weights;
+    // Where the two forms part ways: --max-norm/--norm-type (lookup, grad), grad's --sparse and --top
+    std::optional<std::string> max_norm;
+    std::optional<std::string> norm_type;
+    bool sparse = false;
 };
 
 // A lesson that reads --ids as B x T rows and draws its tables itself.
@@ -194,6 +198,17 @@ ParseResult<MatrixSelection> parse_matrix_selection(const std::string& text) {
     }
 }
 
+// nn.Embedding's max_norm and norm_type: shared options, taken by the lookup and grad lessons.
+void declare_max_norm_options(CLI::App& app, RawOptions& raw) {
+    const auto single = [](CLI::Option* option) {
+        return option->multi_option_policy(CLI::MultiOptionPolicy::Throw);
+    };
+    single(app.add_option("--max-norm", raw.max_norm, "nn.Embedding's max_norm: rescale rows above M"))
+        ->type_name("M");
+    single(app.add_option("--norm-type", raw.norm_type, "with --max-norm: the p of the norm (default 2, inf)"))
+        ->type_name("P");
+}
+
 void declare_options(CLI::App& app, RawOptions& raw) {
     // Every value is read as a string and checked by our own parsers in validate(). Help lines
     // stay within 80 columns: CLI11 does not wrap them.
@@ -240,6 +255,7 @@ void declare_options(CLI::App& app, RawOptions& raw) {
         ->type_name("FILE");
     single(app.add_option("--max-memory", raw.max_memory, "refuse runs needing more, e.g. 4G (default 1G)"))
         ->type_name("SIZE");
+    declare_max_norm_options(app, raw);
 }
 
 void declare_grad_options(CLI::App& grad, RawOptions& raw) {
@@ -258,6 +274,8 @@ void declare_grad_options(CLI::App& grad, RawOptions& raw) {
     single(grad.add_option("--lr", raw.lr, "learning rate (sgd 0.1, adam/adamw 0.001)"))->type_name("LR");
     single(grad.add_option("--momentum", raw.momentum, "sgd's momentum (default 0)"))->type_name("M");
     single(grad.add_option("--weight-decay", raw.weight_decay, "default 0, adamw 0.01"))->type_name("W");
+    single(grad.add_flag("--sparse", raw.sparse, "nn.Embedding(sparse=True): the COO gradient"));
+    single(grad.add_option("--top", raw.top, "swaps listed per position by dL/dX, 1 to 10 (3)"))->type_name("K");
 }
 
 // A finite decimal number such as 0.1 or 1e-3, at least `min` (std::strtod in the C locale,
@@ -506,6 +524,109 @@ std::optional<std::string> parse_padding_idx(const std::string& text, std::uint6
     return std::nullopt;
 }
 
+// ---- Where the two forms part ways (issue #15): --max-norm, --norm-type, grad's --sparse, --top ----
+
+// M: a positive finite number; P: a positive number or inf.
+std::optional<std::string> parse_max_norm(const RawOptions& raw, MaxNorm& max_norm) {
+    if (auto problem = parse_real("--max-norm", *raw.max_norm, 0.0, max_norm.max_norm)) return problem;
+    if (max_norm.max_norm <= 0.0) {
+        return bad_value("--max-norm", *raw.max_norm, "is not positive", "a positive finite number, e.g. 1.0");
+    }
+    if (!raw.norm_type || *raw.norm_type == "inf") {
+        max_norm.norm_type = raw.norm_type ? HUGE_VAL : 2.0;
+        return std::nullopt;
+    }
+    const std::string& text = *raw.norm_type;
+    const std::string allowed = "a positive number such as 1, 2 (the default) or 0.5, or inf";
+    if (text.empty() || text.find_first_not_of("0123456789.eE+-") != std::string::npos) {
+        return bad_value("--norm-type", text, "is not a decimal number", allowed);
+    }
+    char* end = nullptr;
+    max_norm.norm_type = std::strtod(text.c_str(), &end);
+    if (end != text.c_str() + text.size()) return bad_value("--norm-type", text, "is not a decimal number", allowed);
+    if (!std::isfinite(max_norm.norm_type)) return bad_value("--norm-type", text, "is out of range", allowed);
+    if (max_norm.norm_type <= 0.0) return bad_value("--norm-type", text, "is not positive", allowed);
+    return std::nullopt;
+}
+
+// The lookup lesson's options that have no --max-norm view.
+std::optional<std::string> check_max_norm_view(const RawOptions& raw) {
+    const std::pair<const char*, bool> not_with[] = {
+        {"--trace", raw.trace}, {"--walkthrough", raw.walkthrough}, {"--show", raw.show.has_value()},
+        {"--save-weights", raw.save_weights.has_value()}, {"--export-projector", raw.export_projector.has_value()}};
+    for (const auto& [option, given] : not_with) {
+        if (given) {
+            return fmt::format("{} cannot be combined with --max-norm, which has a view of its own (allowed: one "
+                               "of them)", option);
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> validate_max_norm(const RawOptions& raw, Options& options) {
+    if (!raw.max_norm) {
+        if (raw.norm_type) return std::string("--norm-type has no effect without --max-norm (allowed: both, or neither)");
+        return std::nullopt;
+    }
+    const char* table_lesson = raw.positions ? "positions" : raw.tied ? "tied" : raw.factor ? "factor" : raw.bag ? "bag" : nullptr;
+    if (table_lesson) {
+        return fmt::format("--max-norm belongs to the lookup and grad lessons, not to {} (allowed with {}: the "
+                           "options of embdemo {} --help)", table_lesson, table_lesson, table_lesson);
+    }
+    MaxNorm max_norm;
+    if (auto problem = parse_max_norm(raw, max_norm)) return problem;
+    if (!raw.grad) {
+        if (auto problem = check_max_norm_view(raw)) return problem;
+    }
+    options.max_norm = max_norm;
+    return std::nullopt;
+}
+
+// grad's --sparse and --top, and what PyTorch refuses with them.
+std::optional<std::string> validate_grad_partways(const RawOptions& raw, Options& options) {
+    GradOptions& grad = options.grad;
+    const std::uint64_t vocab = options.request.vocab_size;
+    grad.top = static_cast<std::size_t>(std::min<std::uint64_t>(3, vocab));
+    if (raw.top) {
+        const std::uint64_t most = std::min<std::uint64_t>(10, vocab);
+        const std::string allowed = fmt::format("K from 1 to {} (10, or the vocab when smaller)", most);
+        const auto top = parse_decimal(*raw.top);
+        if (!top) return bad_value("--top", *raw.top, top.error(), allowed);
+        if (top.value() < 1 || top.value() > most) return bad_value("--top", *raw.top, "is out of range", allowed);
+        if (options.format != OutputFormat::text) {
+            return bad_value("--top", *raw.top, "picks the swaps the text view lists",
+                             "--top with --format text; the machine formats hold every score");
+        }
+        grad.top = static_cast<std::size_t>(top.value());
+    }
+    if (raw.optimizer && (raw.max_norm || raw.top)) {
+        return fmt::format("{} cannot be combined with --optimizer, whose steps are plain dense ones (allowed: one "
+                           "of them)", raw.max_norm ? "--max-norm" : "--top");
+    }
+    if (!raw.sparse) return std::nullopt;
+    if (raw.scale_grad_by_freq) {
+        return std::string("--sparse with --scale-grad-by-freq: PyTorch refuses it in the backward "
+                           "(\"embedding_backward: scale_grad_by_freq not supported with sparse gradients\") "
+                           "(allowed: one of them)");
+    }
+    if (raw.optimizer) {
+        const std::string& name = *raw.optimizer;
+        if (name == "adam" || name == "adamw") {
+            return fmt::format("--sparse with --optimizer {}: torch.optim.{} refuses it (\"{}\") (allowed: --sparse "
+                               "without --optimizer; torch.optim.SparseAdam takes sparse gradients)",
+                               name, name == "adam" ? "Adam" : "AdamW",
+                               name == "adam" ? "Adam does not support sparse gradients, please consider SparseAdam instead"
+                                              : "AdamW does not support sparse gradients");
+        }
+        if (name == "sgd") {
+            return std::string("--sparse with --optimizer sgd: embdemo takes dense optimizer steps only, though "
+                               "torch.optim.SGD accepts sparse gradients (allowed: one of them)");
+        }
+    }
+    grad.sparse = true;
+    return std::nullopt;
+}
+
 std::optional<std::string> validate_grad(const RawOptions& raw, Options& options) {
     if (auto problem = check_grad_exclusive(raw)) return problem;
     options.lesson = Lesson::grad;
@@ -519,7 +640,10 @@ std::optional<std::string> validate_grad(const RawOptions& raw, Options& options
     if (options.format != OutputFormat::text && options.format != OutputFormat::markdown) {
         // E, the two gradients (V x d each) and G (n x d), every value printed.
         const std::uint64_t vd = options.request.vocab_size * options.request.dim;  // capped by check_demo_sizes
-        const std::uint64_t printed = 3 * vd + options.request.ids.size() * options.request.dim;
+        const std::uint64_t n = options.request.ids.size();
+        // Issue #15 adds dL/dX (n x V), E after max_norm (V x d), the sparse values (2 x at most n x d).
+        const std::uint64_t printed = 3 * vd + n * options.request.dim + n * options.request.vocab_size +
+                                      (raw.max_norm ? vd : 0) + (raw.sparse ? 2 * n * options.request.dim : 0);
         if (printed > k_max_printed_values) {
             return "embdemo grad: the machine formats would print " + group_thousands(printed) +
                    " numbers (allowed: at most " + group_thousands(k_max_printed_values) +
@@ -537,6 +661,7 @@ std::optional<std::string> validate_grad(const RawOptions& raw, Options& options
         grad.upstream = UpstreamSource::file;
         grad.upstream_file = upstream;
     }
+    if (auto problem = validate_grad_partways(raw, options)) return problem;
     return validate_optimizer(raw, options);
 }
 
@@ -1042,6 +1167,7 @@ CommandLine validate(const RawOptions& raw) {
         if (auto too_big = check_output_size(options, request)) return fail(*too_big);
     }
     if (auto problem = validate_view(raw, options)) return fail(*problem);
+    if (auto problem = validate_max_norm(raw, options)) return fail(*problem);
     if (raw.grad) {
         if (auto problem = validate_grad(raw, options)) return fail(*problem);
     }
