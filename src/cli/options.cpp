@@ -36,6 +36,7 @@ constexpr const char* k_footer = R"(Examples:
   embdemo --ids 2,3,1 --dim 3 --init index    numbers to check by hand
   embdemo --ids 2,3,1 --dim 5 --format csv --show lookup   one matrix as CSV
   embdemo --ids 464,3290 --weights wte.npy    a real model's table (numpy.save)
+  embdemo --ids 2,3,1,3 --dim 5 --max-norm 1  max_norm rescales E in the lookup
 
 Matrices for --show (one, or several separated by commas): weight, onehot,
 lookup, onehot_matmul, linear_output.
@@ -49,6 +50,7 @@ Exit status:
   2  bad command line or input, including an unreadable or malformed file
      (one line on stderr, nothing on stdout)
   3  the two results differ (possible with weights from a file: -0.0, inf, nan)
+     or, with --max-norm, the lookup read rows that max_norm had rescaled
 
 Colour only on a terminal; NO_COLOR, TERM=dumb and --color are respected.
 --palette auto picks light-background colours when COLORFGBG says so.)";
@@ -360,6 +362,13 @@ Examples:
   embdemo grad --ids "2,3;1,1" --dim 4            a 2 x 2 batch
   embdemo grad --ids 2,0,2 --dim 3 --padding-idx 0   padding gets no gradient
   embdemo grad --ids 2,3,3 --dim 3 --scale-grad-by-freq --format json
+  embdemo grad --ids 2,3,1,3 --dim 5 --sparse     the COO gradient, coalesced
+  embdemo grad --ids 2,3,1,3 --dim 5 --max-norm 1   E rescaled, dE unchanged
+  embdemo grad --ids 5,40000 --vocab 50257 --dim 768 --top 5   swaps by dL/dX
+
+--max-norm M [--norm-type P] (shared with the lookup lesson) renormalises E in
+the forward; --sparse is refused with --scale-grad-by-freq and with --optimizer,
+as PyTorch (Adam, AdamW) or embdemo (SGD steps are dense here) refuses it.
 
 Exit status: 0 when both gradients agree bit for bit, 3 when they differ (with
 --padding-idx or --scale-grad-by-freq they do wherever those apply), 2 for bad

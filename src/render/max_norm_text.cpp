@@ -43,14 +43,19 @@ std::string verdict(const MaxNormLesson& lesson, Palette palette) {
     for (const RenormRow& row : lesson.rows) rescaled += row.rescaled ? 1 : 0;
     std::string out;
     if (drawn.identical) {
-        out = fmt::format("verdict: {} -- all {} values of the lookup equal one_hot(ids) @ E as drawn bit for bit",
-                          paint("IDENTICAL", Paint::good, palette), group_thousands(total));
-        out += rescaled == 0 ? ": no looked-up row had a norm above max_norm, so nothing was rescaled\n" : "\n";
+        out = wrap_words(fmt::format("IDENTICAL -- all {} values of the lookup equal one_hot(ids) @ E as drawn bit "
+                                     "for bit{}", group_thousands(total),
+                                     rescaled == 0 ? ": no looked-up row had a norm above max_norm" : ""),
+                         "verdict: ", "  ");
+        out.replace(9, 9, paint("IDENTICAL", Paint::good, palette));
     } else {
-        out = fmt::format("verdict: {} -- {} of {} values of the lookup differ from one_hot(ids) @ E as drawn, "
-                          "max abs diff {}\n",
-                          paint("DIFFERENT", Paint::bad, palette), group_thousands(drawn.differing),
-                          group_thousands(total), shortest_round_trip(static_cast<float>(drawn.max_abs_diff)));
+        // Wrapped uncoloured, then painted: the escape codes must not count as columns.
+        out = wrap_words(fmt::format("DIFFERENT -- {} of {} values of the lookup differ from one_hot(ids) @ E as "
+                                     "drawn, max abs diff {}",
+                                     group_thousands(drawn.differing), group_thousands(total),
+                                     shortest_round_trip(static_cast<float>(drawn.max_abs_diff))),
+                         "verdict: ", "  ");
+        out.replace(9, 9, paint("DIFFERENT", Paint::bad, palette));
         out += wrap_words(fmt::format("emb(ids) rescaled {} {} of E in place before reading {}; the one-hot "
                                       "product read E as it was drawn",
                                       rescaled, rescaled == 1 ? "row" : "rows", rescaled == 1 ? "it" : "them"),

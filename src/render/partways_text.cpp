@@ -194,7 +194,10 @@ std::string render_onehot_input(const GradLesson& lesson, const TextOptions& opt
                                r + 1, token_label(best[r]), score, p, score - own, p, best[r] == there ? "   (already there)" : "");
         }
     }
-    if (n > k_max_listed) out += fmt::format("  ... {} more positions (--format json has every score)\n", n - k_max_listed);
+    if (n > k_max_listed) {
+        out += fmt::format("  ... {} more {} (--format json has every score)\n", n - k_max_listed,
+                           n - k_max_listed == 1 ? "position" : "positions");
+    }
     return out;
 }
 
