@@ -535,27 +535,33 @@ std::optional<std::string> parse_padding_idx(const std::string& text, std::uint6
 
 // ---- Where the two forms part ways (issue #15): --max-norm, --norm-type, grad's --sparse, --top ----
 
+// A finite decimal number above 0 (std::strtod in the C locale): no hex, nan or inf words.
+std::optional<std::string> parse_positive(const char* option, const std::string& text, const char* allowed,
+                                          double& value) {
+    const bool word = text == "nan" || text == "inf" || text == "-inf" || text == "+inf";
+    if (text.empty() || text.find_first_not_of("0123456789.eE+-") != std::string::npos) {
+        return bad_value(option, text, word ? "is not finite" : "is not a decimal number", allowed);
+    }
+    char* end = nullptr;
+    value = std::strtod(text.c_str(), &end);
+    if (end != text.c_str() + text.size()) return bad_value(option, text, "is not a decimal number", allowed);
+    if (!std::isfinite(value)) return bad_value(option, text, "is out of range", allowed);
+    if (value <= 0.0) return bad_value(option, text, "is not positive", allowed);
+    return std::nullopt;
+}
+
 // M: a positive finite number; P: a positive number or inf.
 std::optional<std::string> parse_max_norm(const RawOptions& raw, MaxNorm& max_norm) {
-    if (auto problem = parse_real("--max-norm", *raw.max_norm, 0.0, max_norm.max_norm)) return problem;
-    if (max_norm.max_norm <= 0.0) {
-        return bad_value("--max-norm", *raw.max_norm, "is not positive", "a positive finite number, e.g. 1.0");
+    if (auto problem = parse_positive("--max-norm", *raw.max_norm, "a positive finite number, e.g. 1.0",
+                                      max_norm.max_norm)) {
+        return problem;
     }
     if (!raw.norm_type || *raw.norm_type == "inf") {
         max_norm.norm_type = raw.norm_type ? HUGE_VAL : 2.0;
         return std::nullopt;
     }
-    const std::string& text = *raw.norm_type;
-    const std::string allowed = "a positive number such as 1, 2 (the default) or 0.5, or inf";
-    if (text.empty() || text.find_first_not_of("0123456789.eE+-") != std::string::npos) {
-        return bad_value("--norm-type", text, "is not a decimal number", allowed);
-    }
-    char* end = nullptr;
-    max_norm.norm_type = std::strtod(text.c_str(), &end);
-    if (end != text.c_str() + text.size()) return bad_value("--norm-type", text, "is not a decimal number", allowed);
-    if (!std::isfinite(max_norm.norm_type)) return bad_value("--norm-type", text, "is out of range", allowed);
-    if (max_norm.norm_type <= 0.0) return bad_value("--norm-type", text, "is not positive", allowed);
-    return std::nullopt;
+    return parse_positive("--norm-type", *raw.norm_type, "a positive number such as 1, 2 (the default) or 0.5, or inf",
+                          max_norm.norm_type);
 }
 
 // The lookup lesson's options that have no --max-norm view.
@@ -1144,6 +1150,7 @@ CommandLine validate(const RawOptions& raw) {
     options.export_projector = raw.export_projector.value_or("");
     options.labels = raw.labels.value_or("");
     if (auto problem = check_combinations(raw, options)) return fail(*problem);
+    if (auto problem = validate_max_norm(raw, options)) return fail(*problem);
 
     if (raw.max_memory) {
         const auto budget = parse_memory_size(*raw.max_memory);
@@ -1176,7 +1183,6 @@ CommandLine validate(const RawOptions& raw) {
         if (auto too_big = check_output_size(options, request)) return fail(*too_big);
     }
     if (auto problem = validate_view(raw, options)) return fail(*problem);
-    if (auto problem = validate_max_norm(raw, options)) return fail(*problem);
     if (raw.grad) {
         if (auto problem = validate_grad(raw, options)) return fail(*problem);
     }
@@ -1250,6 +1256,15 @@ std::optional<std::string> find_empty_value(const CLI::App& app, int argc, const
 std::optional<std::string> check_output_size(const Options& options, const DemoRequest& request) {
     if (options.format == OutputFormat::text || options.format == OutputFormat::markdown) {
         return std::nullopt;  // summarised views
+    }
+    if (options.max_norm) {
+        // embdemo-max-norm/1: E as drawn and after, and three ids x dim results.
+        const std::uint64_t vd = request.vocab_size * request.dim;  // capped by check_demo_sizes
+        const std::uint64_t printed = 2 * vd + 3 * request.ids.size() * request.dim;
+        if (printed <= k_max_printed_values) return std::nullopt;
+        return fmt::format("--max-norm: the machine formats would print {} numbers (allowed: at most {}; use a "
+                           "smaller --vocab or --dim, or the text view)",
+                           group_thousands(printed), group_thousands(k_max_printed_values));
     }
     auto too_big = check_printed_values(options.show, request.ids.size(), request.vocab_size,
                                         request.dim);

@@ -86,7 +86,8 @@ std::string render_max_norm_text(const MaxNormLesson& lesson, const TextOptions&
     for (const std::size_t i : n_rows) {
         if (i != k_gap) label = std::max(label, result_label(ids, i).size());
     }
-    const std::size_t room = std::max(std::to_string(e.rows - 1).size() + 8, label + 12) + 12;
+    // "  > 50256  " and "   after, x 0.03749493" around E's cells; "  [0]  id 5  emb   " and "   differs" around a result's.
+    const std::size_t room = std::max(std::to_string(e.rows - 1).size() + 6 + 24, label + 10 + 10);
     const Screen screen = choose_screen({{&e, rows}, {&lesson.weight_after, rows}, {&lesson.lookup, n_rows},
                                          {&lesson.onehot_drawn, n_rows}},
                                         e.cols, options.precision, k_max_line_width - room);

@@ -150,7 +150,7 @@ std::string render_grad_sparse(const GradLesson& lesson, const TextOptions& opti
     const std::uint64_t d = request.dim;
     const std::string here = fmt::format("V {}, d {}", group_thousands(v), group_thousands(d));
     const std::string gpt2 = fmt::format("GPT-2: V {}, d {}", group_thousands(k_gpt2_vocab), k_gpt2_dim);
-    out += fmt::format("  memory of the gradient     {:<22}{}\n", here, gpt2);
+    out += fmt::format("  {:<26}{:<22}{}\n", "memory of the gradient", here, gpt2);
     const auto line = [&](const std::string& what, std::uint64_t here_bytes, std::uint64_t gpt2_bytes) {
         return fmt::format("    {:<24}{:<22}{}\n", what, describe_bytes(here_bytes), describe_bytes(gpt2_bytes));
     };
@@ -175,9 +175,9 @@ std::string render_onehot_input(const GradLesson& lesson, const TextOptions& opt
     out += wrap_words(fmt::format("The lookup takes integer ids and has no gradient for them; X = one_hot(ids) is "
                                   "a float matrix, and score[t][v] - score[t][ids[t]] estimates to first order how "
                                   "the loss changes if position t held token v instead{}. The {} lowest {} per "
-                                  "position {} the swaps a gradient-guided search (HotFlip, GCG) tries first.",
+                                  "position {} a gradient-guided search (HotFlip, GCG) tries first.",
                                   request.max_norm ? " (E as the lookup read it, after max_norm)" : "", top,
-                                  top == 1 ? "score" : "scores", top == 1 ? "is" : "are"),
+                                  top == 1 ? "score" : "scores", top == 1 ? "is the swap" : "are the swaps"),
                       "  ", "  ");
     const int p = options.precision;
     std::size_t label_width = 0;
