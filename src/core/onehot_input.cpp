@@ -7,6 +7,22 @@
 
 namespace embdemo {
 
+namespace {
+
+// The k-blocks of a dot product of length d as OpenBLAS's sgemm driver splits K: blocks of
+// k_gemm_q while at least two remain, then the rest in two halves (the first rounded up to a
+// multiple of k_gemm_unroll), or whole when it fits one block.
+constexpr std::size_t k_gemm_q = 320;  // found by comparing with torch on the development machine
+constexpr std::size_t k_gemm_unroll = 8;
+
+std::size_t next_block(std::size_t remaining) {
+    if (remaining >= 2 * k_gemm_q) return k_gemm_q;
+    if (remaining > k_gemm_q) return (remaining / 2 + k_gemm_unroll - 1) / k_gemm_unroll * k_gemm_unroll;
+    return remaining;
+}
+
+}  // namespace
+
 Matrix onehot_input_gradient(const Matrix& upstream, const Matrix& weight) {
     const std::size_t n = upstream.rows;
     const std::size_t V = weight.rows;
@@ -16,9 +32,15 @@ Matrix onehot_input_gradient(const Matrix& upstream, const Matrix& weight) {
         const float* g = upstream.row(t);
         for (std::size_t v = 0; v < V; ++v) {
             const float* e = weight.row(v);
-            double sum = 0.0;
-            for (std::size_t j = 0; j < d; ++j) sum += static_cast<double>(g[j]) * e[j];
-            scores.at(t, v) = static_cast<float>(sum);
+            float total = 0.0f;
+            for (std::size_t k0 = 0; k0 < d;) {
+                const std::size_t k1 = k0 + next_block(d - k0);
+                float block = 0.0f;  // one fused multiply-add per term, in order of k
+                for (std::size_t k = k0; k < k1; ++k) block = std::fma(g[k], e[k], block);
+                total += block;  // C += alpha * block with alpha = 1
+                k0 = k1;
+            }
+            scores.at(t, v) = total;
         }
     }
     return scores;

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
-#include <numeric>
+#include <utility>
 
 namespace embdemo {
 
@@ -27,23 +27,29 @@ SparseGrad sparse_embedding_backward(const Matrix& upstream, const TokenIds& ids
 SparseGrad coalesce(const SparseGrad& sparse) {
     const std::size_t d = sparse.values.cols;
     const std::size_t nnz = sparse.indices.size();
-    // A stable sort keeps repeats in the order they are stored, so each sum runs over them in order.
-    std::vector<std::size_t> order(nnz);
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return sparse.indices[a] < sparse.indices[b]; });
+    if (nnz < 2) return sparse;  // torch clones it
+    // torch sorts the indices with indices.sort(0), which on the CPU is std::sort over (index,
+    // position) pairs comparing the index only: not stable, so repeats are summed in the order
+    // this very call leaves them in (libstdc++'s introsort, the same code torch was built with).
+    std::vector<std::pair<std::uint64_t, std::size_t>> order(nnz);
+    for (std::size_t e = 0; e < nnz; ++e) order[e] = {sparse.indices[e], e};
+    std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     SparseGrad merged;
-    for (const std::size_t e : order) {
-        if (merged.indices.empty() || merged.indices.back() != sparse.indices[e]) merged.indices.push_back(sparse.indices[e]);
+    for (const auto& [index, e] : order) {
+        if (merged.indices.empty() || merged.indices.back() != index) merged.indices.push_back(index);
     }
     merged.values = Matrix(merged.indices.size(), d);
     std::size_t out = 0;
     for (std::size_t k = 0; k < nnz; ++k) {
-        const std::size_t e = order[k];
-        if (k > 0 && sparse.indices[order[k - 1]] != sparse.indices[e]) ++out;
+        const bool first = k == 0 || order[k - 1].first != order[k].first;
+        if (first && k > 0) ++out;
+        const float* value = sparse.values.row(order[k].second);
         float* row = merged.values.values.data() + out * d;
-        const float* value = sparse.values.row(e);
-        for (std::size_t j = 0; j < d; ++j) row[j] += value[j];
+        if (first) {
+            std::memcpy(row, value, d * sizeof(float));  // the first value of an index is copied
+        } else {
+            for (std::size_t j = 0; j < d; ++j) row[j] += value[j];  // axpy with alpha 1
+        }
     }
     return merged;
 }

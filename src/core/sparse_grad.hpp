@@ -28,9 +28,9 @@ struct SparseGrad {
 SparseGrad sparse_embedding_backward(const Matrix& upstream, const TokenIds& ids,
                                      std::optional<std::size_t> padding_row);
 
-// coalesce(): indices sorted and unique, each row the sum of the values stored at that index,
-// added in the order they are stored, starting from +0.0 (torch's summation order is not
-// specified; the tests allow 1e-6 relative).
+// coalesce(): indices sorted and unique, each row the first value stored at that index plus the
+// others, added in the order torch's CPU coalesce visits them (its unstable sort's order; torch
+// does not promise one, so the promise is 1e-6 relative; the recorded cases agree bit for bit).
 SparseGrad coalesce(const SparseGrad& sparse);
 
 // Bytes of a COO gradient: nnz int64 indices and nnz x d float32 values.
