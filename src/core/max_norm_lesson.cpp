@@ -19,9 +19,10 @@ MaxNormLesson run_max_norm_lesson(const MaxNormRequest& request, Matrix weight) 
     lesson.after_check = compare_exact(lesson.lookup, lesson.onehot_after);
     // A second call renormalises the changed table: a rescaled row's norm rounds to about M,
     // and float32 rounding can leave it a hair above, so it may be rescaled again.
-    Matrix again = lesson.weight_after;
-    for (const RenormRow& row : embedding_renorm(again, ids, request.max_norm)) {
-        if (row.rescaled) ++lesson.rescaled_again;
+    // It visits the same distinct rows, so their norms now decide it; no copy of E is needed.
+    for (const RenormRow& row : lesson.rows) {
+        const double norm = row_norm(lesson.weight_after.row(row.row), lesson.weight_after.cols, request.max_norm.norm_type);
+        if (norm > request.max_norm.max_norm) ++lesson.rescaled_again;
     }
     return lesson;
 }
