@@ -1,5 +1,6 @@
 #include "core/max_norm_lesson.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace embdemo {
@@ -17,12 +18,11 @@ MaxNormLesson run_max_norm_lesson(const MaxNormRequest& request, Matrix weight) 
     lesson.onehot_after = matmul(x, lesson.weight_after);
     lesson.drawn_check = compare_exact(lesson.lookup, lesson.onehot_drawn);
     lesson.after_check = compare_exact(lesson.lookup, lesson.onehot_after);
-    // A second call renormalises the changed table: a rescaled row's norm rounds to about M,
-    // and float32 rounding can leave it a hair above, so it may be rescaled again.
-    // It visits the same distinct rows, so their norms now decide it; no copy of E is needed.
+    // What a second call would see: the rescaled rows' norms are now M up to float32 rounding.
     for (const RenormRow& row : lesson.rows) {
-        const double norm = row_norm(lesson.weight_after.row(row.row), lesson.weight_after.cols, request.max_norm.norm_type);
-        if (norm > request.max_norm.max_norm) ++lesson.rescaled_again;
+        if (!row.rescaled) continue;
+        const float norm = row_norm(lesson.weight_after.row(row.row), lesson.weight_after.cols, request.max_norm.norm_type);
+        lesson.largest_norm_after = std::max(lesson.largest_norm_after, norm);
     }
     return lesson;
 }

@@ -33,7 +33,9 @@ struct MaxNormLesson {
     Matrix onehot_after;          // one_hot(ids) @ E_after, n x d
     Comparison drawn_check;       // lookup vs onehot_drawn
     Comparison after_check;       // lookup vs onehot_after
-    std::size_t rescaled_again = 0;  // rows a second emb(ids) would rescale once more
+    // The largest norm of a rescaled row after the call: M to within float32 rounding, on either
+    // side (whether a second call rescales such a row again depends on torch's last bit).
+    float largest_norm_after = 0.0f;
 };
 
 // `weight` is E as the lookup lesson builds it (any origin). The request must be valid.

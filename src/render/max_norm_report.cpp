@@ -60,7 +60,7 @@ LessonReport max_norm_report(const MaxNormLesson& lesson) {
     report.tables[1].keep_rows = used;
     report.checks = {
         {"norms", renorm_rows_json(lesson.rows)},
-        {"rescaled_again", std::to_string(lesson.rescaled_again)},
+        {"largest_norm_after", json_number(lesson.largest_norm_after)},
         {"identical", lesson.drawn_check.identical ? "true" : "false"},
         {"check_drawn", check_fields(lesson.drawn_check)},
         {"check_after", check_fields(lesson.after_check)},

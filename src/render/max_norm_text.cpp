@@ -64,12 +64,15 @@ std::string verdict(const MaxNormLesson& lesson, Palette palette) {
     out += wrap_words(fmt::format("with E after the call, one_hot(ids) @ E {} the lookup{}", after.identical ? "equals" : "still differs from",
                                   after.identical ? " bit for bit" : fmt::format(" in {} values (-0.0, inf or nan in E)", after.differing)),
                       "  then: ", "        ");
-    if (lesson.rescaled_again > 0) {
-        out += wrap_words(fmt::format("a second emb(ids) rescales {} of them once more: after float32 rounding "
-                                      "their norm is still a hair above max_norm", lesson.rescaled_again),
-                          "  note: ", "        ");
+    if (rescaled == 0) {
+        return out + wrap_words("a second emb(ids) finds the same rows, all within max_norm: it changes nothing",
+                                "  next: ", "        ");
     }
-    return out;
+    return out + wrap_words(fmt::format("a second emb(ids) reads E as the first call left it: the rescaled rows' "
+                                        "norms are now max_norm to within float32 rounding (largest {}), so at "
+                                        "most a rounding step is left to rescale",
+                                        shortest_round_trip(lesson.largest_norm_after)),
+                            "  next: ", "        ");
 }
 
 }  // namespace
