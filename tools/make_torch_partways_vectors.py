@@ -27,6 +27,13 @@ stored in full, because several are compared within a tolerance rather than bit 
       onehot_input n x V  X.grad for X = one_hot(ids, V).float().requires_grad_() and
                           (X @ emb.weight).backward(G), emb.weight as after the call (within 1e-5
                           of max(1, sum_j |G[t][j] E[v][j]|): the BLAS order is unspecified)
+
+  case sparse_train seed=S vocab=V dim=d ids=... padding=K|none lr=LR steps=N
+      torch.manual_seed(S); emb = nn.Embedding(V, d, padding_idx=K, sparse=True);
+      opt = torch.optim.SGD(emb.parameters(), lr=LR); for t in range(N): batch = ids[t % B] (a
+      flat list every step); G = torch.randn(T, d); opt.zero_grad(); emb(batch).backward(G);
+      opt.step()
+    tensors: weight (V x d, before the first step), step<t>.weight (V x d, after step t), bit for bit
 """
 
 import math
@@ -90,6 +97,38 @@ def run_case(c: dict) -> list:
     return [head] + tensors + ["end"]
 
 
+def sparse_train_case(seed, vocab, dim, ids, lr, steps, padding=None) -> list:
+    torch.manual_seed(seed)
+    emb = torch.nn.Embedding(vocab, dim, padding_idx=padding, sparse=True)
+    opt = torch.optim.SGD(emb.parameters(), lr=lr)
+    lines = [f"case sparse_train seed={seed} vocab={vocab} dim={dim} ids={ids_text(ids)} "
+             f"padding={'none' if padding is None else padding} lr={lr!r} steps={steps}",
+             tensor_line("weight", emb.weight, EVERYTHING)]
+    batched = isinstance(ids[0], list)
+    for t in range(steps):
+        batch = torch.tensor(ids[t % len(ids)] if batched else ids)
+        g = torch.randn(len(batch), dim)
+        opt.zero_grad()
+        emb(batch).backward(g)
+        opt.step()
+        lines.append(tensor_line(f"step{t}.weight", emb.weight, EVERYTHING))
+    return lines + ["end"]
+
+
+def sparse_train_cases(rng: random.Random) -> list:
+    lines = sparse_train_case(20, 6, 3, [[2, 3, 2], [1, 1, 5]], 0.1, 3)
+    lines += sparse_train_case(21, 7, 5, [1, 1, 1, 4, 1], 0.5, 2, padding=4)
+    lines += sparse_train_case(22, 5, 4, [[0, 0], [3, 0], [0, 3]], 1.0, 4, padding=-2)
+    for _ in range(8):
+        vocab = rng.randint(1, 12)
+        ids = [[rng.randrange(vocab) for _ in range(rng.randint(1, 9))]]
+        ids.append([rng.randrange(vocab) for _ in range(len(ids[0]))])
+        padding = rng.randrange(vocab) if rng.random() < 0.3 else None
+        lines += sparse_train_case(rng.randrange(2**63), vocab, rng.randint(1, 9), ids,
+                                   rng.choice([0.5, 0.1, 0.05, 0.01, 0.3]), rng.randint(1, 4), padding)
+    return lines
+
+
 def fixed_cases() -> list:
     inf = math.inf
     return [
@@ -140,14 +179,16 @@ def main() -> None:
     lines = []
     for c in cases:
         lines += run_case(c)
+    lines += sparse_train_cases(rng)
     head = [
         "# embdemo torch vectors for max_norm, sparse gradients and dL/d(one_hot), written by",
         "# tools/make_torch_partways_vectors.py; do not edit. Format: see the script's docstring.",
-        f"# torch {torch.__version__}, CPU capability {cpu_capability()}, {len(cases)} cases.",
+        f"# torch {torch.__version__}, CPU capability {cpu_capability()}, {len(cases)} partways cases, "
+        f"{sum(line.startswith('case sparse_train') for line in lines)} sparse_train cases.",
     ]
     out_path.parent.mkdir(parents=True, exist_ok=True)
     out_path.write_text("\n".join(head + lines) + "\n", encoding="ascii")
-    print(f"wrote {len(cases)} cases to {out_path} ({out_path.stat().st_size} bytes)")
+    print(f"wrote {len(cases)} cases and the sparse_train cases to {out_path} ({out_path.stat().st_size} bytes)")
 
 
 if __name__ == "__main__":

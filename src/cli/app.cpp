@@ -279,6 +279,7 @@ int run_training_steps(const Options& options) {
     args.upstream = options.grad.upstream == UpstreamSource::ones ? UpstreamKind::ones : UpstreamKind::randn;
     args.optimizer = *options.grad.optimizer;
     args.steps = options.grad.steps;
+    args.sparse = options.grad.sparse;
     const TrainingRun run = run_training(args);
     return write_stdout(options.format == OutputFormat::json ? render_train_json(args, run)
                                                              : render_train_text(args, run, text_options(options)));

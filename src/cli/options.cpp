@@ -367,8 +367,8 @@ Examples:
   embdemo grad --ids 5,40000 --vocab 50257 --dim 768 --top 5   swaps by dL/dX
 
 --max-norm M [--norm-type P] (shared with the lookup lesson) renormalises E in
-the forward; --sparse is refused with --scale-grad-by-freq and with --optimizer,
-as PyTorch (Adam, AdamW) or embdemo (SGD steps are dense here) refuses it.
+the forward. --sparse takes plain --optimizer sgd steps; PyTorch refuses it with
+--scale-grad-by-freq, adam, adamw and SGD's weight decay (embdemo: momentum).
 
 Exit status: 0 when both gradients agree bit for bit, 3 when they differ (with
 --padding-idx or --scale-grad-by-freq they do wherever those apply), 2 for bad
@@ -626,16 +626,20 @@ std::optional<std::string> validate_grad_partways(const RawOptions& raw, Options
     }
     if (raw.optimizer) {
         const std::string& name = *raw.optimizer;
+        if (name == "sgd" && raw.weight_decay) {
+            return std::string("--sparse with --weight-decay: torch.optim.SGD refuses it (\"add(sparse, dense) is not "
+                               "supported. Use add(dense, sparse) instead.\") (allowed: --sparse with plain SGD)");
+        }
+        if (name == "sgd" && raw.momentum) {
+            return std::string("--sparse with --momentum: embdemo's sparse steps are plain SGD, though torch.optim.SGD "
+                               "keeps a sparse momentum buffer (allowed: --sparse --optimizer sgd without --momentum)");
+        }
         if (name == "adam" || name == "adamw") {
             return fmt::format("--sparse with --optimizer {}: torch.optim.{} refuses it (\"{}\") (allowed: --sparse "
                                "without --optimizer; torch.optim.SparseAdam takes sparse gradients)",
                                name, name == "adam" ? "Adam" : "AdamW",
                                name == "adam" ? "Adam does not support sparse gradients, please consider SparseAdam instead"
                                               : "AdamW does not support sparse gradients");
-        }
-        if (name == "sgd") {
-            return std::string("--sparse with --optimizer sgd: embdemo takes dense optimizer steps only, though "
-                               "torch.optim.SGD accepts sparse gradients (allowed: one of them)");
         }
     }
     grad.sparse = true;

@@ -2,6 +2,7 @@
 #include "core/sparse_grad.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <utility>
 
@@ -52,6 +53,16 @@ SparseGrad coalesce(const SparseGrad& sparse) {
         }
     }
     return merged;
+}
+
+void sparse_sgd_step(Matrix& param, const SparseGrad& grad, double lr) {
+    const auto neg_lr = static_cast<float>(-lr);
+    const std::size_t d = param.cols;
+    for (std::size_t e = 0; e < grad.indices.size(); ++e) {
+        float* row = param.values.data() + grad.indices[e] * d;
+        const float* value = grad.values.row(e);
+        for (std::size_t j = 0; j < d; ++j) row[j] = std::fma(value[j], neg_lr, row[j]);
+    }
 }
 
 std::uint64_t sparse_grad_bytes(std::uint64_t nnz, std::uint64_t dim) {

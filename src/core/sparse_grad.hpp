@@ -33,6 +33,11 @@ SparseGrad sparse_embedding_backward(const Matrix& upstream, const TokenIds& ids
 // does not promise one, so the promise is 1e-6 relative; the recorded cases agree bit for bit).
 SparseGrad coalesce(const SparseGrad& sparse);
 
+// torch.optim.SGD's plain step (no momentum, no weight decay) on a sparse gradient:
+// param.add_(grad, alpha=-lr) walks the uncoalesced entries in order, each adding its row with
+// one fused multiply-add per value, the learning rate as a float32 (checked bit for bit with torch).
+void sparse_sgd_step(Matrix& param, const SparseGrad& grad, double lr);
+
 // Bytes of a COO gradient: nnz int64 indices and nnz x d float32 values.
 std::uint64_t sparse_grad_bytes(std::uint64_t nnz, std::uint64_t dim);
 

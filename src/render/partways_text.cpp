@@ -159,9 +159,9 @@ std::string render_grad_sparse(const GradLesson& lesson, const TextOptions& opti
                 sparse_grad_bytes(raw.indices.size(), k_gpt2_dim));
     out += line(fmt::format("coalesced, nnz {}", merged.indices.size()), sparse_grad_bytes(merged.indices.size(), d),
                 sparse_grad_bytes(merged.indices.size(), k_gpt2_dim));
-    return out + wrap_words("A COO entry is one int64 index and d float32 values. torch.optim.SGD, SparseAdam "
-                            "and Adagrad accept a sparse gradient; Adam and AdamW refuse it (\"Adam does not "
-                            "support sparse gradients, please consider SparseAdam instead\").",
+    return out + wrap_words("A COO entry is one int64 index and d float32 values. torch.optim.SGD (--optimizer "
+                            "sgd), SparseAdam and Adagrad accept a sparse gradient; Adam and AdamW refuse it "
+                            "(\"Adam does not support sparse gradients, please consider SparseAdam instead\").",
                             "  ", "  ");
 }
 

@@ -12,7 +12,9 @@
 #include "core/grad_lesson.hpp"
 #include "core/max_norm.hpp"
 #include "core/max_norm_lesson.hpp"
+#include "core/init.hpp"
 #include "core/onehot_input.hpp"
+#include "core/optim.hpp"
 #include "core/sparse_grad.hpp"
 #include "torch_cases.hpp"
 
@@ -107,6 +109,7 @@ TEST_CASE("max_norm, sparse gradients and dL/dX match torch in every recorded ca
     std::size_t renormed = 0;
     std::size_t sparse = 0;
     for (const RecordedCase& recorded : cases) {
+        if (recorded.kind != "partways") continue;
         CAPTURE(recorded.label);
         const GradRequest request = recorded_request(recorded);
         const GradLesson lesson = run_grad_lesson(request, {}, {});
@@ -141,6 +144,33 @@ TEST_CASE("max_norm, sparse gradients and dL/dX match torch in every recorded ca
     CHECK(cases.size() >= 50);
     CHECK(renormed >= 20);
     CHECK(sparse >= 15);
+}
+
+TEST_CASE("plain SGD on the sparse gradient moves E as torch.optim.SGD does, bit for bit") {
+    const auto cases = testing::load_recorded_cases(EMBDEMO_TEST_DATA_DIR "/torch_partways_vectors.txt");
+    std::size_t checked = 0;
+    for (const RecordedCase& recorded : cases) {
+        if (recorded.kind != "sparse_train") continue;
+        CAPTURE(recorded.label);
+        TrainingArgs args;
+        args.ids = parse_id_batch(recorded.key("ids")).value();
+        args.vocab_size = recorded.number("vocab");
+        args.dim = recorded.number("dim");
+        args.seed = recorded.number("seed");
+        if (recorded.key("padding") != "none") {
+            args.embedding.padding_row = resolve_padding_idx(std::stoll(recorded.key("padding")), args.vocab_size).value();
+        }
+        args.optimizer = sgd_settings(recorded.real("lr"));
+        args.steps = recorded.number("steps");
+        args.sparse = true;
+        const TrainingRun run = run_training(args);
+        CHECK(testing::matches_recorded(recorded, "weight", run.initial_weight));
+        for (std::size_t t = 0; t < run.steps.size(); ++t) {
+            CHECK(testing::matches_recorded(recorded, "step" + std::to_string(t) + ".weight", run.steps[t].weight));
+        }
+        ++checked;
+    }
+    CHECK(checked >= 10);
 }
 
 TEST_CASE("embedding_renorm rescales each distinct used row above M once, by float(M / (norm + 1e-7))") {
