@@ -26,6 +26,7 @@
 #include "core/tied_lesson.hpp"
 #include "core/factor_lesson.hpp"
 #include "core/bag_lesson.hpp"
+#include "core/max_norm_lesson.hpp"
 #include "core/report.hpp"
 #include "render/cost_report.hpp"
 #include "render/cost_text.hpp"
@@ -33,6 +34,8 @@
 #include "render/explain.hpp"
 #include "render/grad_report.hpp"
 #include "render/grad_text.hpp"
+#include "render/max_norm_report.hpp"
+#include "render/max_norm_text.hpp"
 #include "render/positions_report.hpp"
 #include "render/positions_text.hpp"
 #include "render/tied_report.hpp"
@@ -187,6 +190,40 @@ ParseResult<std::vector<std::string>> read_labels(const Options& options, std::s
     return labels ? labels : fail(labels.error());
 }
 
+// The lookup lesson with --max-norm: its own view and schema (embdemo-max-norm/1). Exit 3 when
+// the lookup differs from one_hot(ids) @ E as drawn, that is whenever a looked-up row was rescaled.
+int run_max_norm(const Options& options, const DemoRequest& demo, Matrix weight) {
+    MaxNormRequest request;
+    request.demo = demo;
+    request.ids = options.id_batch;
+    request.max_norm = *options.max_norm;
+    const MaxNormLesson lesson = run_max_norm_lesson(request, std::move(weight));
+    std::string out;
+    switch (options.format) {
+        case OutputFormat::json: out = render_lesson_json(max_norm_report(lesson), {}); break;
+        case OutputFormat::csv: out = render_lesson_delimited(max_norm_report(lesson), ',', {}); break;
+        case OutputFormat::tsv: out = render_lesson_delimited(max_norm_report(lesson), '\t', {}); break;
+        case OutputFormat::markdown: {
+            const std::string text = render_max_norm_text(lesson, TextOptions{});
+            out = render_lesson_markdown(max_norm_report(lesson), text.substr(0, text.find('\n')), options.precision);
+            break;
+        }
+        case OutputFormat::text: out = render_max_norm_text(lesson, text_options(options)); break;
+    }
+    const int status = write_stdout(out);
+    if (status != k_exit_ok) return status;
+    if (lesson.drawn_check.identical && lesson.after_check.identical) return k_exit_ok;
+    // CSV and TSV carry only numbers; say on stderr why the exit status is "differ".
+    if (options.format == OutputFormat::csv || options.format == OutputFormat::tsv) {
+        std::size_t rescaled = 0;
+        for (const RenormRow& row : lesson.rows) rescaled += row.rescaled ? 1 : 0;
+        std::fprintf(stderr, "embdemo: note: the lookup differs from one_hot(ids) @ E as drawn in %zu values: "
+                             "max_norm rescaled %zu %s of E before the lookup read %s\n",
+                     lesson.drawn_check.differing, rescaled, rescaled == 1 ? "row" : "rows", rescaled == 1 ? "it" : "them");
+    }
+    return k_exit_differ;
+}
+
 int run_demo(const Options& options) {
     if (auto problem = check_output_paths(options)) {
         print_error(*problem);
@@ -210,6 +247,7 @@ int run_demo(const Options& options) {
         print_error(labels.error());
         return k_exit_usage;
     }
+    if (options.max_norm) return run_max_norm(options, request, std::move(weight.value()));
     const DemoReport report = build_demo_report(request, std::move(weight.value()));
     // Render everything before writing anything, so that a failure cannot leave half a result.
     const std::vector<std::string> steps = render_steps(report, options);
@@ -263,6 +301,7 @@ int run_training_steps(const Options& options) {
     args.upstream = options.grad.upstream == UpstreamSource::ones ? UpstreamKind::ones : UpstreamKind::randn;
     args.optimizer = *options.grad.optimizer;
     args.steps = options.grad.steps;
+    args.sparse = options.grad.sparse;
     const TrainingRun run = run_training(args);
     return write_stdout(options.format == OutputFormat::json ? render_train_json(args, run)
                                                              : render_train_text(args, run, text_options(options)));
@@ -299,6 +338,9 @@ int run_grad(const Options& options) {
     request.padding_idx = options.grad.padding_idx;
     request.scale_grad_by_freq = options.grad.scale_grad_by_freq;
     request.upstream = options.grad.upstream;
+    request.max_norm = options.max_norm;
+    request.sparse = options.grad.sparse;
+    request.top = options.grad.top;
     if (request.padding_idx && !resolve_padding_idx(*request.padding_idx, request.vocab_size)) {
         print_error("--padding-idx " + std::to_string(*request.padding_idx) + ": is out of range for the " +
                     std::to_string(request.vocab_size) + " rows of the --weights file (allowed: -" +

@@ -42,6 +42,7 @@ constexpr const char* k_footer = R"(Examples:
   embdemo --ids 2,3,1 --dim 5 --format svg > figure.svg    the notebook's figure
   embdemo --ids 2,3,1 --dim 5 --format html > lesson.html  the lesson as a page
   embdemo --ids 2,3,1 --dim 5 --format python > check.py   the run in PyTorch
+  embdemo --ids 2,3,1,3 --dim 5 --max-norm 1  max_norm rescales E in the lookup
 
 Matrices for --show (one, or several separated by commas): weight, onehot,
 lookup, onehot_matmul, linear_output.
@@ -55,6 +56,7 @@ Exit status:
   2  bad command line or input, including an unreadable or malformed file
      (one line on stderr, nothing on stdout)
   3  the two results differ (possible with weights from a file: -0.0, inf, nan)
+     or, with --max-norm, the lookup read rows that max_norm had rescaled
 
 Colour only on a terminal; NO_COLOR, TERM=dumb and --color are respected.
 --palette auto picks light-background colours when COLORFGBG says so.)";
@@ -126,6 +128,10 @@ struct RawOptions {
     std::optional<std::string> bags;
     std::optional<std::string> mode;
     std::optional<std::string> per_sample_weights;
+    // Where the two forms part ways: --max-norm/--norm-type (lookup, grad), grad's --sparse and --top
+    std::optional<std::string> max_norm;
+    std::optional<std::string> norm_type;
+    bool sparse = false;
 };
 
 // A lesson that reads --ids as B x T rows and draws its tables itself.
@@ -209,6 +215,17 @@ ParseResult<MatrixSelection> parse_matrix_selection(const std::string& text) {
     }
 }
 
+// nn.Embedding's max_norm and norm_type: shared options, taken by the lookup and grad lessons.
+void declare_max_norm_options(CLI::App& app, RawOptions& raw) {
+    const auto single = [](CLI::Option* option) {
+        return option->multi_option_policy(CLI::MultiOptionPolicy::Throw);
+    };
+    single(app.add_option("--max-norm", raw.max_norm, "nn.Embedding's max_norm: rescale rows above M"))
+        ->type_name("M");
+    single(app.add_option("--norm-type", raw.norm_type, "with --max-norm: the p of the norm (default 2, inf)"))
+        ->type_name("P");
+}
+
 void declare_options(CLI::App& app, RawOptions& raw) {
     // Every value is read as a string and checked by our own parsers in validate(). Help lines
     // stay within 80 columns: CLI11 does not wrap them.
@@ -258,6 +275,7 @@ void declare_options(CLI::App& app, RawOptions& raw) {
         ->type_name("FILE");
     single(app.add_option("--max-memory", raw.max_memory, "refuse runs needing more, e.g. 4G (default 1G)"))
         ->type_name("SIZE");
+    declare_max_norm_options(app, raw);
 }
 
 void declare_grad_options(CLI::App& grad, RawOptions& raw) {
@@ -276,6 +294,8 @@ void declare_grad_options(CLI::App& grad, RawOptions& raw) {
     single(grad.add_option("--lr", raw.lr, "learning rate (sgd 0.1, adam/adamw 0.001)"))->type_name("LR");
     single(grad.add_option("--momentum", raw.momentum, "sgd's momentum (default 0)"))->type_name("M");
     single(grad.add_option("--weight-decay", raw.weight_decay, "default 0, adamw 0.01"))->type_name("W");
+    single(grad.add_flag("--sparse", raw.sparse, "nn.Embedding(sparse=True): the COO gradient"));
+    single(grad.add_option("--top", raw.top, "swaps listed per position by dL/dX, 1 to 10 (3)"))->type_name("K");
 }
 
 // A finite decimal number such as 0.1 or 1e-3, at least `min` (std::strtod in the C locale,
@@ -361,6 +381,13 @@ Examples:
   embdemo grad --ids 2,0,2 --dim 3 --padding-idx 0   padding gets no gradient
   embdemo grad --ids 2,3,3 --dim 3 --scale-grad-by-freq --format json
   embdemo grad --ids 2,3,1,3 --dim 5 --format html > grad.html   as a page
+  embdemo grad --ids 2,3,1,3 --dim 5 --sparse     the COO gradient, coalesced
+  embdemo grad --ids 2,3,1,3 --dim 5 --max-norm 1   E rescaled, dE unchanged
+  embdemo grad --ids 5,40000 --vocab 50257 --dim 768 --top 5   swaps by dL/dX
+
+--max-norm M [--norm-type P] (shared with the lookup lesson) renormalises E in
+the forward. --sparse takes plain --optimizer sgd steps; PyTorch refuses it with
+--scale-grad-by-freq, adam, adamw and SGD's weight decay (embdemo: momentum).
 
 Exit status: 0 when both gradients agree bit for bit, 3 when they differ (with
 --padding-idx or --scale-grad-by-freq they do wherever those apply), 2 for bad
@@ -547,6 +574,125 @@ std::optional<std::string> check_picture_format(const RawOptions& raw, const Opt
                      "text, json, csv, tsv, markdown");
 }
 
+// ---- Where the two forms part ways (issue #15): --max-norm, --norm-type, grad's --sparse, --top ----
+
+// A finite decimal number above 0 (std::strtod in the C locale): no hex, nan or inf words.
+std::optional<std::string> parse_positive(const char* option, const std::string& text, const char* allowed,
+                                          double& value) {
+    const bool word = text == "nan" || text == "inf" || text == "-inf" || text == "+inf";
+    if (text.empty() || text.find_first_not_of("0123456789.eE+-") != std::string::npos) {
+        return bad_value(option, text, word ? "is not finite" : "is not a decimal number", allowed);
+    }
+    char* end = nullptr;
+    value = std::strtod(text.c_str(), &end);
+    if (end != text.c_str() + text.size()) return bad_value(option, text, "is not a decimal number", allowed);
+    if (!std::isfinite(value)) return bad_value(option, text, "is out of range", allowed);
+    if (value <= 0.0) return bad_value(option, text, "is not positive", allowed);
+    return std::nullopt;
+}
+
+// M: a positive finite number; P: a positive number or inf.
+std::optional<std::string> parse_max_norm(const RawOptions& raw, MaxNorm& max_norm) {
+    if (auto problem = parse_positive("--max-norm", *raw.max_norm, "a positive finite number, e.g. 1.0",
+                                      max_norm.max_norm)) {
+        return problem;
+    }
+    if (!raw.norm_type || *raw.norm_type == "inf") {
+        max_norm.norm_type = raw.norm_type ? HUGE_VAL : 2.0;
+        return std::nullopt;
+    }
+    return parse_positive("--norm-type", *raw.norm_type, "a positive number such as 1, 2 (the default) or 0.5, or inf",
+                          max_norm.norm_type);
+}
+
+// The lookup lesson's options that have no --max-norm view.
+std::optional<std::string> check_max_norm_view(const RawOptions& raw) {
+    const std::pair<const char*, bool> not_with[] = {
+        {"--trace", raw.trace}, {"--walkthrough", raw.walkthrough}, {"--show", raw.show.has_value()},
+        {"--save-weights", raw.save_weights.has_value()}, {"--export-projector", raw.export_projector.has_value()}};
+    for (const auto& [option, given] : not_with) {
+        if (given) {
+            return fmt::format("{} cannot be combined with --max-norm, which has a view of its own (allowed: one "
+                               "of them)", option);
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> validate_max_norm(const RawOptions& raw, Options& options) {
+    if (!raw.max_norm) {
+        if (raw.norm_type) return std::string("--norm-type has no effect without --max-norm (allowed: both, or neither)");
+        return std::nullopt;
+    }
+    if (raw.format == "svg" || raw.format == "html" || raw.format == "python") {
+        // The figure, the page and the script show the two forms agreeing on one E; max_norm
+        // changes E between them, which only its own views show.
+        return bad_value("--format", raw.format, "cannot show --max-norm's two tables",
+                         "text, json, csv, tsv or markdown with --max-norm");
+    }
+    const char* table_lesson = raw.positions ? "positions" : raw.tied ? "tied" : raw.factor ? "factor" : raw.bag ? "bag" : nullptr;
+    if (table_lesson) {
+        return fmt::format("--max-norm belongs to the lookup and grad lessons, not to {} (allowed with {}: the "
+                           "options of embdemo {} --help)", table_lesson, table_lesson, table_lesson);
+    }
+    MaxNorm max_norm;
+    if (auto problem = parse_max_norm(raw, max_norm)) return problem;
+    if (!raw.grad) {
+        if (auto problem = check_max_norm_view(raw)) return problem;
+    }
+    options.max_norm = max_norm;
+    return std::nullopt;
+}
+
+// grad's --sparse and --top, and what PyTorch refuses with them.
+std::optional<std::string> validate_grad_partways(const RawOptions& raw, Options& options) {
+    GradOptions& grad = options.grad;
+    const std::uint64_t vocab = options.request.vocab_size;
+    grad.top = static_cast<std::size_t>(std::min<std::uint64_t>(3, vocab));
+    if (raw.top) {
+        const std::uint64_t most = std::min<std::uint64_t>(10, vocab);
+        const std::string allowed = fmt::format("K from 1 to {} (10, or the vocab when smaller)", most);
+        const auto top = parse_decimal(*raw.top);
+        if (!top) return bad_value("--top", *raw.top, top.error(), allowed);
+        if (top.value() < 1 || top.value() > most) return bad_value("--top", *raw.top, "is out of range", allowed);
+        if (options.format != OutputFormat::text) {
+            return bad_value("--top", *raw.top, "picks the swaps the text view lists",
+                             "--top with --format text; the machine formats hold every score");
+        }
+        grad.top = static_cast<std::size_t>(top.value());
+    }
+    if (raw.optimizer && (raw.max_norm || raw.top)) {
+        return fmt::format("{} cannot be combined with --optimizer, whose steps are plain dense ones (allowed: one "
+                           "of them)", raw.max_norm ? "--max-norm" : "--top");
+    }
+    if (!raw.sparse) return std::nullopt;
+    if (raw.scale_grad_by_freq) {
+        return std::string("--sparse with --scale-grad-by-freq: PyTorch refuses it in the backward "
+                           "(\"embedding_backward: scale_grad_by_freq not supported with sparse gradients\") "
+                           "(allowed: one of them)");
+    }
+    if (raw.optimizer) {
+        const std::string& name = *raw.optimizer;
+        if (name == "sgd" && raw.weight_decay) {
+            return std::string("--sparse with --weight-decay: torch.optim.SGD refuses it (\"add(sparse, dense) is not "
+                               "supported. Use add(dense, sparse) instead.\") (allowed: --sparse with plain SGD)");
+        }
+        if (name == "sgd" && raw.momentum) {
+            return std::string("--sparse with --momentum: embdemo's sparse steps are plain SGD, though torch.optim.SGD "
+                               "keeps a sparse momentum buffer (allowed: --sparse --optimizer sgd without --momentum)");
+        }
+        if (name == "adam" || name == "adamw") {
+            return fmt::format("--sparse with --optimizer {}: torch.optim.{} refuses it (\"{}\") (allowed: --sparse "
+                               "without --optimizer; torch.optim.SparseAdam takes sparse gradients)",
+                               name, name == "adam" ? "Adam" : "AdamW",
+                               name == "adam" ? "Adam does not support sparse gradients, please consider SparseAdam instead"
+                                              : "AdamW does not support sparse gradients");
+        }
+    }
+    grad.sparse = true;
+    return std::nullopt;
+}
+
 std::optional<std::string> validate_grad(const RawOptions& raw, Options& options) {
     if (auto problem = check_grad_exclusive(raw)) return problem;
     options.lesson = Lesson::grad;
@@ -562,7 +708,10 @@ std::optional<std::string> validate_grad(const RawOptions& raw, Options& options
         !is_picture_format(options.format)) {
         // E, the two gradients (V x d each) and G (n x d), every value printed.
         const std::uint64_t vd = options.request.vocab_size * options.request.dim;  // capped by check_demo_sizes
-        const std::uint64_t printed = 3 * vd + options.request.ids.size() * options.request.dim;
+        const std::uint64_t n = options.request.ids.size();
+        // Issue #15 adds dL/dX (n x V), E after max_norm (V x d), the sparse values (2 x at most n x d).
+        const std::uint64_t printed = 3 * vd + n * options.request.dim + n * options.request.vocab_size +
+                                      (raw.max_norm ? vd : 0) + (raw.sparse ? 2 * n * options.request.dim : 0);
         if (printed > k_max_printed_values) {
             return "embdemo grad: the machine formats would print " + group_thousands(printed) +
                    " numbers (allowed: at most " + group_thousands(k_max_printed_values) +
@@ -580,6 +729,7 @@ std::optional<std::string> validate_grad(const RawOptions& raw, Options& options
         grad.upstream = UpstreamSource::file;
         grad.upstream_file = upstream;
     }
+    if (auto problem = validate_grad_partways(raw, options)) return problem;
     return validate_optimizer(raw, options);
 }
 
@@ -1225,6 +1375,7 @@ CommandLine validate(const RawOptions& raw) {
     options.export_projector = raw.export_projector.value_or("");
     options.labels = raw.labels.value_or("");
     if (auto problem = check_combinations(raw, options)) return fail(*problem);
+    if (auto problem = validate_max_norm(raw, options)) return fail(*problem);
 
     if (raw.max_memory) {
         const auto budget = parse_memory_size(*raw.max_memory);
@@ -1338,6 +1489,15 @@ std::optional<std::string> check_output_size(const Options& options, const DemoR
         if (printed <= k_max_printed_values) return std::nullopt;
         return "--format python: the script could embed " + group_thousands(printed) + " numbers (allowed: at most " +
                group_thousands(k_max_printed_values) + "; use fewer ids or a smaller --dim, or --format svg or html)";
+    }
+    if (options.max_norm) {
+        // embdemo-max-norm/1: E as drawn and after, and three ids x dim results.
+        const std::uint64_t vd = request.vocab_size * request.dim;  // capped by check_demo_sizes
+        const std::uint64_t printed = 2 * vd + 3 * request.ids.size() * request.dim;
+        if (printed <= k_max_printed_values) return std::nullopt;
+        return fmt::format("--max-norm: the machine formats would print {} numbers (allowed: at most {}; use a "
+                           "smaller --vocab or --dim, or the text view)",
+                           group_thousands(printed), group_thousands(k_max_printed_values));
     }
     auto too_big = check_printed_values(options.show, request.ids.size(), request.vocab_size,
                                         request.dim);

@@ -16,6 +16,7 @@
 #include "core/ids.hpp"
 #include "core/position_encodings.hpp"
 #include "core/tokens_lesson.hpp"
+#include "core/max_norm.hpp"
 #include "core/optim.hpp"
 #include "core/memory.hpp"
 #include "core/report.hpp"
@@ -44,6 +45,8 @@ struct GradOptions {
     std::string upstream_file;  // with UpstreamSource::file
     std::optional<OptimizerSettings> optimizer;  // --optimizer: steps instead of one backward
     std::size_t steps = 1;
+    bool sparse = false;   // --sparse: nn.Embedding(sparse=True)
+    std::size_t top = 3;   // --top: swaps per position in the text view, 1 to min(10, V)
 };
 
 // `embdemo positions`' own option.
@@ -100,6 +103,7 @@ struct Options {
     std::string export_projector;  // --export-projector DIR, or empty
     std::string labels;            // --labels FILE for the projector's metadata, or empty
     std::uint64_t max_memory = k_default_memory_budget;  // --max-memory, in bytes
+    std::optional<MaxNorm> max_norm;  // --max-norm/--norm-type: the lookup and grad lessons only
 };
 
 struct CommandLine {

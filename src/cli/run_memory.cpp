@@ -40,6 +40,7 @@ std::vector<Buffer> run_buffers(const Options& options, const DemoRequest& reque
         case OutputFormat::svg:
         case OutputFormat::html: break;  // summarised: a few kilobytes
     }
+    if (options.max_norm) buffers.push_back({"E after max_norm (vocab x dim)", request.vocab_size * request.dim, 4});
     if (options.view == View::walkthrough || options.format == OutputFormat::html) {
         // Step 5 draws nn.Linear(V, d)'s own initial weight to show it differs from E.
         buffers.push_back({"nn.Linear's own weight for the walkthrough", request.vocab_size * request.dim, 4});
@@ -73,12 +74,16 @@ std::vector<Buffer> grad_buffers(const Options& options, std::uint64_t vocab_siz
     } else {
         buffers.push_back({"dE, the embedding's backward (vocab x dim)", table, 4});
         buffers.push_back({"dE, one_hot(ids).T @ G (vocab x dim)", table, 4});
+        buffers.push_back({"dL/dX = G @ E.T (ids x vocab)", values(n, vocab_size), 4});
+        if (options.max_norm) buffers.push_back({"E after max_norm (vocab x dim)", table, 4});
+        if (options.grad.sparse) buffers.push_back({"the sparse gradient, two forms (2 x ids x dim)", values(2 * n, dim), 4});
     }
     if (options.format == OutputFormat::json || options.format == OutputFormat::csv ||
         options.format == OutputFormat::tsv) {
         const std::uint64_t bytes_per_value =
             options.format == OutputFormat::json ? k_json_bytes_per_value : k_delimited_bytes_per_value;
-        buffers.push_back({"the printed output", values(3, table) + values(n, dim), k_held_copies_of_output * bytes_per_value});
+        buffers.push_back({"the printed output", values(3, table) + values(n, dim) + values(n, vocab_size),
+                           k_held_copies_of_output * bytes_per_value});
     }
     return buffers;
 }

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "core/init.hpp"
+#include "core/onehot_input.hpp"
 #include "core/torch_rng.hpp"
 
 namespace embdemo {
@@ -39,6 +40,17 @@ GradLesson run_grad_lesson(const GradRequest& request, Matrix weight, Matrix ups
         case UpstreamSource::file: lesson.upstream = std::move(upstream); break;
     }
     const TokenIds& ids = request.ids.values;
+    if (request.max_norm) {
+        // emb(ids) renormalises E in place before the lookup; the backward never reads E.
+        lesson.weight_after = lesson.weight;
+        lesson.renorm = embedding_renorm(lesson.weight_after, ids, *request.max_norm);
+    }
+    if (request.sparse) {
+        lesson.sparse_grad = sparse_embedding_backward(lesson.upstream, ids, lesson.options.padding_row);
+        lesson.sparse_coalesced = coalesce(lesson.sparse_grad);
+    }
+    lesson.grad_onehot_input =
+        onehot_input_gradient(lesson.upstream, request.max_norm ? lesson.weight_after : lesson.weight);
     lesson.grad_lookup = embedding_backward(lesson.upstream, ids, request.vocab_size, lesson.options);
     lesson.grad_onehot = onehot_backward(lesson.upstream, ids, request.vocab_size);
     lesson.comparison = compare_gradients(lesson.grad_lookup, lesson.grad_onehot, ids, lesson.options);

@@ -12,7 +12,9 @@
 #include "core/grad.hpp"
 #include "core/ids.hpp"
 #include "core/matrix.hpp"
+#include "core/max_norm.hpp"
 #include "core/report.hpp"
+#include "core/sparse_grad.hpp"
 
 namespace embdemo {
 
@@ -28,6 +30,10 @@ struct GradRequest {
     std::optional<std::int64_t> padding_idx;  // as given: -V <= K < V (checked by the caller)
     bool scale_grad_by_freq = false;
     UpstreamSource upstream = UpstreamSource::randn;
+    // Where the two forms part ways (issue #15):
+    std::optional<MaxNorm> max_norm;  // nn.Embedding(max_norm=M, norm_type=P)
+    bool sparse = false;              // nn.Embedding(sparse=True); not with scale_grad_by_freq
+    std::size_t top = 3;              // swaps per position the views list, 1 <= top <= V
 };
 
 struct GradLesson {
@@ -38,6 +44,15 @@ struct GradLesson {
     Matrix grad_lookup;        // emb.weight.grad after emb(ids).backward(G), V x d
     Matrix grad_onehot;        // one_hot(ids)ᵀ · G, V x d
     GradComparison comparison;
+    // With max_norm: E after the forward renormalised it in place (the gradient is unchanged:
+    // no gradient flows through the renormalisation), and what it saw per distinct id.
+    Matrix weight_after;            // V x d, empty without max_norm
+    std::vector<RenormRow> renorm;  // distinct ids ascending, empty without max_norm
+    // With sparse: the COO gradient torch returns, and coalesced.
+    SparseGrad sparse_grad;
+    SparseGrad sparse_coalesced;
+    // dL/dX for X = one_hot(ids) in X @ E, with E as the lookup read it (after max_norm). n x V
+    Matrix grad_onehot_input;
 };
 
 // `weight` is E when it does not come from the generator (--init index, --weights), otherwise

@@ -15,6 +15,7 @@
 #include <cstring>
 
 #include "core/init.hpp"
+#include "core/sparse_grad.hpp"
 #include "core/torch_rng.hpp"
 
 namespace embdemo {
@@ -167,7 +168,14 @@ TrainingRun run_training(const TrainingArgs& args) {
             for (float& value : step.grad.values) value = 0.0f + value;
         }
         const Matrix before = weight;
-        optimizer.step(weight, step.grad);
+        if (args.sparse) {
+            // The gradient torch hands the optimizer is the sparse one; step.grad is its dense
+            // equivalent (to_dense() adds the same terms in the same order), for the view.
+            sparse_sgd_step(weight, sparse_embedding_backward(step.upstream, step.batch, args.embedding.padding_row),
+                            args.optimizer.lr);
+        } else {
+            optimizer.step(weight, step.grad);
+        }
         step.changed = changed_rows(before, weight, step.batch);
         step.weight = weight;
         run.steps.push_back(std::move(step));

@@ -4,7 +4,8 @@
 // gradient touches only the used rows, and so does plain SGD; Adam's moments keep moving a row
 // after it left the batch, and AdamW's weight decay moves every row.
 //
-// Not modelled: nesterov, dampening, amsgrad, maximize, capturable/differentiable, sparse grads.
+// Not modelled: nesterov, dampening, amsgrad, maximize, capturable/differentiable, and sparse
+// gradients with anything but plain SGD.
 #pragma once
 
 #include <cstddef>
@@ -79,6 +80,7 @@ struct TrainingArgs {
     UpstreamKind upstream = UpstreamKind::randn;
     OptimizerSettings optimizer;
     std::size_t steps = 1;
+    bool sparse = false;  // nn.Embedding(sparse=True): plain SGD only (core/sparse_grad's step)
 };
 
 // A row of E that a step moved.

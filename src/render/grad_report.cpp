@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "render/json_text.hpp"
+#include "render/max_norm_report.hpp"
 
 namespace embdemo {
 namespace {
@@ -38,6 +39,39 @@ std::string rows_json(const GradComparison& comparison) {
     return "[\n    " + fmt::format("{}", fmt::join(rows, ",\n    ")) + "\n  ]";
 }
 
+// Issue #15's tables, after the four of embdemo-grad/1 so that its readers find theirs unchanged.
+void add_partways_tables(const GradLesson& lesson, std::vector<LessonTable>& tables) {
+    const GradRequest& request = lesson.request;
+    const IdBatch& ids = request.ids;
+    const std::size_t d = request.dim;
+    if (request.max_norm) {
+        tables.emplace_back("weight_after", "E after emb(ids) renormalised it", &lesson.weight_after,
+                            std::vector<std::size_t>{request.vocab_size, d});
+    }
+    if (request.sparse) {
+        tables.emplace_back("grad_values", "sparse grad values, at grad_indices", &lesson.sparse_grad.values,
+                            std::vector<std::size_t>{lesson.sparse_grad.indices.size(), d});
+        tables.emplace_back("grad_coalesced_values", "coalesced, at grad_coalesced_indices",
+                            &lesson.sparse_coalesced.values,
+                            std::vector<std::size_t>{lesson.sparse_coalesced.indices.size(), d});
+    }
+    tables.emplace_back("grad_onehot_input", "dL/dX = G @ E.T", &lesson.grad_onehot_input,
+                        rows_shape(ids.batch, ids.seq, ids.batched, request.vocab_size));
+}
+
+void add_partways_checks(const GradLesson& lesson, std::vector<LessonField>& checks) {
+    const GradRequest& request = lesson.request;
+    if (request.max_norm) checks.push_back({"norms", renorm_rows_json(lesson.renorm)});
+    if (!request.sparse) return;
+    const auto list = [](const std::vector<std::uint64_t>& values) { return fmt::format("[{}]", fmt::join(values, ", ")); };
+    checks.push_back({"grad_indices", list(lesson.sparse_grad.indices)});
+    checks.push_back({"grad_coalesced_indices", list(lesson.sparse_coalesced.indices)});
+    checks.push_back({"grad_dense_bytes", std::to_string(request.vocab_size * request.dim * sizeof(float))});
+    checks.push_back({"grad_sparse_bytes", std::to_string(sparse_grad_bytes(lesson.sparse_grad.indices.size(), request.dim))});
+    checks.push_back({"grad_coalesced_bytes",
+                      std::to_string(sparse_grad_bytes(lesson.sparse_coalesced.indices.size(), request.dim))});
+}
+
 }  // namespace
 
 LessonReport grad_report(const GradLesson& lesson) {
@@ -57,6 +91,9 @@ LessonReport grad_report(const GradLesson& lesson) {
         {"padding_row", lesson.options.padding_row ? std::to_string(*lesson.options.padding_row) : "null"},
         {"scale_grad_by_freq", request.scale_grad_by_freq ? "true" : "false"},
         {"upstream_source", json_string(upstream_name(request.upstream))},
+        {"max_norm", request.max_norm ? json_number(request.max_norm->max_norm) : "null"},
+        {"norm_type", request.max_norm ? json_number(request.max_norm->norm_type) : "null"},
+        {"sparse", request.sparse ? "true" : "false"},
     };
     const IdBatch& ids = request.ids;
     const std::size_t v = request.vocab_size;
@@ -67,6 +104,7 @@ LessonReport grad_report(const GradLesson& lesson) {
         {"grad_lookup", "emb.weight.grad", &lesson.grad_lookup, {v, d}, false},
         {"grad_onehot", "one_hot(ids).T @ G", &lesson.grad_onehot, {v, d}, false},
     };
+    add_partways_tables(lesson, report.tables);
     // Summarised views keep the rows the ids use in sight, up to a screenful of them.
     constexpr std::size_t k_max_kept_rows = 8;
     std::vector<std::size_t> used;
@@ -74,7 +112,9 @@ LessonReport grad_report(const GradLesson& lesson) {
         if (used.size() < k_max_kept_rows) used.push_back(row.row);
     }
     for (LessonTable& table : report.tables) {
-        if (table.name != "upstream") table.keep_rows = used;
+        const bool vocab_rows = table.name == "weight" || table.name == "grad_lookup" ||
+                                table.name == "grad_onehot" || table.name == "weight_after";
+        if (vocab_rows) table.keep_rows = used;
     }
     const Comparison& whole = lesson.comparison.whole;
     report.checks = {
@@ -84,6 +124,7 @@ LessonReport grad_report(const GradLesson& lesson) {
         {"max_abs_diff", json_number(whole.max_abs_diff)},
         {"rows", rows_json(lesson.comparison)},
     };
+    add_partways_checks(lesson, report.checks);
     add_id_source(report, request.ids.source);
     return report;
 }

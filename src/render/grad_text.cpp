@@ -11,6 +11,7 @@
 #include "render/grad_trace.hpp"
 #include "render/number_format.hpp"
 #include "render/paint.hpp"
+#include "render/partways_text.hpp"
 #include "render/table.hpp"
 #include "render/text_sections.hpp"
 
@@ -29,12 +30,6 @@ std::string line_with_note(const std::string& cells, const std::string& note, st
 
 // Used rows forced into a summarised view, as the demo keeps its selected rows.
 constexpr std::size_t k_max_forced_rows = 8;
-
-// "G[3]" for a flat list, "G[1,0]" for a batch (b, t), as torch indexes the tensor.
-std::string position_label(const IdBatch& ids, std::size_t flat) {
-    if (!ids.batched) return fmt::format("G[{}]", flat);
-    return fmt::format("G[{},{}]", flat / ids.seq, flat % ids.seq);
-}
 
 std::string header(const GradLesson& lesson) {
     const GradRequest& request = lesson.request;
@@ -62,10 +57,13 @@ std::string header(const GradLesson& lesson) {
                                                                request.dim)
                                                  : "");
     }
-    out += fmt::format("  module nn.Embedding({}, {}, padding_idx={}, scale_grad_by_freq={})\n",
-                       request.vocab_size, request.dim,
-                       request.padding_idx ? std::to_string(*request.padding_idx) : "None",
-                       request.scale_grad_by_freq ? "True" : "False");
+    const std::string module = fmt::format("nn.Embedding({}, {}, padding_idx={}, scale_grad_by_freq={}{}{})",
+                                           request.vocab_size, request.dim,
+                                           request.padding_idx ? std::to_string(*request.padding_idx) : "None",
+                                           request.scale_grad_by_freq ? "True" : "False",
+                                           request.max_norm ? ", " + max_norm_arguments(*request.max_norm) : "",
+                                           request.sparse ? ", sparse=True" : "");
+    out += wrap_words(module, "  module ", "         ");
     return out;
 }
 
@@ -169,6 +167,11 @@ std::string grad_verdict(const GradLesson& lesson, Palette palette) {
 
 }  // namespace
 
+std::string position_label(const IdBatch& ids, std::size_t flat) {
+    if (!ids.batched) return fmt::format("G[{}]", flat);
+    return fmt::format("G[{},{}]", flat / ids.seq, flat % ids.seq);
+}
+
 GradLayout grad_layout(const GradLesson& lesson, int precision) {
     const GradRequest& request = lesson.request;
     const Matrix& e = lesson.weight;
@@ -264,6 +267,9 @@ std::string render_grad_text(const GradLesson& lesson, const TextOptions& option
 
     const GradComparison& comparison = lesson.comparison;
     if (trace) out += render_grad_trace(lesson, screen, options);
+    if (request.max_norm) out += render_grad_max_norm(lesson, options);
+    if (request.sparse) out += render_grad_sparse(lesson, options);
+    out += render_onehot_input(lesson, options);
     const std::size_t untouched = e.rows - comparison.rows_with_gradient;
     out += '\n' + wrap_words(fmt::format("{} of {} rows receive a gradient from the embedding's backward; "
                                          "the other {} {} exactly 0.",

@@ -25,6 +25,9 @@ struct GradLayout {
 };
 GradLayout grad_layout(const GradLesson& lesson, int precision);
 
+// "G[3]" for a flat list, "G[1,0]" for a batch (b, t), as torch indexes the tensor.
+std::string position_label(const IdBatch& ids, std::size_t flat);
+
 // With `trace`, each used row's gradient is also built step by step (render/grad_trace).
 std::string render_grad_text(const GradLesson& lesson, const TextOptions& options, bool trace);
 

@@ -107,9 +107,9 @@ std::string render_train_text(const TrainingArgs& args, const TrainingRun& run, 
     out += fmt::format("  ids    {}  ({})\n", format_id_batch(args.ids),
                        batches > 1 ? fmt::format("{} batches: step t uses row t mod {}", batches, batches)
                                    : std::string("the same batch every step"));
-    out += fmt::format("  table  nn.Embedding({}, {}{})  after torch.manual_seed({})\n", args.vocab_size, args.dim,
+    out += fmt::format("  table  nn.Embedding({}, {}{}{})  after torch.manual_seed({})\n", args.vocab_size, args.dim,
                        args.embedding.padding_row ? fmt::format(", padding_idx={}", *args.embedding.padding_row) : "",
-                       args.seed);
+                       args.sparse ? ", sparse=True" : "", args.seed);
     out += fmt::format("  G      {} per step, drawn after E and the earlier steps\n",
                        args.upstream == UpstreamKind::randn ? "torch.randn(T, d)" : "torch.ones(T, d)");
     out += wrap_words(describe_optimizer(args.optimizer), "  optim  ", "         ");
@@ -129,7 +129,8 @@ std::string render_train_json(const TrainingArgs& args, const TrainingRun& run) 
                    {"dim", std::to_string(args.dim)},
                    {"seed", std::to_string(args.seed)},
                    {"optimizer", json_string(describe_optimizer(args.optimizer))},
-                   {"upstream_source", json_string(args.upstream == UpstreamKind::randn ? "randn" : "ones")}};
+                   {"upstream_source", json_string(args.upstream == UpstreamKind::randn ? "randn" : "ones")},
+                   {"sparse", args.sparse ? "true" : "false"}};
     add_id_source(report, args.ids.source);
     report.tables.push_back({"initial_weight", "E", &run.initial_weight, {args.vocab_size, args.dim}, false});
     std::vector<std::string> steps;

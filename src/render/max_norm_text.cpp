@@ -1,0 +1,132 @@
+#include "render/max_norm_text.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "core/limits.hpp"
+#include "render/number_format.hpp"
+#include "render/paint.hpp"
+#include "render/parameters.hpp"
+#include "render/partways_text.hpp"
+#include "render/table.hpp"
+#include "render/text_sections.hpp"
+
+namespace embdemo {
+namespace {
+
+std::string header(const MaxNormLesson& lesson) {
+    const MaxNormRequest& request = lesson.request;
+    std::string out = "Embedding lookup with max_norm vs one-hot matrix product\n";
+    for (const Parameter& parameter : demo_parameters(request.demo, format_id_batch(request.ids))) {
+        out += fmt::format("  {:<7}{}{}\n", parameter.name, parameter.value,
+                           parameter.note.empty() ? "" : "  (" + parameter.note + ")");
+    }
+    return out + wrap_words(fmt::format("nn.Embedding({}, {}, {})", request.demo.vocab_size, request.demo.dim,
+                                        max_norm_arguments(request.max_norm)),
+                            "  module ", "         ");
+}
+
+// "[2] id 1": the label of row i of an n x d result.
+std::string result_label(const IdBatch& ids, std::size_t i) {
+    return fmt::format("{}  id {}", ids.batched ? fmt::format("[{},{}]", i / ids.seq, i % ids.seq) : fmt::format("[{}]", i),
+                       ids.values[i]);
+}
+
+std::string verdict(const MaxNormLesson& lesson, Palette palette) {
+    const Comparison& drawn = lesson.drawn_check;
+    const Comparison& after = lesson.after_check;
+    const std::size_t total = lesson.lookup.values.size();
+    std::size_t rescaled = 0;
+    for (const RenormRow& row : lesson.rows) rescaled += row.rescaled ? 1 : 0;
+    std::string out;
+    if (drawn.identical) {
+        out = wrap_words(fmt::format("IDENTICAL -- all {} values of the lookup equal one_hot(ids) @ E as drawn bit "
+                                     "for bit{}", group_thousands(total),
+                                     rescaled == 0 ? ": no looked-up row had a norm above max_norm" : ""),
+                         "verdict: ", "  ");
+        out.replace(9, 9, paint("IDENTICAL", Paint::good, palette));
+    } else {
+        // Wrapped uncoloured, then painted: the escape codes must not count as columns.
+        out = wrap_words(fmt::format("DIFFERENT -- {} of {} values of the lookup differ from one_hot(ids) @ E as "
+                                     "drawn, max abs diff {}",
+                                     group_thousands(drawn.differing), group_thousands(total),
+                                     shortest_round_trip(static_cast<float>(drawn.max_abs_diff))),
+                         "verdict: ", "  ");
+        out.replace(9, 9, paint("DIFFERENT", Paint::bad, palette));
+        out += wrap_words(fmt::format("emb(ids) rescaled {} {} of E in place before reading {}; the one-hot "
+                                      "product read E as it was drawn",
+                                      rescaled, rescaled == 1 ? "row" : "rows", rescaled == 1 ? "it" : "them"),
+                          "  why: ", "       ");
+    }
+    out += wrap_words(fmt::format("with E after the call, one_hot(ids) @ E {} the lookup{}", after.identical ? "equals" : "still differs from",
+                                  after.identical ? " bit for bit" : fmt::format(" in {} values (-0.0, inf or nan in E)", after.differing)),
+                      "  then: ", "        ");
+    if (rescaled == 0) {
+        return out + wrap_words("a second emb(ids) finds the same rows, all within max_norm: it changes nothing",
+                                "  next: ", "        ");
+    }
+    return out + wrap_words(fmt::format("a second emb(ids) reads E as the first call left it: the rescaled rows' "
+                                        "norms are now max_norm to within float32 rounding (largest {}), so at "
+                                        "most a rounding step is left to rescale",
+                                        shortest_round_trip(lesson.largest_norm_after)),
+                            "  next: ", "        ");
+}
+
+}  // namespace
+
+std::string render_max_norm_text(const MaxNormLesson& lesson, const TextOptions& options) {
+    const IdBatch& ids = lesson.request.ids;
+    const Matrix& e = lesson.weight;
+    std::set<std::size_t> used(ids.values.begin(), ids.values.end());
+    std::vector<std::size_t> forced(used.begin(), used.end());
+    if (forced.size() > 8) forced.resize(8);
+    const auto rows = visible_positions(e.rows, should_summarise(e.rows, e.cols), forced);
+    const auto n_rows = visible_positions(lesson.lookup.rows, should_summarise(lesson.lookup.rows, e.cols));
+    std::size_t label = 0;
+    for (const std::size_t i : n_rows) {
+        if (i != k_gap) label = std::max(label, result_label(ids, i).size());
+    }
+    // "  > 50256  " and "   after, x 0.03749493" around E's cells; "  [0]  id 5  emb   " and "   differs" around a result's.
+    const std::size_t room = std::max(std::to_string(e.rows - 1).size() + 6 + 24, label + 10 + 10);
+    const Screen screen = choose_screen({{&e, rows}, {&lesson.weight_after, rows}, {&lesson.lookup, n_rows},
+                                         {&lesson.onehot_drawn, n_rows}},
+                                        e.cols, options.precision, k_max_line_width - room);
+    const auto cells = [&](const Matrix& m, std::size_t r) { return format_row_cells(m, r, screen.cols, screen.format); };
+    const std::size_t row_label = std::to_string(e.rows - 1).size();
+
+    std::string out = header(lesson) + '\n';
+    out += fmt::format("E as drawn, and after emb(ids)   {} x {}   > marks the rows the ids use\n",
+                       group_thousands(e.rows), group_thousands(e.cols));
+    for (const std::size_t k : rows) {
+        if (k == k_gap) {
+            out += fmt::format("  {}   ...\n", std::string(row_label + 1, ' '));
+            continue;
+        }
+        const auto seen = std::find_if(lesson.rows.begin(), lesson.rows.end(), [k](const RenormRow& r) { return r.row == k; });
+        const bool rescaled = seen != lesson.rows.end() && seen->rescaled;
+        out += fmt::format("  {} {}  {}{}\n", used.count(k) ? ">" : " ", pad_left(std::to_string(k), row_label), cells(e, k),
+                           rescaled ? "   before" : "");
+        if (rescaled) {
+            out += fmt::format("    {}  {}   after, x {}\n", std::string(row_label, ' '), cells(lesson.weight_after, k),
+                               shortest_round_trip(seen->scale));
+        }
+    }
+    out += '\n' + render_renorm_rows(lesson.rows, lesson.request.max_norm);
+    out += "\nemb(ids) = E_after[ids], and one_hot(ids) @ E with E as drawn\n";
+    for (const std::size_t i : n_rows) {
+        if (i == k_gap) {
+            out += "    ...\n";
+            continue;
+        }
+        const bool same = std::memcmp(lesson.lookup.row(i), lesson.onehot_drawn.row(i), e.cols * sizeof(float)) == 0;
+        out += fmt::format("  {}  emb   {}\n", pad_right(result_label(ids, i), label), cells(lesson.lookup, i));
+        out += fmt::format("  {}  X@E   {}{}\n", std::string(label, ' '), cells(lesson.onehot_drawn, i),
+                           same ? "" : "   " + paint("differs", Paint::bad, options.palette));
+    }
+    return out + '\n' + verdict(lesson, options.palette);
+}
+
+}  // namespace embdemo
