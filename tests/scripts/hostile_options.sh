@@ -58,7 +58,7 @@ not_counts=("" -1 1.5 0x10 010 1e3 nan inf -inf "$huge" "$utf8_bad" "$control" "
 not_floats=("" nan inf -inf 1e999 0x1p3 "$utf8_bad" "$control" 1,5 "1 5" 1.5.5)
 not_words=("" JSON "text " 1 "$utf8_bad" "$control")
 not_id_lists=("" -1 1.5 0x10 010 1e3 nan "$huge" "$utf8_bad" "$control" "2,,3" , "2;3,1")
-not_files=("" no-such-file . "$utf8_bad" "$control" /dev/null)
+not_files=("" no-such-file . "$utf8_bad" "$control" /dev/null /dev/zero)
 
 lookup=(--ids 2,3,1 --dim 3)
 # The shared options.
