@@ -17,7 +17,7 @@ namespace {
 const char* title(PositionEncoding encoding) {
     switch (encoding) {
         case PositionEncoding::sinusoidal:
-            return "Token and sinusoidal position embeddings: E[ids] + P[0..T), a drawn table and a computed one";
+            return "Token and sinusoidal position embeddings: E[ids] + P[0..T), P computed";
         case PositionEncoding::rope: return "Token embeddings and rotary positions: RoPE(E[ids], t), a table and a rotation";
         case PositionEncoding::learned: break;
     }

@@ -73,8 +73,13 @@ std::vector<std::string> weight_python(const DemoRequest& request, const std::st
                     "                 dtype=torch.float32)", from_pretrained};
         case WeightOrigin::Kind::file: break;
     }
-    return {fmt::format("E = torch.tensor({}, dtype=torch.float32)", load_matrix_python(request.origin.detail)),
-            from_pretrained};
+    // The walkthrough indents code by 6 columns and must fit 80: with a long file name, the
+    // call is split over lines (a file name longer than about 20 characters still overflows).
+    constexpr std::size_t k_code_width = 74;
+    const std::string load = load_matrix_python(request.origin.detail);
+    const std::string one_line = fmt::format("E = torch.tensor({}, dtype=torch.float32)", load);
+    if (one_line.size() <= k_code_width) return {one_line, from_pretrained};
+    return {"E = torch.tensor(", fmt::format("    {},", load), "    dtype=torch.float32)", from_pretrained};
 }
 
 }  // namespace embdemo

@@ -107,9 +107,12 @@ std::string render_train_text(const TrainingArgs& args, const TrainingRun& run, 
     out += fmt::format("  ids    {}  ({})\n", format_id_batch(args.ids),
                        batches > 1 ? fmt::format("{} batches: step t uses row t mod {}", batches, batches)
                                    : std::string("the same batch every step"));
-    out += fmt::format("  table  nn.Embedding({}, {}{}{})  after torch.manual_seed({})\n", args.vocab_size, args.dim,
+    const std::string table = fmt::format("  table  nn.Embedding({}, {}{}{})", args.vocab_size, args.dim,
                        args.embedding.padding_row ? fmt::format(", padding_idx={}", *args.embedding.padding_row) : "",
-                       args.sparse ? ", sparse=True" : "", args.seed);
+                       args.sparse ? ", sparse=True" : "");
+    const std::string seeded = fmt::format("after torch.manual_seed({})", args.seed);
+    // The seed goes on a line of its own when both would not fit 80 columns.
+    out += table + (table.size() + 2 + seeded.size() <= 80 ? "  " : "\n         ") + seeded + '\n';
     out += fmt::format("  G      {} per step, drawn after E and the earlier steps\n",
                        args.upstream == UpstreamKind::randn ? "torch.randn(T, d)" : "torch.ones(T, d)");
     out += wrap_words(describe_optimizer(args.optimizer), "  optim  ", "         ");

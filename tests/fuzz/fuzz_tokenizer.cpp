@@ -1,0 +1,78 @@
+// libFuzzer target: GPT-2's tokenizer (core/gpt2_pieces, gpt2_vocab, gpt2_tokenizer) on any bytes.
+// The views' quoting (token_label, quoted_text, display_width) takes any bytes; the tokenizer
+// takes valid UTF-8, as the CLI checks first. For valid UTF-8 the pieces concatenate back to the
+// text, and so do the bytes of the ids: tokenizing loses nothing and invents nothing.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <string_view>
+
+#include "core/escape.hpp"
+#include "core/gpt2_pieces.hpp"
+#include "core/gpt2_tokenizer.hpp"
+#include "core/gpt2_vocab.hpp"
+#include "fuzz_check.hpp"
+
+namespace {
+
+using embdemo::fuzz::check;
+
+const embdemo::Gpt2Vocabulary& vocabulary() {
+    static const embdemo::Gpt2Vocabulary vocab = [] {
+        std::ifstream file(EMBDEMO_GPT2_DATA_DIR "/vocab.bpe", std::ios::binary);
+        const std::string text{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+        auto parsed = embdemo::Gpt2Vocabulary::parse(text);
+        if (!parsed) embdemo::fuzz::fail("GPT-2's vocab.bpe loads");
+        return std::move(parsed.value());
+    }();
+    return vocab;
+}
+
+void check_quoting(std::string_view bytes) {
+    const std::string label = embdemo::token_label(bytes);
+    for (const char ch : label) {
+        const auto byte = static_cast<unsigned char>(ch);
+        check(byte >= 0x20 && byte != 0x7f, "token_label escapes every control byte");
+    }
+    check(embdemo::is_valid_utf8(label), "token_label is valid UTF-8 whatever the bytes");
+    const std::string quoted = embdemo::quoted_text(bytes, 20);
+    check(embdemo::is_valid_utf8(quoted), "quoted_text is valid UTF-8 whatever the bytes");
+    if (embdemo::is_valid_utf8(bytes)) (void)embdemo::display_width(bytes);
+}
+
+void check_tokens(std::string_view text) {
+    const embdemo::Gpt2Vocabulary& vocab = vocabulary();
+    std::string from_pieces;
+    for (const std::string_view piece : embdemo::gpt2_pieces(text)) {
+        check(!piece.empty(), "no piece is empty");
+        from_pieces += piece;
+    }
+    check(from_pieces == text, "the pre-tokeniser's pieces concatenate back to the text");
+
+    std::string from_ids;
+    std::string from_tokenized;
+    std::size_t id_count = 0;
+    for (const embdemo::TextPiece& piece : embdemo::tokenize_gpt2(vocab, text)) {
+        from_tokenized += piece.text;
+        for (const std::uint64_t id : piece.ids) {
+            check(id < vocab.size(), "every id is in GPT-2's vocabulary");
+            from_ids += id == embdemo::k_gpt2_end_of_text ? std::string(embdemo::k_end_of_text_text) : vocab.bytes(id);
+            ++id_count;
+        }
+    }
+    check(from_tokenized == text, "tokenize_gpt2's pieces concatenate back to the text");
+    check(from_ids == text, "the ids' bytes concatenate back to the text");
+    check(embdemo::encode_gpt2(vocab, text).size() == id_count, "encode_gpt2 gives the pieces' ids");
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+    check_quoting(bytes);
+    if (embdemo::is_valid_utf8(bytes)) check_tokens(bytes);
+    return 0;
+}

@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# Hostile values for every option of every lesson (issue 11): empty, negative, huge, float, hex,
+# octal, exponent, nan, inf, non-UTF-8 and control bytes, each option given twice, and options
+# that belong to another lesson. Each must be refused the same way: exit 2, nothing on stdout,
+# one line on stderr starting "embdemo: error: ", naming the option, with no raw control byte,
+# within 10 seconds. Values an option really accepts (inf for --norm-type, -1 for --padding-idx)
+# are left out of its list on purpose.
+# usage: hostile_options.sh BINARY DATA_DIR
+set -u
+binary=$(realpath "$1")
+cd "$2" || exit 1  # weight files named as the golden cases name them
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export NO_COLOR=1 LC_ALL=C
+failures=0
+cases=0
+
+# refused NAME_IN_MESSAGE ARGS...: one run that must be refused, and say NAME_IN_MESSAGE.
+refused() {
+  local name=$1
+  shift
+  cases=$((cases + 1))
+  timeout "${seconds:-10}" "$binary" "$@" >"$work/out" 2>"$work/err" </dev/null
+  local status=$?
+  local problem=""
+  if [ "$status" -ne 2 ]; then problem="exit $status"
+  elif [ -s "$work/out" ]; then problem="stdout not empty"
+  elif [ "$(wc -l <"$work/err")" -ne 1 ] || [ "$(tail -c 1 "$work/err" | od -An -c | tr -d ' ')" != '\n' ]; then
+    problem="not one line on stderr"
+  elif ! head -c 16 "$work/err" | grep -q '^embdemo: error: '; then problem="no 'embdemo: error: '"
+  elif tr -d '\n' <"$work/err" | LC_ALL=C grep -q '[[:cntrl:]]'; then problem="raw control byte"
+  elif ! grep -qF -- "$name" "$work/err"; then problem="does not name $name"
+  fi
+  if [ -n "$problem" ]; then
+    printf 'FAIL (%s): embdemo' "$problem"
+    printf ' %q' "$@"
+    printf '\n  stderr: %s\n' "$(head -c 300 "$work/err" | cat -v)"
+    failures=$((failures + 1))
+  fi
+}
+
+# each_value BASE_ARGS -- OPTION VALUE...: the option with each value after the base arguments.
+each_value() {
+  local base=()
+  while [ "$1" != "--" ]; do base+=("$1"); shift; done
+  shift
+  local option=$1
+  shift
+  local value
+  for value in "$@"; do refused "$option" "${base[@]}" "$option" "$value"; done
+}
+
+utf8_bad=$'\xff\xfe'
+control=$'\x1b[2J\x07'
+huge=99999999999999999999999999
+# Every class of hostile value that no integer option accepts.
+not_counts=("" -1 1.5 0x10 010 1e3 nan inf -inf "$huge" "$utf8_bad" "$control" "3 3" +3)
+not_floats=("" nan inf -inf 1e999 0x1p3 "$utf8_bad" "$control" 1,5 "1 5" 1.5.5)
+not_words=("" JSON "text " 1 "$utf8_bad" "$control")
+not_id_lists=("" -1 1.5 0x10 010 1e3 nan "$huge" "$utf8_bad" "$control" "2,,3" , "2;3,1")
+not_files=("" no-such-file . "$utf8_bad" "$control" /dev/null /dev/zero)
+
+lookup=(--ids 2,3,1 --dim 3)
+# The shared options.
+each_value --dim 3 -- --ids "${not_id_lists[@]}"
+each_value --ids 2,3,1 -- --dim "${not_counts[@]}" 0
+each_value "${lookup[@]}" -- --vocab "${not_counts[@]}" 0 2
+each_value "${lookup[@]}" -- --seed "${not_counts[@]/-1/18446744073709551616}"
+each_value "${lookup[@]}" -- --precision "${not_counts[@]}" 10
+each_value "${lookup[@]}" -- --init "${not_words[@]}"
+each_value "${lookup[@]}" -- --format "${not_words[@]}"
+each_value "${lookup[@]}" -- --color "${not_words[@]}"
+each_value "${lookup[@]}" -- --palette "${not_words[@]}"
+each_value "${lookup[@]}" --format json -- --show "${not_words[@]}" lookup,,weight
+each_value "${lookup[@]}" --trace -- --trace-positions "${not_id_lists[@]}" 3
+each_value "${lookup[@]}" -- --max-memory "" -1 0x10 nan inf 1e3 "$huge" "$utf8_bad" "$control" 1Q 4GG 0
+each_value "${lookup[@]}" -- --max-norm "${not_floats[@]}" -1 0
+each_value "${lookup[@]}" --max-norm 1 -- --norm-type "${not_floats[@]/inf/}" 
+each_value --dim 3 -- --text "" "$utf8_bad"
+each_value --dim 3 -- --text-file "${not_files[@]}"
+each_value --ids 2,3,1 -- --weights "${not_files[@]}" bad/ragged.csv bad/huge_shape.npy
+each_value "${lookup[@]}" --export-projector "$work/projector" -- --labels "${not_files[@]}"
+# (A directory that does not exist is a failed write, exit 1: tests/scripts/output_files.sh.)
+each_value "${lookup[@]}" -- --save-weights "" "$utf8_bad" "$work/e.txt"
+each_value "${lookup[@]}" -- --export-projector ""
+
+# grad's options.
+each_value grad "${lookup[@]}" -- --padding-idx "" 1.5 0x1 010 1e1 nan inf 4 -5 "$huge" "$utf8_bad" "$control"
+each_value grad "${lookup[@]}" -- --upstream "${not_words[@]}" no-such-file.npy
+each_value grad "${lookup[@]}" -- --optimizer "${not_words[@]}" SGD
+each_value grad "${lookup[@]}" --optimizer sgd -- --steps "${not_counts[@]}" 0 101
+each_value grad "${lookup[@]}" --optimizer sgd -- --lr "${not_floats[@]}" -1
+each_value grad "${lookup[@]}" --optimizer sgd -- --momentum "${not_floats[@]}" -1
+each_value grad "${lookup[@]}" --optimizer adamw -- --weight-decay "${not_floats[@]}" -1
+each_value grad "${lookup[@]}" -- --top "${not_counts[@]}" 0 11
+
+# cost, positions, tied, factor, bag, tokens.
+each_value cost --vocab 10 --dim 4 -- --tokens "${not_counts[@]}" 0 1048577
+each_value cost --tokens 3 -- --model "${not_words[@]}" GPT2
+each_value positions "${lookup[@]}" -- --context "${not_counts[@]}" 0 2
+each_value positions "${lookup[@]}" -- --encoding "${not_words[@]}"
+each_value positions --text "one two three four" --dim 2 --context 2 -- --stride "${not_counts[@]}" 0
+each_value positions --text "one two three four" --dim 2 --context 2 -- --batch "${not_counts[@]}" 0
+each_value tied "${lookup[@]}" -- --top "${not_counts[@]}" 0 5
+each_value tied "${lookup[@]}" -- --hidden "${not_files[@]}" weights/notebook.csv
+each_value factor "${lookup[@]}" -- --rank "${not_counts[@]}" 0 3
+each_value bag --dim 3 -- --bags "${not_id_lists[@]/2;3,1/}" ";;;"x
+each_value bag --bags "2,3;1" --dim 3 -- --mode "${not_words[@]}"
+each_value bag --bags "2,3;1" --dim 3 --mode sum -- --per-sample-weights "${not_floats[@]}" "1,2;3,4" "1,2"
+each_value bag --bags "2,3;1" --dim 3 -- --padding-idx "" 1.5 0x1 010 nan 4 -5 "$huge" "$utf8_bad"
+each_value tokens --text "one two" -- --piece "${not_counts[@]}" 2
+each_value tokens --text "one two" -- --dim "${not_counts[@]}" 0
+
+# Every option given twice.
+refused --dim "${lookup[@]}" --dim 4
+refused --ids "${lookup[@]}" --ids 1
+refused --seed "${lookup[@]}" --seed 1 --seed 2
+refused --format "${lookup[@]}" --format json --format csv
+refused --trace "${lookup[@]}" --trace --trace
+refused --max-norm "${lookup[@]}" --max-norm 1 --max-norm 2
+refused --lr grad "${lookup[@]}" --optimizer sgd --lr 0.1 --lr 0.2
+refused --padding-idx grad "${lookup[@]}" --padding-idx 0 --padding-idx 1
+refused --steps grad "${lookup[@]}" --optimizer sgd --steps 2 --steps 2
+refused --tokens cost --vocab 10 --dim 4 --tokens 3 --tokens 4
+refused --context positions "${lookup[@]}" --context 4 --context 5
+refused --top tied "${lookup[@]}" --top 2 --top 2
+refused --rank factor "${lookup[@]}" --rank 1 --rank 2
+refused --mode bag --bags "2,3;1" --dim 3 --mode sum --mode max
+refused --piece tokens --text "one two" --piece 0 --piece 1
+
+# Options that belong to another lesson.
+refused --rank "${lookup[@]}" --rank 2
+refused --optimizer "${lookup[@]}" --optimizer sgd
+refused --mode grad "${lookup[@]}" --mode sum
+refused --context tied "${lookup[@]}" --context 3
+refused --top bag --bags "2,3;1" --dim 3 --top 2
+refused --hidden positions "${lookup[@]}" --hidden lessons/hidden_3x5.csv
+refused --piece "${lookup[@]}" --piece 0
+refused --model grad "${lookup[@]}" --model gpt2
+refused --bags factor "${lookup[@]}" --rank 1 --bags 1
+refused --encoding cost --vocab 10 --dim 4 --tokens 3 --encoding rope
+
+# The largest single argument Linux passes (MAX_ARG_STRLEN, 128 KiB; a 100 MB one cannot reach a
+# program): refused in one short line, the value cut in the message.
+long_value=$(head -c 131000 /dev/zero | tr '\0' 'x')
+refused --ids --ids "$long_value" --dim 2
+[ "$(wc -c <"$work/err")" -lt 400 ] || { echo "FAIL: the message for a 128 KiB --ids is $(wc -c <"$work/err") bytes"; failures=$((failures + 1)); }
+# 1,100,000 ids (only a file can hold a million): tokenized in linear time, then refused by the
+# size check (3.7 s here in a release build; the sanitizer build is slower, hence 120 s).
+head -c 1100000 /dev/zero | sed 's/\x0/! /g' >"$work/many.txt"
+seconds=120 refused "1,100,001 x 50,257" --text-file "$work/many.txt" --dim 2
+
+echo "hostile_options: $cases cases, $failures failures"
+[ "$failures" -eq 0 ]
