@@ -61,17 +61,25 @@ WeightRows weight_rows(const DemoReport& report) {
     return result;
 }
 
+// At most 12 ids, and at most k_max_id_chars characters: "  ids    " before the list and
+// "  (n = 1,048,576)" after it must still fit 80 columns when the ids have five digits (GPT-2's).
+constexpr std::size_t k_max_id_chars = 52;
+
 std::string format_ids(const TokenIds& ids) {
     constexpr std::size_t k_max_listed = 12;
+    const auto tail = [&ids](std::size_t listed) {
+        return ", ... " + std::to_string(ids.size() - listed - 1) + " more ..., " + std::to_string(ids.back()) + "]";
+    };
     std::string text = "[";
     for (std::size_t i = 0; i < ids.size(); ++i) {
-        if (i == k_max_listed && ids.size() > k_max_listed + 1) {
-            text += ", ... " + std::to_string(ids.size() - k_max_listed - 1) + " more ..., " +
-                    std::to_string(ids.back());
-            break;
-        }
-        if (i > 0) text += ", ";
-        text += std::to_string(ids[i]);
+        const std::string item = (i > 0 ? ", " : "") + std::to_string(ids[i]);
+        // Would listing this id still leave room to end the list after it (or is it the last)?
+        const std::string end = i + 1 == ids.size()   ? "]"
+                                : i + 2 == ids.size() ? ", " + std::to_string(ids.back()) + "]"
+                                                      : tail(i + 1);
+        const bool fits = text.size() + item.size() + end.size() <= k_max_id_chars;
+        if (i > 0 && ids.size() > i + 1 && (i == k_max_listed || !fits)) return text + tail(i);
+        text += item;
     }
     return text + "]";
 }
@@ -80,11 +88,13 @@ std::string format_id_batch(const IdBatch& ids) {
     if (!ids.batched) return format_ids(ids.values);
     std::string text = "[";
     for (std::size_t b = 0; b < ids.batch; ++b) {
-        if (b == 3 && ids.batch > 4) {
-            text += fmt::format(", ... {} more rows", ids.batch - 3);
-            break;
+        const std::string row = (b ? ", " : "") + format_ids(ids.row(b));
+        const std::string more = fmt::format(", ... {} more {}]", ids.batch - b, ids.batch - b == 1 ? "row" : "rows");
+        // The first row always; later ones while the whole list stays within the same width.
+        if (b > 0 && ((b == 3 && ids.batch > 4) || text.size() + row.size() + (b + 1 < ids.batch ? more.size() : 1) > k_max_id_chars)) {
+            return text + more;
         }
-        text += (b ? ", " : "") + format_ids(ids.row(b));
+        text += row;
     }
     return text + "]";
 }
@@ -171,7 +181,9 @@ std::size_t weight_cells_budget(const DemoReport& report) {
     const WeightRows shown = weight_rows(report);
     const std::size_t used = k_weight_marker_width + weight_label_width(report.weight) + 2 +
                              annotation_width(shown, report.request.shape);
-    return k_max_line_width - std::min(used, k_max_line_width / 2);
+    // A batch's annotation ("ids[0,0], ids[0,2], ids[1,1], ... (4 times)") can take half the line:
+    // the cells then get fewer columns rather than pushing the line past 80 (found by fuzz_pipeline).
+    return k_max_line_width - std::min(used, 3 * k_max_line_width / 4);
 }
 
 std::size_t results_cells_budget(const DemoReport& report) {

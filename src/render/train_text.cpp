@@ -104,9 +104,11 @@ std::string describe_optimizer(const OptimizerSettings& settings) {
 std::string render_train_text(const TrainingArgs& args, const TrainingRun& run, const TextOptions& options) {
     std::string out = "Optimizer steps: which rows of E move\n";
     const std::size_t batches = args.ids.batched ? args.ids.batch : 1;
-    out += fmt::format("  ids    {}  ({})\n", format_id_batch(args.ids),
-                       batches > 1 ? fmt::format("{} batches: step t uses row t mod {}", batches, batches)
-                                   : std::string("the same batch every step"));
+    const std::string ids = "  ids    " + format_id_batch(args.ids);
+    const std::string steps = batches > 1 ? fmt::format("({} batches: step t uses row t mod {})", batches, batches)
+                                          : std::string("(the same batch every step)");
+    // As the table line below: the note on a line of its own when both would not fit 80 columns.
+    out += ids + (ids.size() + 2 + steps.size() <= 80 ? "  " : "\n         ") + steps + '\n';
     const std::string table = fmt::format("  table  nn.Embedding({}, {}{}{})", args.vocab_size, args.dim,
                        args.embedding.padding_row ? fmt::format(", padding_idx={}", *args.embedding.padding_row) : "",
                        args.sparse ? ", sparse=True" : "");
