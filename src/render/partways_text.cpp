@@ -126,16 +126,18 @@ std::string render_grad_sparse(const GradLesson& lesson, const TextOptions& opti
     const SparseGrad& merged = lesson.sparse_coalesced;
     const std::size_t dropped = request.ids.values.size() - raw.indices.size();
     std::string out = "\nsparse=True: emb.weight.grad is a sparse COO tensor, as torch returns it\n";
-    out += fmt::format("  uncoalesced  nnz {}: indices {}, values = G's rows in that order\n", raw.indices.size(),
-                       format_ids(raw.indices));
+    const std::string hanging(15, ' ');
+    out += wrap_words(fmt::format("nnz {}: indices {}, values = G's rows in that order", raw.indices.size(),
+                                  format_ids(raw.indices)),
+                      "  uncoalesced  ", hanging);
     if (dropped > 0) {
         out += wrap_words(fmt::format("padding_idx={}: the {} {} holding row {} {} dropped, as torch 1.13 drops them",
                                       *request.padding_idx, dropped, dropped == 1 ? "position" : "positions",
                                       *lesson.options.padding_row, dropped == 1 ? "is" : "are"),
-                          "               ", "               ");
+                          hanging, hanging);
     }
-    out += fmt::format("  coalesced    nnz {}: indices {}, repeats summed\n", merged.indices.size(),
-                       format_ids(merged.indices));
+    out += wrap_words(fmt::format("nnz {}: indices {}, repeats summed", merged.indices.size(), format_ids(merged.indices)),
+                      "  coalesced    ", hanging);
     std::vector<std::size_t> rows;
     std::vector<std::string> labels;
     std::vector<std::string> notes;
