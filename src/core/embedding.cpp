@@ -19,6 +19,8 @@
 #include <cstring>
 #include <limits>
 
+#include "core/rows.hpp"
+
 namespace embdemo {
 namespace {
 
@@ -76,9 +78,7 @@ Matrix one_hot(const TokenIds& ids, std::size_t vocab_size) {
 Matrix lookup(const Matrix& weight, const TokenIds& ids) {
     Matrix result(ids.size(), weight.cols);
     // The whole lookup: row i of the result is a copy of row ids[i] of E. Nothing is multiplied.
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-        std::copy_n(weight.row(ids[i]), weight.cols, result.values.data() + i * weight.cols);
-    }
+    gather_rows(weight.values.data(), weight.cols, ids.data(), ids.size(), result.values.data());
     return result;
 }
 

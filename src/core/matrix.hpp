@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <vector>
 
+#include "core/rows.hpp"
+
 namespace embdemo {
 
 struct Matrix {
@@ -15,7 +17,7 @@ struct Matrix {
 
     Matrix() = default;
     Matrix(std::size_t row_count, std::size_t col_count)
-        : rows(row_count), cols(col_count), values(row_count * col_count, 0.0f) {}
+        : rows(row_count), cols(col_count), values(zeroed_floats(row_count * col_count)) {}
 
     float at(std::size_t r, std::size_t c) const { return values[r * cols + c]; }
     float& at(std::size_t r, std::size_t c) { return values[r * cols + c]; }
