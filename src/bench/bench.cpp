@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "bench/kernels.hpp"
+#include "core/rows.hpp"
 
 namespace embdemo {
 
@@ -38,32 +39,49 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-struct Timer {
-    std::size_t repeats;
-    const std::function<void(const std::string&)>& progress;
+struct TimedPath {
+    PathResult& result;
+    const char* label;
+    std::function<void()> run;
+};
 
-    // A warm-up run, then the median of the timed ones.
-    void time(PathResult& result, const char* label, const std::function<void()>& run) const {
-        const auto start = Clock::now();
-        run();
-        const double first = std::chrono::duration<double>(Clock::now() - start).count();
+double seconds_of(const std::function<void()>& run) {
+    const auto start = Clock::now();
+    run();
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// A warm-up run of each path, then their timed runs in turns (a, b, c, a, b, c, ...) and the
+// median of each: on a machine shared with other work, a busy second slows every path of the
+// group alike instead of one, so their ratios stay meaningful. Each path gets `repeats` runs,
+// or as many as fill about half a second (3 to 1,000).
+void time_in_turns(std::vector<TimedPath> paths, std::size_t repeats,
+                   const std::function<void(const std::string&)>& progress) {
+    std::vector<std::vector<double>> seconds(paths.size());
+    std::size_t most = 0;
+    for (std::size_t p = 0; p < paths.size(); ++p) {
+        const double first = seconds_of(paths[p].run);
         const std::size_t runs =
             repeats ? repeats : static_cast<std::size_t>(std::clamp(0.5 / std::max(first, 1e-9), 3.0, 1000.0));
         if (first * static_cast<double>(runs) > 1.0) {
-            progress(fmt::format("timing {}: {} runs of about {:.2f} s", label, runs, first));
+            progress(fmt::format("timing {}: {} runs of about {:.2f} s", paths[p].label, runs, first));
         }
-        std::vector<double> seconds(runs);
-        for (double& s : seconds) {
-            const auto t0 = Clock::now();
-            run();
-            s = std::chrono::duration<double>(Clock::now() - t0).count();
-        }
-        std::nth_element(seconds.begin(), seconds.begin() + static_cast<std::ptrdiff_t>(runs / 2), seconds.end());
-        result.median_seconds = seconds[runs / 2];
-        result.runs = runs;
-        result.ran = true;
+        seconds[p].reserve(runs);
+        paths[p].result.runs = runs;
+        most = std::max(most, runs);
     }
-};
+    for (std::size_t turn = 0; turn < most; ++turn) {
+        for (std::size_t p = 0; p < paths.size(); ++p) {
+            if (turn < paths[p].result.runs) seconds[p].push_back(seconds_of(paths[p].run));
+        }
+    }
+    for (std::size_t p = 0; p < paths.size(); ++p) {
+        std::vector<double>& s = seconds[p];
+        std::nth_element(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(s.size() / 2), s.end());
+        paths[p].result.median_seconds = s[s.size() / 2];
+        paths[p].result.ran = true;
+    }
+}
 
 PathResult named(const char* name) {
     PathResult result;
@@ -82,18 +100,13 @@ void check_against(PathResult& result, const std::vector<float>& reference, cons
 }
 
 // X @ E chunk by chunk through cblas_sgemm; `build` false reuses X as it stands (the BLAS alone).
-void sgemm_chunks(const std::vector<std::int64_t>& ids, const float* E, std::size_t V, std::size_t d,
-                  std::size_t chunk_rows, float* X, float* out, bool build, ThreadPool& pool) {
+void sgemm_chunks(const BenchIds& ids, const float* E, std::size_t V, std::size_t d, std::size_t chunk_rows,
+                  OneHotBuffer& X, float* out, bool build) {
     for (std::size_t first = 0; first < ids.size(); first += chunk_rows) {
         const std::size_t rows = std::min(chunk_rows, ids.size() - first);
-        if (build) {
-            pool.run(parts_for(rows * V * sizeof(float), pool), [&](unsigned part, unsigned parts) {
-                const std::size_t begin = rows * part / parts, end = rows * (part + 1) / parts;
-                fill_onehot_rows(ids, first + begin, end - begin, V, X + begin * V);
-            });
-        }
+        const float* x = build ? X.fill(ids, first, rows) : X.data();
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(rows), static_cast<int>(d),
-                    static_cast<int>(V), 1.0f, X, static_cast<int>(V), E, static_cast<int>(d), 0.0f, out + first * d,
+                    static_cast<int>(V), 1.0f, x, static_cast<int>(V), E, static_cast<int>(d), 0.0f, out + first * d,
                     static_cast<int>(d));
     }
 }
@@ -113,53 +126,57 @@ BenchResult run_bench(const BenchConfig& config, const std::optional<std::string
     const std::size_t n = config.ids, V = config.vocab_size, d = config.dim;
     const double out_bytes = static_cast<double>(n * d * k_value_bytes);
     const double flops = 2.0 * static_cast<double>(n) * static_cast<double>(V) * static_cast<double>(d);
-    std::vector<float> E(V * d);
+    std::vector<float> E = zeroed_floats(V * d);  // allocated as embdemo allocates its tables
     fill_table(E.data(), E.size(), config.seed);
-    const std::vector<std::int64_t> ids = random_ids(n, V, config.seed);
+    const BenchIds ids = random_ids(n, V, config.seed);
     ThreadPool pool(config.threads);
-    const Timer timer{config.repeats, progress};
     const unsigned parts = parts_for(n * d * k_value_bytes, pool);
 
+    // The memory-bound paths, timed in turns.
     PathResult lookup = named("lookup");
     std::vector<float> reference(n * d);
     lookup.threads = parts;
     lookup.bytes = 2 * out_bytes;
-    timer.time(lookup, "the lookup", [&] { lookup_rows(E.data(), d, ids, reference.data(), pool, parts); });
-
+    lookup_rows(E.data(), d, ids, reference.data(), pool, parts);
     PathResult copy = named("memcpy");
     std::vector<float> copied(n * d);
     copy.threads = parts;
     copy.bytes = 2 * out_bytes;
-    timer.time(copy, "memcpy", [&] { copy_bytes(reference.data(), copied.data(), n * d * sizeof(float), pool, parts); });
-    check_against(copy, reference, copied);
-
     PathResult csr = named("onehot_csr");
     const CsrMatrix X_csr = csr_onehot(ids);
     std::vector<float> sparse_out(n * d);
     csr.threads = parts;
     csr.bytes = 2 * out_bytes + static_cast<double>(csr_onehot_bytes(n));
     csr.flops = 2.0 * static_cast<double>(n * d);
-    timer.time(csr, "the CSR one-hot product", [&] { csr_matmul(X_csr, E.data(), d, sparse_out.data(), pool, parts); });
+    time_in_turns({{lookup, "the lookup", [&] { lookup_rows(E.data(), d, ids, reference.data(), pool, parts); }},
+                   {copy, "memcpy", [&] { copy_bytes(reference.data(), copied.data(), n * d * sizeof(float), pool, parts); }},
+                   {csr, "the CSR one-hot product", [&] { csr_matmul(X_csr, E.data(), d, sparse_out.data(), pool, parts); }}},
+                  config.repeats, progress);
+    check_against(copy, reference, copied);
     check_against(csr, reference, sparse_out);
 
+    // The dense paths, timed in turns: the one-hot product with X rebuilt each call, and the
+    // same sgemm calls on X as it stands.
     const std::size_t chunk = result.plan.chunk_rows;
-    std::vector<float> X(chunk * V);
+    OneHotBuffer X(chunk, V);
     std::vector<float> dense_out(n * d);
     PathResult dense = named("onehot_sgemm");
     dense.threads = config.threads;
-    dense.bytes = 2.0 * static_cast<double>(n * V * k_value_bytes) + static_cast<double>(V * d * k_value_bytes) + out_bytes;
+    // Both read X and E and write the result; rebuilding X writes 2 floats a row besides.
+    dense.bytes = static_cast<double>(n * V * k_value_bytes) + static_cast<double>(V * d * k_value_bytes) + out_bytes +
+                  2.0 * static_cast<double>(n * k_value_bytes);
     dense.flops = flops;
-    timer.time(dense, "the dense one-hot product (cblas_sgemm)",
-               [&] { sgemm_chunks(ids, E.data(), V, d, chunk, X.data(), dense_out.data(), true, pool); });
-    check_against(dense, reference, dense_out);
-
     PathResult alone = named("sgemm_alone");
     alone.threads = config.threads;
-    alone.bytes = dense.bytes - static_cast<double>(n * V * k_value_bytes);
+    alone.bytes = dense.bytes - 2.0 * static_cast<double>(n * k_value_bytes);
     alone.flops = flops;
     alone.note = "the same sgemm calls on X as it stands, without building it: the BLAS's own rate";
     std::vector<float> scratch(n * d);
-    timer.time(alone, "cblas_sgemm alone", [&] { sgemm_chunks(ids, E.data(), V, d, chunk, X.data(), scratch.data(), false, pool); });
+    time_in_turns({{dense, "the dense one-hot product (cblas_sgemm)",
+                    [&] { sgemm_chunks(ids, E.data(), V, d, chunk, X, dense_out.data(), true); }},
+                   {alone, "cblas_sgemm alone", [&] { sgemm_chunks(ids, E.data(), V, d, chunk, X, scratch.data(), false); }}},
+                  config.repeats, progress);
+    check_against(dense, reference, dense_out);
     if (chunk >= n) check_against(alone, reference, scratch);  // X holds every one: the whole result
 
     PathResult naive = named("naive");
@@ -168,13 +185,13 @@ BenchResult run_bench(const BenchConfig& config, const std::optional<std::string
     naive.bytes = dense.bytes;
     if (result.plan.naive) {
         std::vector<float> naive_out(n * d);
-        timer.time(naive, "the naive loop", [&] {
-            for (std::size_t first = 0; first < n; first += chunk) {
-                const std::size_t rows = std::min(chunk, n - first);
-                fill_onehot_rows(ids, first, rows, V, X.data());
-                naive_matmul(X.data(), rows, E.data(), V, d, naive_out.data() + first * d);
-            }
-        });
+        time_in_turns({{naive, "the naive loop", [&] {
+                            for (std::size_t first = 0; first < n; first += chunk) {
+                                const std::size_t rows = std::min(chunk, n - first);
+                                naive_matmul(X.fill(ids, first, rows), rows, E.data(), V, d, naive_out.data() + first * d);
+                            }
+                        }}},
+                      config.repeats, progress);
         check_against(naive, reference, naive_out);
     } else {
         naive.note = fmt::format("skipped: n*V*d = {:.3g} multiply-adds, over the {:.3g} it does in about a second",

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <random>
 
+#include "core/rows.hpp"
+
 namespace embdemo {
 
 ThreadPool::ThreadPool(unsigned threads) {
@@ -63,6 +65,22 @@ unsigned parts_for(std::size_t bytes, const ThreadPool& pool) {
 
 namespace {
 
+constexpr std::size_t k_prefetch_entries_ahead = 8;
+
+// The CSR product's two row operations, compiled for AVX2 as well as for plain x86-64 and
+// chosen when the program loads: the product is memory-bound only if its arithmetic keeps up.
+// Each element is one rounded multiply (and one rounded add), in any width, so both give the
+// same bits.
+__attribute__((target_clones("avx2", "default"))) void scale_row(float* row, float value, const float* e,
+                                                                 std::size_t d) {
+    for (std::size_t j = 0; j < d; ++j) row[j] = value * e[j];
+}
+
+__attribute__((target_clones("avx2", "default"))) void add_scaled_row(float* row, float value, const float* e,
+                                                                      std::size_t d) {
+    for (std::size_t j = 0; j < d; ++j) row[j] += value * e[j];
+}
+
 // [begin, end) of part `part` out of `parts` over `count` items.
 std::pair<std::size_t, std::size_t> share(std::size_t count, unsigned part, unsigned parts) {
     return {count * part / parts, count * (part + 1) / parts};
@@ -70,13 +88,10 @@ std::pair<std::size_t, std::size_t> share(std::size_t count, unsigned part, unsi
 
 }  // namespace
 
-void lookup_rows(const float* E, std::size_t d, const std::vector<std::int64_t>& ids, float* out,
-                 ThreadPool& pool, unsigned parts) {
+void lookup_rows(const float* E, std::size_t d, const BenchIds& ids, float* out, ThreadPool& pool, unsigned parts) {
     pool.run(parts, [&](unsigned part, unsigned count) {
         const auto [begin, end] = share(ids.size(), part, count);
-        for (std::size_t i = begin; i < end; ++i) {
-            std::memcpy(out + i * d, E + static_cast<std::size_t>(ids[i]) * d, d * sizeof(float));
-        }
+        gather_rows(E, d, ids.data() + begin, end - begin, out + begin * d);
     });
 }
 
@@ -87,7 +102,7 @@ void copy_bytes(const void* from, void* to, std::size_t bytes, ThreadPool& pool,
     });
 }
 
-CsrMatrix csr_onehot(const std::vector<std::int64_t>& ids) {
+CsrMatrix csr_onehot(const BenchIds& ids) {
     CsrMatrix X;
     X.values.assign(ids.size(), 1.0f);
     X.columns = ids;
@@ -107,22 +122,30 @@ void csr_matmul(const CsrMatrix& X, const float* E, std::size_t d, float* out, T
             if (first == last) std::fill(row, row + d, 0.0f);
             // The first stored value sets the row (a GEMM's beta = 0), the others add to it.
             for (std::size_t k = first; k < last; ++k) {
-                const float value = X.values[k];
-                const float* e = E + static_cast<std::size_t>(X.columns[k]) * d;
+                // The row a few entries ahead is fetched early, as the lookup does (core/rows).
+                if (k + k_prefetch_entries_ahead < X.columns.size()) {
+                    const char* ahead = reinterpret_cast<const char*>(E + X.columns[k + k_prefetch_entries_ahead] * d);
+                    for (std::size_t b = 0; b < d * sizeof(float); b += 256) __builtin_prefetch(ahead + b);
+                }
+                const float* e = E + X.columns[k] * d;
                 if (k == first) {
-                    for (std::size_t j = 0; j < d; ++j) row[j] = value * e[j];
+                    scale_row(row, X.values[k], e, d);
                 } else {
-                    for (std::size_t j = 0; j < d; ++j) row[j] += value * e[j];
+                    add_scaled_row(row, X.values[k], e, d);
                 }
             }
         }
     });
 }
 
-void fill_onehot_rows(const std::vector<std::int64_t>& ids, std::size_t first, std::size_t rows, std::size_t V,
-                      float* X) {
-    std::memset(X, 0, rows * V * sizeof(float));
-    for (std::size_t i = 0; i < rows; ++i) X[i * V + static_cast<std::size_t>(ids[first + i])] = 1.0f;
+OneHotBuffer::OneHotBuffer(std::size_t capacity_rows, std::size_t V)
+    : m_vocab(V), m_values(zeroed_floats(capacity_rows * V)) {}
+
+const float* OneHotBuffer::fill(const BenchIds& ids, std::size_t first, std::size_t rows) {
+    for (std::size_t i = 0; i < m_ones.size(); ++i) m_values[i * m_vocab + m_ones[i]] = 0.0f;
+    m_ones.assign(ids.begin() + static_cast<std::ptrdiff_t>(first), ids.begin() + static_cast<std::ptrdiff_t>(first + rows));
+    for (std::size_t i = 0; i < rows; ++i) m_values[i * m_vocab + m_ones[i]] = 1.0f;
+    return m_values.data();
 }
 
 void naive_matmul(const float* X, std::size_t rows, const float* E, std::size_t V, std::size_t d, float* out) {
@@ -150,12 +173,12 @@ void fill_table(float* E, std::size_t values, std::uint64_t seed) {
     }
 }
 
-std::vector<std::int64_t> random_ids(std::size_t n, std::uint64_t V, std::uint64_t seed) {
+BenchIds random_ids(std::size_t n, std::uint64_t V, std::uint64_t seed) {
     __extension__ using Wide = unsigned __int128;  // GCC's, for the 64 x 64 -> 128-bit product
     std::mt19937_64 engine(seed);
-    std::vector<std::int64_t> ids(n);
-    for (std::int64_t& id : ids) {
-        id = static_cast<std::int64_t>((static_cast<Wide>(engine()) * V) >> 64);
+    BenchIds ids(n);
+    for (std::uint64_t& id : ids) {
+        id = static_cast<std::uint64_t>((static_cast<Wide>(engine()) * V) >> 64);
     }
     return ids;
 }

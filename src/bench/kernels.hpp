@@ -44,9 +44,11 @@ private:
 inline constexpr std::size_t k_bytes_per_thread = std::size_t{1} << 20;
 unsigned parts_for(std::size_t bytes, const ThreadPool& pool);
 
-// out[i] = E[ids[i]]: one memcpy per row, rows split between `parts` threads.
-void lookup_rows(const float* E, std::size_t d, const std::vector<std::int64_t>& ids, float* out,
-                 ThreadPool& pool, unsigned parts);
+using BenchIds = std::vector<std::uint64_t>;
+
+// out[i] = E[ids[i]]: embdemo's own lookup kernel (core/rows' gather_rows), rows split between
+// `parts` threads.
+void lookup_rows(const float* E, std::size_t d, const BenchIds& ids, float* out, ThreadPool& pool, unsigned parts);
 
 // memcpy of `bytes`, split between `parts` threads: the physical limit of a gather.
 void copy_bytes(const void* from, void* to, std::size_t bytes, ThreadPool& pool, unsigned parts);
@@ -54,17 +56,29 @@ void copy_bytes(const void* from, void* to, std::size_t bytes, ThreadPool& pool,
 // One-hot X as CSR: row i holds a single 1.0 at column ids[i].
 struct CsrMatrix {
     std::vector<float> values;
-    std::vector<std::int64_t> columns;
+    std::vector<std::uint64_t> columns;
     std::vector<std::int64_t> row_start;  // n + 1
 };
-CsrMatrix csr_onehot(const std::vector<std::int64_t>& ids);
+CsrMatrix csr_onehot(const BenchIds& ids);
 
 // out = X @ E for CSR X: every stored value times its row of E, added; skips nothing stored.
 void csr_matmul(const CsrMatrix& X, const float* E, std::size_t d, float* out, ThreadPool& pool, unsigned parts);
 
-// Rows [first, first + rows) of the dense one-hot X into `X` (rows x V): zeros, then the ones.
-void fill_onehot_rows(const std::vector<std::int64_t>& ids, std::size_t first, std::size_t rows, std::size_t V,
-                      float* X);
+// The dense one-hot X for up to `capacity_rows` ids at a time (capacity_rows x V floats), zeroed
+// once when made. Each fill clears the ones the previous fill set and sets the new ones, so the
+// buffer always holds exactly one_hot(ids[first, first + rows)) followed by zero rows, and
+// rebuilding it costs `rows` writes instead of rows x V: what a program that keeps its X pays.
+class OneHotBuffer {
+public:
+    OneHotBuffer(std::size_t capacity_rows, std::size_t V);
+    const float* fill(const BenchIds& ids, std::size_t first, std::size_t rows);
+    const float* data() const { return m_values.data(); }
+
+private:
+    std::size_t m_vocab;
+    std::vector<float> m_values;
+    std::vector<std::uint64_t> m_ones;  // the column holding the 1 of each row filled last
+};
 
 // out rows [first, first + rows) = X @ E with the reference loop: every term, zeros included.
 void naive_matmul(const float* X, std::size_t rows, const float* E, std::size_t V, std::size_t d, float* out);
@@ -75,6 +89,6 @@ void naive_matmul(const float* X, std::size_t rows, const float* E, std::size_t 
 void fill_table(float* E, std::size_t values, std::uint64_t seed);
 
 // n ids uniform in [0, V) from std::mt19937_64 (multiply-shift, no std distribution).
-std::vector<std::int64_t> random_ids(std::size_t n, std::uint64_t V, std::uint64_t seed);
+BenchIds random_ids(std::size_t n, std::uint64_t V, std::uint64_t seed);
 
 }  // namespace embdemo

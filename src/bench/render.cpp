@@ -39,7 +39,8 @@ std::string header(const BenchResult& result) {
                     c.threads == 1 ? "" : "s", result.blas_core, core),
         "", "");
     out += wrap_words(fmt::format("E: {} of xorshift floats in [-1, 1), not torch's draw; ids uniform in [0, V) "
-                                  "from mt19937_64 seed {}. Medians of timed runs after one warm-up run.",
+                                  "from mt19937_64 seed {}. Medians of timed runs after one warm-up run; paths of similar cost "
+                                  "take turns, so that other work on the machine slows them alike.",
                                   describe_bytes(c.vocab_size * c.dim * k_value_bytes), c.seed),
                       "", "");
     return out;
@@ -125,8 +126,8 @@ std::string render_bench_text(const BenchResult& result) {
                     rate(result.path("sgemm_alone").flops, result.path("sgemm_alone"))),
         "", "");
     out += wrap_words(fmt::format("The lookup copies at {:.0f}% of memcpy's rate; the CSR one-hot product takes "
-                                  "{} the lookup's time; the dense path, X built included, runs at {:.0f}% of "
-                                  "sgemm alone's rate.",
+                                  "{} the lookup's time; the dense path, X rebuilt in its reused buffer included, "
+                                  "runs at {:.0f}% of sgemm alone's rate.",
                                   100 * r.lookup_over_memcpy, times(r.csr_over_lookup), 100 * r.onehot_over_sgemm),
                       "", "");
     return out + checks(result);

@@ -68,7 +68,7 @@ TEST_CASE("a differing path is caught: the check compares bits, not just values"
     std::vector<float> reference{1.0f, 0.0f};
     std::vector<float> ids_out(2);
     ThreadPool pool(2);
-    const std::vector<std::int64_t> ids{1, 0};
+    const BenchIds ids{1, 0};
     const std::vector<float> E{0.0f, -0.0f};  // rows: +0, -0
     lookup_rows(E.data(), 1, ids, ids_out.data(), pool, 2);
     CHECK(std::signbit(ids_out[0]));
@@ -119,7 +119,7 @@ TEST_CASE("the table has no zero and the ids are in range") {
         REQUIRE(value >= -1.0f);
         REQUIRE(value < 1.0f);
     }
-    for (const std::int64_t id : random_ids(1000, 3, 5)) REQUIRE((id >= 0 && id < 3));
+    for (const std::uint64_t id : random_ids(1000, 3, 5)) REQUIRE(id < 3);
 }
 
 TEST_CASE("the plan skips the naive loop above its size and lists what it allocates") {
@@ -188,4 +188,19 @@ TEST_CASE("the bench text fits 80 columns and prints its checks") {
     const std::string json = render_bench_json(result);
     CHECK(json.find("\"schema\": \"embdemo-bench/1\"") != std::string::npos);
     CHECK(json.find("\"identical\": true") != std::string::npos);
+}
+
+TEST_CASE("the reused one-hot buffer holds exactly one_hot of the rows filled last, zeros after them") {
+    const std::size_t V = 5, capacity = 3;
+    const BenchIds ids{4, 0, 4, 2, 1};
+    OneHotBuffer X(capacity, V);
+    const auto expect = [&](std::size_t first, std::size_t rows) {
+        std::vector<float> want(capacity * V, 0.0f);
+        for (std::size_t i = 0; i < rows; ++i) want[i * V + ids[first + i]] = 1.0f;
+        return want;
+    };
+    for (const auto& [first, rows] : {std::pair<std::size_t, std::size_t>{0, 3}, {3, 2}, {1, 3}, {4, 1}, {0, 3}}) {
+        const float* x = X.fill(ids, first, rows);
+        CHECK(std::vector<float>(x, x + capacity * V) == expect(first, rows));
+    }
 }
