@@ -61,18 +61,9 @@ std::optional<std::string> bounded(const char* option, const std::optional<std::
 
 std::optional<std::string> sizes(const Raw& raw, BenchConfig& config) {
     if (raw.model) {
-        config.model = find_model_preset(*raw.model);
-        if (!config.model) {
-            return "--model " + quote_for_message(*raw.model) + ": is not a known model (allowed: " +
-                   model_preset_names() + ')';
-        }
-        if (raw.vocab || raw.dim) {
-            return "--model " + *raw.model + " already sets --vocab and --dim (allowed: --model, or --vocab and --dim)";
-        }
-        config.vocab_size = config.model->vocab_size;
-        config.dim = config.model->dim;
-        config.ids = config.model->context;
-        config.token_source = TokenSource::context;
+        const auto preset = model_preset_option(*raw.model, raw.vocab || raw.dim);
+        if (!preset) return preset.error();
+        use_model_preset(*preset.value(), config);
     } else if (!raw.tokens || !raw.vocab || !raw.dim) {
         return std::string("embdemo bench needs sizes: --model NAME, or --tokens N, --vocab V and --dim D; "
                            "see embdemo bench --help");

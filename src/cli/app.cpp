@@ -6,6 +6,7 @@
 #include <cstring>
 #include <exception>
 #include <new>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -209,6 +210,10 @@ int run_max_norm(const Options& options, const DemoRequest& demo, Matrix weight)
             break;
         }
         case OutputFormat::text: out = render_max_norm_text(lesson, text_options(options)); break;
+        case OutputFormat::svg:
+        case OutputFormat::html:
+        case OutputFormat::python:  // refused with --max-norm when the options were validated
+            throw std::logic_error("--max-norm has no picture or script view");
     }
     const int status = write_stdout(out);
     if (status != k_exit_ok) return status;

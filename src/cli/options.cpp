@@ -801,15 +801,9 @@ std::optional<std::string> cost_sizes(const RawOptions& raw, CostRequest& reques
     const bool has_ids = raw.ids || raw.text || raw.text_file;
     if (has_ids && raw.tokens) return std::string(ids_option(raw)) + " and --tokens both give n (allowed: one of them)";
     if (raw.model) {
-        request.model = find_model_preset(*raw.model);
-        if (!request.model) return bad_value("--model", *raw.model, "is not a known model", model_preset_names());
-        if (raw.vocab || raw.dim) {
-            return "--model " + *raw.model + " already sets --vocab and --dim (allowed: --model, or --vocab and --dim)";
-        }
-        request.vocab_size = request.model->vocab_size;
-        request.dim = request.model->dim;
-        request.ids = request.model->context;
-        request.token_source = TokenSource::context;
+        const auto preset = model_preset_option(*raw.model, raw.vocab || raw.dim);
+        if (!preset) return preset.error();
+        use_model_preset(*preset.value(), request);
     } else if ((!has_ids && !raw.tokens) || !raw.dim || (raw.tokens && !raw.vocab)) {
         return std::string("embdemo cost needs sizes: --model NAME, or --tokens N with --vocab V and --dim D, "
                            "or --ids LIST with --dim D; see embdemo cost --help");

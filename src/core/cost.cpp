@@ -1,5 +1,7 @@
 #include "core/cost.hpp"
 
+#include "core/escape.hpp"
+
 namespace embdemo {
 
 EmbeddingCost embedding_cost(std::uint64_t ids, std::uint64_t vocab_size, std::uint64_t dim) {
@@ -25,6 +27,19 @@ std::string model_preset_names() {
     std::string names;
     for (const ModelPreset& preset : k_model_presets) names += (names.empty() ? "" : ", ") + std::string(preset.name);
     return names;
+}
+
+ParseResult<const ModelPreset*> model_preset_option(const std::string& name, bool vocab_or_dim_given) {
+    const ModelPreset* preset = find_model_preset(name);
+    if (!preset) {
+        return ParseResult<const ModelPreset*>::fail("--model " + quote_for_message(name) +
+                                                      ": is not a known model (allowed: " + model_preset_names() + ')');
+    }
+    if (vocab_or_dim_given) {
+        return ParseResult<const ModelPreset*>::fail("--model " + name +
+                                                      " already sets --vocab and --dim (allowed: --model, or --vocab and --dim)");
+    }
+    return ParseResult<const ModelPreset*>::ok(preset);
 }
 
 const char* cost_method_name(CostMethod method) {

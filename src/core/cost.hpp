@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "core/parse_result.hpp"
+
 namespace embdemo {
 
 struct EmbeddingCost {
@@ -44,6 +46,10 @@ inline constexpr ModelPreset k_model_presets[] = {
 
 const ModelPreset* find_model_preset(const std::string& name);
 std::string model_preset_names();  // "gpt2, gpt2-xl, llama3-8b"
+
+// --model NAME, as `cost` and `bench` both take it: the preset, or the message refusing NAME
+// (not a known model, or given with --vocab/--dim, which it sets).
+ParseResult<const ModelPreset*> model_preset_option(const std::string& name, bool vocab_or_dim_given);
 
 // Bounds on n, V and d for the cost model and the bench: every count and byte total below
 // stays far inside 64 bits (n * V * d <= 2^60), and every real model fits.
@@ -82,6 +88,16 @@ const char* cost_pass_name(CostPass pass);        // "forward", "backward"
 
 // Where n came from: the ids listed by --ids, --tokens N, or the --model's context length.
 enum class TokenSource { ids, text, tokens, context };
+
+// A preset's sizes into a request (CostRequest, BenchConfig): V, d, and n = its context length.
+template <typename Sizes>
+void use_model_preset(const ModelPreset& preset, Sizes& sizes) {
+    sizes.model = &preset;
+    sizes.vocab_size = preset.vocab_size;
+    sizes.dim = preset.dim;
+    sizes.ids = preset.context;
+    sizes.token_source = TokenSource::context;
+}
 const char* token_source_name(TokenSource source);  // "ids", "text", "tokens", "context"
 
 // `embdemo cost`: the sizes, where they came from, and the six rows.
