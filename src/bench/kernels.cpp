@@ -9,7 +9,7 @@
 namespace embdemo {
 
 ThreadPool::ThreadPool(unsigned threads) {
-    for (unsigned i = 1; i < std::max(threads, 1u); ++i) m_workers.emplace_back([this, i] { work(i); });
+    for (unsigned i = 1; i < std::max(threads, 1u); ++i) m_workers.emplace_back([this] { work(); });
 }
 
 ThreadPool::~ThreadPool() {
@@ -21,23 +21,34 @@ ThreadPool::~ThreadPool() {
     for (std::thread& worker : m_workers) worker.join();
 }
 
-void ThreadPool::work(unsigned index) {
+void ThreadPool::work() {
     std::uint64_t seen = 0;
     for (;;) {
         // About a millisecond of spinning, then sleep until the next call.
-        for (int spin = 0; spin < 200000 && m_generation.load(std::memory_order_acquire) == seen && !m_stop; ++spin) {
+        for (int spin = 0; spin < 200000 && generation_of(m_claim.load(std::memory_order_acquire)) == seen && !m_stop;
+             ++spin) {
             __builtin_ia32_pause();
         }
         {
             std::unique_lock<std::mutex> lock(m_mutex);
-            m_wake.wait(lock, [&] { return m_stop || m_generation.load() != seen; });
+            m_wake.wait(lock, [&] { return m_stop || generation_of(m_claim.load()) != seen; });
             if (m_stop) return;
         }
-        seen = m_generation.load(std::memory_order_acquire);
-        if (index < m_parts) {
-            (*m_task)(index, m_parts);
-            m_pending.fetch_sub(1, std::memory_order_acq_rel);
-        }
+        seen = generation_of(m_claim.load(std::memory_order_acquire));
+        run_pieces(seen);
+    }
+}
+
+void ThreadPool::run_pieces(std::uint64_t generation) {
+    for (;;) {
+        std::uint64_t claim = m_claim.load(std::memory_order_acquire);
+        const unsigned pieces = static_cast<unsigned>((claim >> 16) & 0xffff);
+        const unsigned next = static_cast<unsigned>(claim & 0xffff);
+        if (generation_of(claim) != generation || next >= pieces) return;
+        if (!m_claim.compare_exchange_weak(claim, claim + 1, std::memory_order_acq_rel)) continue;
+        // The piece is ours, so its call cannot have returned: m_task is still its task.
+        (*m_task)(next, pieces);
+        m_done.fetch_add(1, std::memory_order_acq_rel);
     }
 }
 
@@ -47,16 +58,26 @@ void ThreadPool::run(unsigned parts, const std::function<void(unsigned, unsigned
         task(0, 1);
         return;
     }
+    const unsigned pieces = parts * k_pieces_per_thread;
+    std::uint64_t generation = 0;
     {
         std::lock_guard<std::mutex> lock(m_mutex);
         m_task = &task;
-        m_parts = parts;
-        m_pending.store(parts - 1, std::memory_order_relaxed);
-        m_generation.fetch_add(1, std::memory_order_release);
+        m_done.store(0, std::memory_order_relaxed);
+        generation = generation_of(m_claim.load()) + 1;
+        m_claim.store((generation << 32) | (std::uint64_t{pieces} << 16), std::memory_order_release);
     }
     m_wake.notify_all();
-    task(0, parts);
-    while (m_pending.load(std::memory_order_acquire) != 0) __builtin_ia32_pause();
+    run_pieces(generation);
+    // Only pieces that another thread claimed are left, and it is running them; if it shares
+    // this core, yielding lets it finish.
+    for (unsigned spin = 0; m_done.load(std::memory_order_acquire) != pieces; ++spin) {
+        if (spin < 4096) {
+            __builtin_ia32_pause();
+        } else {
+            std::this_thread::yield();
+        }
+    }
 }
 
 unsigned parts_for(std::size_t bytes, const ThreadPool& pool) {

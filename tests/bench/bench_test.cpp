@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -97,16 +98,22 @@ TEST_CASE("the CSR product adds every stored value, and the naive loop every ter
     CHECK(naive == out);
 }
 
-TEST_CASE("the thread pool runs every part once") {
+TEST_CASE("the thread pool runs every piece once, whichever thread claims it") {
     ThreadPool pool(2);
-    std::vector<int> hits(2, 0);
-    for (int round = 0; round < 100; ++round) {
-        pool.run(2, [&](unsigned part, unsigned parts) {
-            CHECK(parts == 2);
-            ++hits[part];
+    const unsigned pieces = 2 * ThreadPool::k_pieces_per_thread;
+    std::vector<std::atomic<int>> hits(pieces);
+    std::atomic<int> wrong_counts{0};  // doctest's checks are for the test's own thread
+    for (int round = 0; round < 1000; ++round) {
+        pool.run(2, [&](unsigned piece, unsigned count) {
+            wrong_counts += count != pieces || piece >= pieces;
+            if (piece < pieces) hits[piece].fetch_add(1);
         });
     }
-    CHECK(hits == std::vector<int>{100, 100});
+    CHECK(wrong_counts.load() == 0);
+    for (const std::atomic<int>& hit : hits) CHECK(hit.load() == 1000);
+    int alone = 0;
+    pool.run(1, [&](unsigned piece, unsigned count) { alone += piece == 0 && count == 1; });
+    CHECK(alone == 1);
     CHECK(parts_for(100, pool) == 1);
     CHECK(parts_for(std::size_t{64} << 20, pool) == 2);
 }
