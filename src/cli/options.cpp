@@ -1323,7 +1323,7 @@ CommandLine validate(const RawOptions& raw) {
         request.vocab_size = vocab.value();
         for (std::size_t i = 0; i < request.ids.size(); ++i) {
             if (request.ids[i] >= request.vocab_size) {
-                const std::string token = request.source.from_text() ? " \"" + request.source.tokens[i] + "\"" : "";
+                const std::string token = request.source.from_text() ? " \"" + request.source.token_of(request.ids[i]) + "\"" : "";
                 return fail(std::string(ids_option(raw)) + ": ids[" + index_text(request.shape, i) + "] = " +
                             std::to_string(request.ids[i]) + token + " is out of range for --vocab " +
                             std::to_string(request.vocab_size) + " (allowed: ids 0 to " +

@@ -79,7 +79,6 @@ ParseResult<IdBatch> ids_from_text(std::string text, const std::string& option) 
         return Result::fail(option + " " + quote_for_message(text) + " has no tokens (allowed: a text of at least one character)");
     }
     batch.seq = batch.values.size();
-    for (const std::uint64_t id : batch.values) batch.source.tokens.push_back(token_label(vocabulary.value()->bytes(id)));
     batch.source.text = std::move(text);
     batch.source.token_of = [vocab = vocabulary.value()](std::uint64_t id) {
         return id < vocab->size() ? token_label(vocab->bytes(id)) : std::string();

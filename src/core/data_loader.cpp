@@ -49,7 +49,6 @@ ParseResult<LoaderBatch> first_loader_batch(const IdBatch& tokens, const LoaderS
         const std::size_t start = b * settings.stride;
         for (std::size_t k = start; k < start + t; ++k) {
             inputs.values.push_back(tokens.values[k]);
-            if (tokens.source.from_text()) inputs.source.tokens.push_back(tokens.source.tokens[k]);
             batch.targets.push_back(tokens.values[k + 1]);
         }
     }

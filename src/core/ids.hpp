@@ -40,11 +40,11 @@ std::string index_text(const IdShape& shape, std::size_t i);
 // GPT-2 token as views quote it (core/gpt2_tokenizer's token_label). Empty for --ids.
 struct IdSource {
     std::string text;
-    std::vector<std::string> tokens;  // one per id, in the ids' order
-    // Any id's token, for views that name ids the text did not use (a predicted next token);
-    // set with the tokens, empty for typed ids; "" for an id past the tokenizer's vocabulary.
+    // Any id's token, made when a view asks: the ids' own, or ids the text did not use (a
+    // predicted next token). Empty for typed ids; "" for an id past the tokenizer's vocabulary.
+    // Not stored per id: a 16 MiB text has millions of tokens, and views list a few.
     std::function<std::string(std::uint64_t)> token_of;
-    bool from_text() const { return !tokens.empty(); }
+    bool from_text() const { return static_cast<bool>(token_of); }
 };
 
 struct IdBatch {

@@ -41,7 +41,7 @@ LessonReport factor_report(const FactorLesson& lesson) {
         {"identical", identical ? "true" : "false"},
         {"differing", std::to_string(lesson.first_check.differing + lesson.output_check.differing)},
     };
-    add_id_source(report, ids.source);
+    add_id_source(report, ids);
     return report;
 }
 

@@ -125,7 +125,7 @@ LessonReport grad_report(const GradLesson& lesson) {
         {"rows", rows_json(lesson.comparison)},
     };
     add_partways_checks(lesson, report.checks);
-    add_id_source(report, request.ids.source);
+    add_id_source(report, request.ids);
     return report;
 }
 

@@ -53,7 +53,7 @@ std::string render_json(const DemoReport& report, const MatrixSelection& show) {
     std::string out = "{\n";
     out += fmt::format("  \"schema\": \"{}\",\n", k_json_schema);
     out += fmt::format("  \"ids\": {},\n", ids_json(request.id_batch()));
-    out += id_source_json(request.source, "  ");
+    out += id_source_json(request.id_batch(), "  ");
     out += fmt::format("  \"vocab\": {},\n", request.vocab_size);
     out += fmt::format("  \"vocab_inferred\": {},\n", request.vocab_inferred);
     out += fmt::format("  \"dim\": {},\n", request.dim);

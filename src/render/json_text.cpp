@@ -76,17 +76,17 @@ std::string ids_json(const IdBatch& ids) {
     return fmt::format("[{}]", fmt::join(rows, ", "));
 }
 
-std::string tokens_json(const IdSource& source) {
+std::string tokens_json(const IdBatch& ids) {
     std::vector<std::string> tokens;
-    tokens.reserve(source.tokens.size());
-    for (const std::string& token : source.tokens) tokens.push_back(json_string(token));
+    tokens.reserve(ids.values.size());
+    for (const std::uint64_t id : ids.values) tokens.push_back(json_string(ids.source.token_of(id)));
     return fmt::format("[{}]", fmt::join(tokens, ", "));
 }
 
-std::string id_source_json(const IdSource& source, const std::string& indent) {
-    if (!source.from_text()) return "";
-    return fmt::format("{0}\"text\": {1},\n{0}\"tokens\": {2},\n", indent, json_string(source.text),
-                       tokens_json(source));
+std::string id_source_json(const IdBatch& ids, const std::string& indent) {
+    if (!ids.source.from_text()) return "";
+    return fmt::format("{0}\"text\": {1},\n{0}\"tokens\": {2},\n", indent, json_string(ids.source.text),
+                       tokens_json(ids));
 }
 
 }  // namespace embdemo

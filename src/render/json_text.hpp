@@ -21,11 +21,11 @@ std::string json_string(std::string_view text);
 std::string ids_json(const IdBatch& ids);
 
 // ["Your", " journey"]: the token labels of ids made from --text, escaped as text views quote them.
-std::string tokens_json(const IdSource& source);
+std::string tokens_json(const IdBatch& ids);
 
 // For ids made from --text, the fields that go after "ids": `"text": "...",` and `"tokens":
 // [...],`, each on its own line after `indent`; empty for typed ids.
-std::string id_source_json(const IdSource& source, const std::string& indent);
+std::string id_source_json(const IdBatch& ids, const std::string& indent);
 
 // "torch", "randint", "index" or "file": docs/schema.md's weight_source.
 const char* weight_source_name(const WeightOrigin& origin);

@@ -51,12 +51,12 @@ std::vector<std::size_t> rows_shape(std::size_t batch, std::size_t seq, bool bat
 
 void append_json_table(std::string& out, const LessonTable& table) { append_nested(out, table, 0, 0, 2); }
 
-void add_id_source(LessonReport& report, const IdSource& source) {
-    if (!source.from_text()) return;
+void add_id_source(LessonReport& report, const IdBatch& ids) {
+    if (!ids.source.from_text()) return;
     auto& head = report.head;
     auto after_ids = std::find_if(head.begin(), head.end(), [](const LessonField& field) { return field.name == "ids"; });
     if (after_ids != head.end()) ++after_ids;
-    head.insert(after_ids, {{"text", json_string(source.text)}, {"tokens", tokens_json(source)}});
+    head.insert(after_ids, {{"text", json_string(ids.source.text)}, {"tokens", tokens_json(ids)}});
 }
 
 std::string render_lesson_json(const LessonReport& report, const std::vector<std::string>& show) {

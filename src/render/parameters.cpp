@@ -18,7 +18,7 @@ std::vector<Parameter> token_parameters(const IdBatch& ids) {
     const std::size_t listed = std::min(ids.values.size(), k_max_listed_tokens);
     for (std::size_t i = 0; i < listed; ++i) {
         const std::string item = fmt::format("ids[{}] = {} \"{}\"", index_text(ids.shape(), i), ids.values[i],
-                                             ids.source.tokens[i]);
+                                             ids.source.token_of(ids.values[i]));
         if (!line.empty() && line.size() + 3 + item.size() > k_value_width) {
             rows.push_back({rows.size() == 1 ? "tokens" : "", line, ""});
             line.clear();

@@ -77,7 +77,7 @@ LessonReport positions_report(const PositionsLesson& lesson) {
         {"identical", identical ? "true" : "false"},
         {"differing", std::to_string(lesson.output_check.differing)},
     };
-    add_id_source(report, ids.source);
+    add_id_source(report, ids);
     return report;
 }
 

@@ -51,7 +51,7 @@ LessonReport tied_report(const TiedLesson& lesson) {
         {"parameters", parameters_json(lesson.here)},
         {"gpt2_parameters", parameters_json(lesson.gpt2)},
     };
-    add_id_source(report, ids.source);
+    add_id_source(report, ids);
     return report;
 }
 

@@ -136,7 +136,7 @@ std::string render_train_json(const TrainingArgs& args, const TrainingRun& run) 
                    {"optimizer", json_string(describe_optimizer(args.optimizer))},
                    {"upstream_source", json_string(args.upstream == UpstreamKind::randn ? "randn" : "ones")},
                    {"sparse", args.sparse ? "true" : "false"}};
-    add_id_source(report, args.ids.source);
+    add_id_source(report, args.ids);
     report.tables.push_back({"initial_weight", "E", &run.initial_weight, {args.vocab_size, args.dim}, false});
     std::vector<std::string> steps;
     for (const TrainingStep& step : run.steps) {
