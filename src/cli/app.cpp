@@ -59,9 +59,6 @@
 namespace embdemo {
 namespace {
 
-// 256 MiB: ample for any real vocabulary (GPT-2's 50,257 tokens take under 1 MiB).
-constexpr std::uint64_t k_max_labels_bytes = std::uint64_t{1} << 28;
-
 void print_error(const std::string& message) {
     std::fprintf(stderr, "embdemo: error: %s\n", message.c_str());
 }
@@ -211,7 +208,8 @@ ParseResult<std::vector<std::string>> read_labels(const Options& options, std::s
     const auto text = read_small_file(options.labels, k_max_labels_bytes);
     if (!text) return fail(text.error());
     auto labels = parse_labels(text.value(), vocab_size);
-    return labels ? labels : fail(labels.error());
+    if (!labels) return fail(labels.error());
+    return labels;  // moved: `labels ? labels : ...` copied every line
 }
 
 // The lookup lesson with --max-norm: its own view and schema (embdemo-max-norm/1). Exit 3 when
