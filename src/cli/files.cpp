@@ -155,6 +155,7 @@ ParseResult<std::string> read_small_file(const std::string& path, std::uint64_t 
         return too_large(group_thousands(static_cast<std::uint64_t>(info.st_size)));
     }
     std::string content;
+    if (info.st_size > 0) content.reserve(static_cast<std::size_t>(info.st_size));  // not grown twice over
     char buffer[65536];
     while (in.value().read(buffer, sizeof buffer) || in.value().gcount() > 0) {
         content.append(buffer, static_cast<std::size_t>(in.value().gcount()));
