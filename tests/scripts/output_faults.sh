@@ -18,81 +18,41 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 mkdir "$work/cwd"
 cd "$work/cwd" || exit 1
 
-# Every lesson with every format and view it takes. One run per line; no argument has a space.
-runs=$(cat <<'EOF'
---help
---version
-lookup --help
---ids 2,3,1 --dim 5
---ids 2,3,1 --dim 5 --format json
---ids 2,3,1 --dim 5 --format csv
---ids 2,3,1 --dim 5 --format tsv
---ids 2,3,1 --dim 5 --format markdown
---ids 2,3,1 --dim 5 --format svg
---ids 2,3,1 --dim 5 --format html
---ids 2,3,1 --dim 5 --format python
---ids 2,3,1 --dim 5 --trace
---ids 2,3,1 --dim 5 --walkthrough
---ids 2,3,1 --dim 5 --walkthrough --pause
---text unbelievably --dim 4
---ids 2,3,1,3 --dim 5 --max-norm 1
---ids 2,3,1,3 --dim 5 --max-norm 1 --format json
---ids 2,3,1,3 --dim 5 --max-norm 1 --format csv
---ids 2,3,1,3 --dim 5 --max-norm 1 --format tsv
---ids 2,3,1,3 --dim 5 --max-norm 1 --format markdown
-grad --help
-grad --ids 2,3,1,3 --dim 5
-grad --ids 2,3,1,3 --dim 5 --format json
-grad --ids 2,3,1,3 --dim 5 --format csv
-grad --ids 2,3,1,3 --dim 5 --format tsv
-grad --ids 2,3,1,3 --dim 5 --format markdown
-grad --ids 2,3,1,3 --dim 5 --format svg
-grad --ids 2,3,1,3 --dim 5 --format html
-grad --ids 2,3,1,3 --dim 5 --format python
-grad --ids 2,3,1,3 --dim 5 --trace
-grad --ids 2,3,1,3 --dim 5 --sparse
-grad --ids 2,3,1,3 --dim 5 --max-norm 1 --format json
-grad --ids 2,3,1,3 --dim 5 --optimizer adam --steps 2
-grad --ids 2,3,1,3 --dim 5 --optimizer sgd --format json
-cost --help
-cost --model gpt2
-cost --ids 2,3,1 --dim 5 --format json
-positions --help
-positions --ids 2,3,1 --dim 5
-positions --ids 2,3,1 --dim 5 --format json
-positions --ids 2,3,1 --dim 5 --format csv
-positions --ids 2,3,1 --dim 5 --format tsv
-positions --ids 2,3,1 --dim 5 --format markdown
-positions --ids 2,3,1 --dim 4 --encoding rope
-positions --text unbelievably,unbelievably --dim 4 --context 2 --batch 1
-tied --help
-tied --ids 2,3,1 --dim 5
-tied --ids 2,3,1 --dim 5 --format json
-tied --ids 2,3,1 --dim 5 --format csv
-tied --ids 2,3,1 --dim 5 --format tsv
-tied --ids 2,3,1 --dim 5 --format markdown
-factor --help
-factor --ids 2,3,1 --dim 8 --rank 2
-factor --ids 2,3,1 --dim 8 --rank 2 --format json
-factor --ids 2,3,1 --dim 8 --rank 2 --format csv
-factor --ids 2,3,1 --dim 8 --rank 2 --format tsv
-factor --ids 2,3,1 --dim 8 --rank 2 --format markdown
-bag --help
-bag --bags 2,3;1,1,0 --dim 5
-bag --bags 2,3;1,1,0 --dim 5 --format json
-bag --bags 2,3;1,1,0 --dim 5 --format csv
-bag --bags 2,3;1,1,0 --dim 5 --format tsv
-bag --bags 2,3;1,1,0 --dim 5 --format markdown
-tokens --help
-tokens --text unbelievably
-tokens --text unbelievably --format json
-EOF
-)
+# Every lesson with every format and view it takes, one run per line (no argument has a space).
+runs=""
+add() { runs+="$*"$'\n'; }
+# with_formats "FORMATS" ARGS...: ARGS with each format in turn.
+with_formats() {
+  local format
+  for format in $1; do add "${@:2}" --format "$format"; done
+}
+all_formats="text json csv tsv markdown svg html python"
+table_formats="text json csv tsv markdown"
+for lesson in "" lookup grad cost positions tied factor bag tokens; do add $lesson --help; done
+add --version
+with_formats "$all_formats" --ids 2,3,1 --dim 5
+add --ids 2,3,1 --dim 5 --trace
+add --ids 2,3,1 --dim 5 --walkthrough
+add --ids 2,3,1 --dim 5 --walkthrough --pause
+add --text unbelievably --dim 4
+with_formats "$table_formats" --ids 2,3,1,3 --dim 5 --max-norm 1
+with_formats "$all_formats" grad --ids 2,3,1,3 --dim 5
+add grad --ids 2,3,1,3 --dim 5 --trace
+add grad --ids 2,3,1,3 --dim 5 --sparse
+add grad --ids 2,3,1,3 --dim 5 --max-norm 1 --format json
+with_formats "text json" grad --ids 2,3,1,3 --dim 5 --optimizer adam --steps 2
+with_formats "text json" cost --model gpt2
+with_formats "$table_formats" positions --ids 2,3,1 --dim 5
+add positions --ids 2,3,1 --dim 4 --encoding rope
+add positions --text unbelievably,unbelievably --dim 4 --context 2 --batch 1
+with_formats "$table_formats" tied --ids 2,3,1 --dim 5
+with_formats "$table_formats" factor --ids 2,3,1 --dim 8 --rank 2
+with_formats "$table_formats" bag --bags "2,3;1,1,0" --dim 5
+with_formats "text json" tokens --text unbelievably
 # embdemo bench is embdemo-bench (src/bench), whose own writes are checked here when it is
 # built. Its --help is left out: embdemo-bench prints no message when that write fails.
 if [ -x "$(dirname "$binary")/embdemo-bench" ]; then
-  runs+=$'\n'"bench --tokens 4 --vocab 8 --dim 4 --repeats 1"
-  runs+=$'\n'"bench --tokens 4 --vocab 8 --dim 4 --repeats 1 --format json"
+  with_formats "text json" bench --tokens 4 --vocab 8 --dim 4 --repeats 1
 fi
 
 # one_failed_write WHAT EXPECTED ARGS...: with stdout already redirected by the caller, the run
@@ -120,7 +80,7 @@ while read -r line; do
   check_failed_write "/dev/full" $? "embdemo: error: cannot write to standard output" "${args[@]}"
   "$binary" "${args[@]}" >&- 2>"$work/err" </dev/null
   check_failed_write "stdout closed" $? "embdemo: error: cannot write to standard output" "${args[@]}"
-done <<<"$runs"
+done < <(printf '%s' "$runs")
 # The reason is given too (embdemo-bench's own message has none).
 "$binary" --ids 2,3,1 --dim 5 >/dev/full 2>"$work/err"
 check_failed_write "/dev/full" $? "cannot write to standard output: No space left on device" --ids 2,3,1 --dim 5
