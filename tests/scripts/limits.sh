@@ -111,6 +111,10 @@ npy_header r_past.npy 1 $((M / 1024 + 1))
 at_cap "the results (n x d)" 2 "$truncated" --ids "$(ids 1024)" --weights r_at.npy
 past_cap "the results (n x d)" "the result (ids x dim) would be 1,024 x $(grouped $((M / 1024 + 1)))" \
   --ids "$(ids 1024)" --weights r_past.npy
+# n has no cap of its own: the X and results cases above are its cap, with a batch too.
+expect_limit "ids (n)" "67,108,864 / max(V, d)"
+past_cap "a B x T batch's X" "X (ids x vocab) would be 1,024 x $(grouped $((M / 1024 + 1)))" \
+  --ids "$(ids 512);$(ids 512)" --vocab $((M / 1024 + 1)) --dim 1
 past_cap "E, seeded" "the limit is $(grouped "$M") values" --ids 0 --vocab $((M / 64 + 1)) --dim 64
 past_cap "bag's M (B x V)" "the limit is $(grouped "$M") values" bag --bags "0;0" --vocab $((M / 2 + 1)) --dim 1
 past_cap "positions' T x C" "the limit is $(grouped "$M") values" positions --ids "$(ids 64)" --dim 1 --context $((M / 64 + 1))
