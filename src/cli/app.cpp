@@ -1,6 +1,7 @@
 #include "cli/app.hpp"
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -59,25 +60,33 @@
 namespace embdemo {
 namespace {
 
-// 256 MiB: ample for any real vocabulary (GPT-2's 50,257 tokens take under 1 MiB).
-constexpr std::uint64_t k_max_labels_bytes = std::uint64_t{1} << 28;
-
 void print_error(const std::string& message) {
     std::fprintf(stderr, "embdemo: error: %s\n", message.c_str());
 }
 
 // Writes the whole result and makes sure it reached the file: a full disk or a closed pipe must
-// not end in exit status 0.
-int write_stdout(const std::string& text) {
+// not end in exit status 0. `not_written` names the files the run drops when this fails
+// ("--save-weights \"e.npy\" was"). A reader that closed its pipe early (`embdemo ... | head -1`)
+// chose to stop reading, which is no news to the user: exit 1 without a message, unless files
+// were dropped.
+int write_stdout(const std::string& text, const std::string& not_written = "") {
     errno = 0;
     const std::size_t written = std::fwrite(text.data(), 1, text.size(), stdout);
-    if (written != text.size() || std::fflush(stdout) != 0 || std::ferror(stdout)) {
-        const int error = errno;
-        print_error(std::string("cannot write to standard output: ") +
-                    (error ? std::strerror(error) : "write failed"));
-        return k_exit_failure;
+    if (written == text.size() && std::fflush(stdout) == 0 && !std::ferror(stdout)) return k_exit_ok;
+    const int error = errno;
+    if (error != EPIPE || !not_written.empty()) {
+        print_error(std::string("cannot write to standard output: ") + (error ? std::strerror(error) : "write failed") +
+                    (not_written.empty() ? "" : ", so " + not_written + " not written"));
     }
-    return k_exit_ok;
+    return k_exit_failure;
+}
+
+// A closed pipe (SIGPIPE) and a file size limit (SIGXFSZ, `ulimit -f`) end a process by default,
+// before it can remove its temporary files or say which file failed. Ignored, they make write()
+// fail with EPIPE or EFBIG, which every write checks.
+void ignore_write_signals() {
+    std::signal(SIGPIPE, SIG_IGN);
+    std::signal(SIGXFSZ, SIG_IGN);
 }
 
 // E for the request, from wherever the options say it comes from. A file also decides the
@@ -162,21 +171,33 @@ bool wait_for_enter() {
 // Writes the steps: all at once, or with --pause on a terminal one at a time, until the last
 // one or until the learner quits (then the lesson simply ends there). Steps are separated by
 // blank lines and written one by one rather than joined, so a large JSON result is not held twice.
-int write_steps(const std::vector<std::string>& steps, bool pause) {
+int write_steps(const std::vector<std::string>& steps, bool pause, const std::string& not_written) {
     std::size_t next = 0;
     if (pause && stdin_is_terminal()) {
         while (next + 1 < steps.size()) {
-            const int status = write_stdout(steps[next++] + '\n');
+            const int status = write_stdout(steps[next++] + '\n', not_written);
             if (status != k_exit_ok) return status;
             if (!wait_for_enter()) return k_exit_ok;
         }
     }
     for (std::size_t i = next; i < steps.size(); ++i) {
-        const int status = i > next ? write_stdout("\n") : k_exit_ok;
+        const int status = i > next ? write_stdout("\n", not_written) : k_exit_ok;
         if (status != k_exit_ok) return status;
-        if (const int written = write_stdout(steps[i]); written != k_exit_ok) return written;
+        if (const int written = write_stdout(steps[i], not_written); written != k_exit_ok) return written;
     }
     return k_exit_ok;
+}
+
+// "--save-weights \"e.npy\" was": the files a run drops when stdout fails, for the message.
+std::string files_not_written(const Options& options) {
+    std::string files;
+    if (!options.save_weights.empty()) files = "--save-weights " + quote_for_message(options.save_weights);
+    if (!options.export_projector.empty()) {
+        files += (files.empty() ? "" : " and ") + std::string("--export-projector ") +
+                 quote_for_message(options.export_projector);
+    }
+    if (files.empty()) return files;
+    return files + (options.save_weights.empty() || options.export_projector.empty() ? " was" : " were");
 }
 
 ParseResult<std::vector<std::string>> read_labels(const Options& options, std::size_t vocab_size) {
@@ -188,7 +209,8 @@ ParseResult<std::vector<std::string>> read_labels(const Options& options, std::s
     const auto text = read_small_file(options.labels, k_max_labels_bytes);
     if (!text) return fail(text.error());
     auto labels = parse_labels(text.value(), vocab_size);
-    return labels ? labels : fail(labels.error());
+    if (!labels) return fail(labels.error());
+    return labels;  // moved: `labels ? labels : ...` copied every line
 }
 
 // The lookup lesson with --max-norm: its own view and schema (embdemo-max-norm/1). Exit 3 when
@@ -264,9 +286,9 @@ int run_demo(const Options& options) {
         print_error(problem);
         return k_exit_failure;
     }
-    const int status = write_steps(steps, options.pause);
+    const int status = write_steps(steps, options.pause, files_not_written(options));
     if (status != k_exit_ok) return status;
-    if (const std::string problem = files.commit(); !problem.empty()) {
+    if (const std::string problem = commit_output_files(options, files); !problem.empty()) {
         print_error(problem);
         return k_exit_failure;
     }
@@ -509,6 +531,8 @@ int run_tokens(const Options& options) {
 int run_app(int argc, const char* const argv[]) {
     try {
         const CommandLine command_line = parse_command_line(argc, argv);
+        // embdemo-bench inherits ignored signals across exec: it keeps the caller's.
+        if (command_line.options.lesson != Lesson::bench) ignore_write_signals();
         if (!command_line.run) {
             if (!command_line.error.empty()) {
                 print_error(command_line.error);

@@ -1,11 +1,15 @@
 #include "cli/files.hpp"
 
+#include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -40,6 +44,74 @@ const char* describe_file_type(mode_t mode) {
     if (S_ISSOCK(mode)) return "a socket";
     return "not a regular file";
 }
+
+// "dir/" of "dir/x.npy"; "." for a bare name.
+std::string directory_of(const std::string& path) {
+    const std::size_t slash = path.rfind('/');
+    if (slash == std::string::npos) return ".";
+    return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// Exclusive flock()s on the directories a commit renames into, so that two embdemo runs writing
+// into one directory (two --export-projector runs) commit one after the other and never leave
+// one run's vectors.tsv beside the other's metadata.tsv. Taken in the order of (device, inode),
+// which every process agrees on whatever the spelling, so two runs cannot wait for each other.
+// Best effort: a directory that cannot be opened for reading goes unlocked. Closing releases.
+class DirectoryLocks {
+public:
+    explicit DirectoryLocks(const std::vector<std::string>& directories) {
+        std::vector<std::pair<std::pair<dev_t, ino_t>, int>> opened;
+        for (const std::string& directory : directories) {
+            const int fd = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+            struct stat info {};
+            if (fd >= 0 && ::fstat(fd, &info) == 0) {
+                opened.push_back({{info.st_dev, info.st_ino}, fd});
+            } else if (fd >= 0) {
+                ::close(fd);
+            }
+        }
+        std::sort(opened.begin(), opened.end());
+        for (std::size_t i = 0; i < opened.size(); ++i) {
+            if (i > 0 && opened[i].first == opened[i - 1].first) {
+                ::close(opened[i].second);  // the same directory twice
+                continue;
+            }
+            while (::flock(opened[i].second, LOCK_EX) != 0 && errno == EINTR) {
+            }
+            m_fds.push_back(opened[i].second);
+        }
+    }
+    DirectoryLocks(const DirectoryLocks&) = delete;
+    DirectoryLocks& operator=(const DirectoryLocks&) = delete;
+    ~DirectoryLocks() {
+        for (const int fd : m_fds) ::close(fd);
+    }
+
+private:
+    std::vector<int> m_fds;
+};
+
+// Holds back, while files are renamed, the signals that end a process by default (Ctrl-C, kill,
+// a closed terminal or pipe, a file size limit): one that arrives takes effect after the last
+// rename, never between two. SIGKILL cannot be held; docs/usage.md says what it can leave.
+class HeldSignals {
+public:
+    HeldSignals() {
+        sigset_t held;
+        sigemptyset(&held);
+        for (const int signal : {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU,
+                                 SIGXFSZ, SIGVTALRM, SIGPROF}) {
+            sigaddset(&held, signal);
+        }
+        ::pthread_sigmask(SIG_BLOCK, &held, &m_previous);
+    }
+    HeldSignals(const HeldSignals&) = delete;
+    HeldSignals& operator=(const HeldSignals&) = delete;
+    ~HeldSignals() { ::pthread_sigmask(SIG_SETMASK, &m_previous, nullptr); }
+
+private:
+    sigset_t m_previous{};
+};
 
 }  // namespace
 
@@ -83,6 +155,7 @@ ParseResult<std::string> read_small_file(const std::string& path, std::uint64_t 
         return too_large(group_thousands(static_cast<std::uint64_t>(info.st_size)));
     }
     std::string content;
+    if (info.st_size > 0) content.reserve(static_cast<std::size_t>(info.st_size));  // not grown twice over
     char buffer[65536];
     while (in.value().read(buffer, sizeof buffer) || in.value().gcount() > 0) {
         content.append(buffer, static_cast<std::size_t>(in.value().gcount()));
@@ -120,7 +193,6 @@ std::string FileTransaction::begin_file(const std::string& requested_path) {
     file.target = requested_path;
     struct stat existing {};
     const bool exists = ::stat(requested_path.c_str(), &existing) == 0;
-    file.existed = exists;
     if (exists) {
         if (char* target = ::realpath(requested_path.c_str(), nullptr)) {
             file.target = target;
@@ -158,38 +230,62 @@ std::string FileTransaction::end_file() {
 }
 
 std::string FileTransaction::commit() {
-    // Hard links keep the files being replaced reachable until every rename has worked.
+    std::vector<std::string> directories;
+    for (const Staged& file : m_files) directories.push_back(directory_of(file.target));
+    const DirectoryLocks locks(directories);  // first, while a signal can still end a wait
+    const HeldSignals held;
+    // Hard links keep the files being replaced reachable until every rename has worked; on a
+    // file system without them, a file is moved aside just before its replacement moves in.
     for (Staged& file : m_files) {
         file.backup = file.temporary + "-old";
-        if (::link(file.target.c_str(), file.backup.c_str()) != 0) file.backup.clear();
+        if (::link(file.target.c_str(), file.backup.c_str()) == 0) {
+            file.kept = Kept::linked;
+            continue;
+        }
+        // Only a regular file is moved aside: anything else appeared since begin_file, and the
+        // rename over it decides.
+        struct stat info {};
+        file.kept = ::stat(file.target.c_str(), &info) == 0 && S_ISREG(info.st_mode) ? Kept::to_move : Kept::nothing;
     }
     for (std::size_t i = 0; i < m_files.size(); ++i) {
-        if (::rename(m_files[i].temporary.c_str(), m_files[i].target.c_str()) != 0) {
-            const std::string problem =
-                quote_for_message(m_files[i].target) + ": " + system_error("cannot rename the temporary file to it");
-            roll_back(i);
-            return problem;
+        Staged& file = m_files[i];
+        if (file.kept == Kept::to_move) {
+            if (::rename(file.target.c_str(), file.backup.c_str()) == 0) {
+                file.kept = Kept::moved;
+            } else if (errno == ENOENT) {
+                file.kept = Kept::nothing;
+            } else {
+                return fail_commit(i, "cannot move the file it replaces aside");
+            }
+        }
+        if (::rename(file.temporary.c_str(), file.target.c_str()) != 0) {
+            return fail_commit(i, "cannot rename the temporary file to it");
         }
     }
     for (const Staged& file : m_files) {
-        if (!file.backup.empty()) ::unlink(file.backup.c_str());
+        if (file.kept == Kept::linked || file.kept == Kept::moved) ::unlink(file.backup.c_str());
     }
     m_committed = true;
     return {};
 }
 
-void FileTransaction::roll_back(std::size_t renamed) {
-    for (std::size_t i = 0; i < renamed; ++i) {
+std::string FileTransaction::fail_commit(std::size_t failed, const char* what) {
+    const std::string problem = system_error(what);
+    m_failed = failed;
+    // The files before `failed` were replaced: each gets its old file back, or goes if it is new.
+    // From `failed` on nothing was replaced: backups go, or (moved aside) come back.
+    for (std::size_t i = 0; i < m_files.size(); ++i) {
         const Staged& file = m_files[i];
-        if (!file.backup.empty()) {
+        const bool replaced = i < failed;
+        if (file.kept == Kept::moved || (replaced && file.kept == Kept::linked)) {
             ::rename(file.backup.c_str(), file.target.c_str());
-        } else if (!file.existed) {
+        } else if (file.kept == Kept::linked) {
+            ::unlink(file.backup.c_str());
+        } else if (replaced && file.kept == Kept::nothing) {
             ::unlink(file.target.c_str());
-        }  // else: no hard links on this file system, so the new file has to stay
+        }
     }
-    for (std::size_t i = renamed; i < m_files.size(); ++i) {
-        if (!m_files[i].backup.empty()) ::unlink(m_files[i].backup.c_str());
-    }
+    return problem;
 }
 
 std::string write_file_atomically(const std::string& path, const std::string& bytes) {

@@ -48,21 +48,33 @@ public:
     std::string write(std::string_view bytes);
     // Flushes the file begun last to the disk and closes it.
     std::string end_file();
-    // Renames every file into place. If one rename fails, the files renamed before it are put
-    // back as they were (where the file system allows hard links), and the message names the
-    // file that failed ("\"PATH\": cannot rename ...").
+    // Renames every file into place, holding a lock on their directories against other embdemo
+    // runs and holding back signals that would end the process between two renames. If one
+    // rename fails, the files renamed before it are put back as they were, and failed_file()
+    // says which file failed (the message does not name it).
     std::string commit();
+    // After a failed commit: the file that failed, counted from 0 in the order begun.
+    std::size_t failed_file() const { return m_failed; }
 
 private:
+    // What keeps the file a commit replaces until every rename has worked.
+    enum class Kept {
+        nothing,  // no file there
+        linked,   // a hard link at `backup`
+        to_move,  // no hard links here: to be renamed to `backup` just before it is replaced
+        moved,    // renamed to `backup`
+    };
     struct Staged {
         std::string target;     // the path the file ends up at (a link's target, resolved)
         std::string temporary;  // beside it, in the same directory, so rename() is atomic
-        std::string backup;     // a hard link to the file it replaces, while committing
-        bool existed = false;   // a file was there before
+        std::string backup;     // the file it replaces, while committing
+        Kept kept = Kept::nothing;
         int fd = -1;
     };
-    void roll_back(std::size_t renamed);
+    // Undoes a commit that failed at file `failed` and returns the message naming it.
+    std::string fail_commit(std::size_t failed, const char* what);
     std::vector<Staged> m_files;
+    std::size_t m_failed = 0;
     std::vector<std::string> m_created_directories;
     bool m_committed = false;
 };

@@ -101,4 +101,11 @@ std::string stage_output_files(const Options& options, const Matrix& weight,
     return {};
 }
 
+std::string commit_output_files(const Options& options, FileTransaction& transaction) {
+    const std::string problem = transaction.commit();
+    if (problem.empty()) return problem;
+    const OutputFile file = requested_output_files(options).at(transaction.failed_file());  // staged in this order
+    return problem_with(file.option, file.path, problem);
+}
+
 }  // namespace embdemo

@@ -38,4 +38,8 @@ std::optional<std::string> check_output_paths(const Options& options);
 std::string stage_output_files(const Options& options, const Matrix& weight,
                                const std::vector<std::string>& labels, FileTransaction& transaction);
 
+// Renames the staged files into place (FileTransaction::commit). Returns a whole message naming
+// the option and the file that failed, or an empty string.
+std::string commit_output_files(const Options& options, FileTransaction& transaction);
+
 }  // namespace embdemo

@@ -1,7 +1,10 @@
 #include "cli/run_memory.hpp"
 
 #include "cli/outputs.hpp"
+#include "core/labels.hpp"
 #include "core/limits.hpp"
+
+#include <sys/stat.h>
 
 namespace embdemo {
 namespace {
@@ -16,6 +19,19 @@ constexpr std::uint64_t k_delimited_bytes_per_value = 11;
 
 // A piece of an output file as text: at most about 16 bytes a value.
 constexpr std::uint64_t k_file_piece_bytes_per_value = 16;
+
+// --labels, whose size is known before it is read: the file's text, one std::string per row,
+// and, for lines too long for a string's own 15-byte buffer, their characters on the heap
+// (malloc rounds each to 16 bytes, with 8 of its own).
+std::vector<Buffer> labels_buffers(const std::string& path, std::uint64_t vocab_size) {
+    struct stat info {};
+    std::uint64_t file_bytes = ::stat(path.c_str(), &info) == 0 ? static_cast<std::uint64_t>(info.st_size) : 0;
+    if (file_bytes > k_max_labels_bytes) file_bytes = 0;  // refused by its own cap, in clearer words
+    const std::uint64_t mean_line = vocab_size ? file_bytes / vocab_size : 0;  // its newline included
+    const std::uint64_t heap_per_line = mean_line > 16 ? (mean_line + 8 + 15) / 16 * 16 : 0;
+    return {{"the --labels file", file_bytes, 1},
+            {"the --labels lines (vocab strings)", vocab_size, sizeof(std::string) + heap_per_line}};
+}
 
 }  // namespace
 
@@ -47,6 +63,9 @@ std::vector<Buffer> run_buffers(const Options& options, const DemoRequest& reque
     }
     if (!options.save_weights.empty() || !options.export_projector.empty()) {
         buffers.push_back({"a piece of an output file", k_values_per_file_piece, k_file_piece_bytes_per_value});
+    }
+    if (!options.labels.empty()) {
+        for (Buffer& buffer : labels_buffers(options.labels, request.vocab_size)) buffers.push_back(std::move(buffer));
     }
     return buffers;
 }

@@ -22,7 +22,9 @@ std::string escape_for_message(std::string_view text) {
 }
 
 std::string quote_for_message(std::string_view text, std::size_t max_chars) {
-    std::string escaped = escape_for_message(text);
+    // Every byte escapes to at least one character, so the first max_chars + 1 bytes decide the
+    // quote: a 16 MiB text is not escaped whole (64 MiB) to show 60 characters of it.
+    std::string escaped = escape_for_message(text.substr(0, max_chars + 1));
     if (escaped.size() > max_chars) {
         escaped.resize(max_chars);
         escaped += "...";

@@ -1,5 +1,7 @@
 #include "core/labels.hpp"
 
+#include <algorithm>
+
 #include "core/escape.hpp"
 
 namespace embdemo {
@@ -13,6 +15,7 @@ ParseResult<std::vector<std::string>> parse_labels(std::string_view text, std::s
     if (text.substr(0, k_bom.size()) == k_bom) text.remove_prefix(k_bom.size());
     if (!text.empty() && text.back() == '\n') text.remove_suffix(1);
     if (text.empty()) return Result::fail("is empty (allowed: one label per row of E)");
+    labels.reserve(std::min(expected_count, text.size() / 2 + 1));  // a label and its newline: 2 bytes or more
     for (std::size_t start = 0;;) {
         const std::size_t end = text.find('\n', start);
         std::string_view label = text.substr(start, end == std::string_view::npos ? end : end - start);

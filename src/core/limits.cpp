@@ -59,6 +59,7 @@ std::optional<std::string> check_demo_sizes(std::uint64_t id_count, std::uint64_
     if (!terms || *terms > k_max_product_terms) {
         return "the one-hot product would take " + group_thousands(id_count) + " x " +
                group_thousands(vocab_size) + " x " + group_thousands(dim) +
+               (terms ? " = " + group_thousands(*terms) : std::string(" (more than 2^64)")) +
                " multiply-adds; the limit is " + group_thousands(k_max_product_terms) +
                " (use fewer ids or a smaller vocab or dim)";
     }

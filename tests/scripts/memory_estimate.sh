@@ -54,6 +54,13 @@ compare "from a .npy file" --ids 1 --weights "$work/e.npy" --format tsv --show l
 "$binary" --ids 1 --vocab 2000 --dim 768 --format csv --show weight >"$work/e.csv"
 compare "from a CSV file" --ids 1 --weights "$work/e.csv"
 
+# --labels: the file and one string per row (short labels), plus their characters (long ones).
+# The budget did not count them: --max-memory 64M let 4 Mi short labels take 307 MiB.
+seq 0 1048575 >"$work/short_labels.txt"
+awk '{ printf "token number %08d of the vocabulary\n", $1 }' "$work/short_labels.txt" >"$work/long_labels.txt"
+compare "short labels" --ids 1 --vocab 1048576 --dim 1 --export-projector "$work/out/p" --labels "$work/short_labels.txt"
+compare "long labels" --ids 1 --vocab 1048576 --dim 1 --export-projector "$work/out/p" --labels "$work/long_labels.txt"
+
 # A labels file over its cap is refused by its size, without being read (it used to be read up
 # to the cap, 256 MiB, first).
 truncate -s 1G "$work/labels.txt"

@@ -1,0 +1,318 @@
+#!/usr/bin/env bash
+# Every cap in docs/usage.md's table ("Size limits"), through the real binary: at the cap the
+# run is accepted, one past it it is refused with exit 2, nothing on stdout, one line on stderr
+# that names the value and the limit, within 2 s and 64 MiB of peak memory (the refusal comes
+# before the memory it guards is allocated). The limits are read from the table, so the table
+# and the program cannot drift apart.
+#
+# At the cap, a run that would take long or much memory is stopped cheaply by the next check,
+# and the test checks that it was that check, not the cap, that refused it:
+# - E, X, the results, the product, the printed numbers and the memory budget are reached with a
+#   .npy file that holds only a header: its shape is checked (and the budget estimated) before
+#   any data is read, and the missing data ends the run ("is truncated");
+# - other runs get --max-memory 1M (refused by the budget after the caps passed), or a format
+#   whose own printed-numbers check refuses them (positions --context).
+# usage: limits.sh EMBDEMO USAGE_MD
+set -u
+binary=$(realpath "$1")
+usage=$(realpath "$2")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export NO_COLOR=1 LC_ALL=C
+failures=0
+cases=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+[ -x /usr/bin/time ] || { echo "SKIP: needs GNU time (/usr/bin/time)"; exit 77; }
+cd "$work" || exit 1
+
+# limit NAME: the limit column of the table row named NAME (backticks dropped), a number's
+# commas removed.
+limit() {
+  local value
+  value=$(awk -F'|' -v name="$1" '{ cap = $2; gsub(/`/, "", cap); gsub(/^ +| +$/, "", cap) }
+    cap == name { value = $3; gsub(/^ +| +$/, "", value); if (value ~ /^[0-9,]+$/) gsub(/,/, "", value); print value; exit }' "$usage")
+  [ -n "$value" ] || { echo "FAIL: no row \"$1\" in $usage" >&2; echo 0; return; }
+  echo "$value"
+}
+# expect_limit NAME TEXT: a limit that is a formula, as the table words it.
+expect_limit() {
+  cases=$((cases + 1))
+  [ "$(limit "$1")" = "$2" ] || fail "the table's \"$1\" is \"$(limit "$1")\", the test expects \"$2\""
+}
+
+# at_cap WHAT STATUS PATTERN ARGS...: accepted by the cap (within max_kib of peak memory, when
+# set); exits STATUS, and stderr matches the
+# extended regular expression PATTERN (the later check that stopped it), is empty for "", or
+# anything for "any" (embdemo bench reports progress there).
+at_cap() {
+  local what=$1 status=$2 pattern=$3
+  shift 3
+  cases=$((cases + 1))
+  /usr/bin/time -o "$work/time" -f %M "$binary" "$@" >/dev/null 2>"$work/err" </dev/null
+  local got=$? ok=1
+  [ "$(tail -1 "$work/time")" -le "${max_kib:-9999999}" ] || fail "$what at the cap: peak memory $(tail -1 "$work/time") KiB"
+  [ $got -eq "$status" ] || ok=0
+  if [ -z "$pattern" ]; then
+    [ ! -s "$work/err" ] || ok=0
+  elif [ "$pattern" != any ]; then
+    grep -qE -- "$pattern" "$work/err" || ok=0
+  fi
+  [ $ok -eq 1 ] || fail "$what at the cap: status $got (expected $status), stderr: $(head -c 300 "$work/err")"
+}
+
+# past_cap WHAT FRAGMENT ARGS...: refused quickly and cheaply, the line containing FRAGMENT.
+past_cap() {
+  local what=$1 fragment=$2
+  shift 2
+  cases=$((cases + 1))
+  /usr/bin/time -o "$work/time" -f '%e %M' "$binary" "$@" >"$work/out" 2>"$work/err" </dev/null
+  local status=$? seconds kib
+  read -r seconds kib < <(tail -1 "$work/time")
+  local problem=""
+  if [ $status -ne 2 ]; then problem="status $status"
+  elif [ -s "$work/out" ]; then problem="wrote to stdout"
+  elif [ "$(wc -l <"$work/err")" -ne 1 ] || ! head -c 16 "$work/err" | grep -q '^embdemo: error: '; then
+    problem="not one 'embdemo: error:' line"
+  elif ! grep -qF -- "$fragment" "$work/err"; then problem="does not say: $fragment"
+  elif [ "$kib" -gt "${max_kib:-65536}" ]; then problem="peak memory $kib KiB"
+  elif awk -v s="$seconds" -v most="${max_seconds:-2}" 'BEGIN { exit !(s > most) }'; then problem="took $seconds s"
+  fi
+  [ -z "$problem" ] || fail "$what one past the cap ($problem): $(head -c 300 "$work/err")"
+}
+
+# npy_header FILE ROWS COLS: a float32 .npy file with that shape in its header and no data.
+npy_header() {
+  local header="{'descr': '<f4', 'fortran_order': False, 'shape': ($2, $3), }"
+  while [ $(((10 + ${#header} + 1) % 64)) -ne 0 ]; do header+=" "; done
+  header+=$'\n'
+  local length=${#header}
+  printf '\x93NUMPY\x01\x00' >"$1"
+  printf "\\x$(printf %02x $((length % 256)))\\x$(printf %02x $((length / 256)))" >>"$1"
+  printf '%s' "$header" >>"$1"
+}
+ids() { seq -s, 0 $(($1 - 1)) | sed 's/[0-9]*/0/g'; }  # N ids, all 0
+truncated='is truncated: the header announces'
+grouped() { echo "$1" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta'; }  # 1234567 -> 1,234,567
+
+# ---- values per matrix: E, X and the results, each at the cap and one past ----
+M=$(limit "values per matrix")
+npy_header e_at.npy $((M / 64)) 64
+npy_header e_past.npy $((M / 64 + 1)) 64
+at_cap "E (V x d)" 2 "$truncated" --ids 0 --weights e_at.npy
+past_cap "E (V x d)" "E (vocab x dim) would be $(grouped $((M / 64 + 1))) x 64 = $(grouped $((M + 64))) values (256.0 MiB); the limit is $(grouped "$M") values" \
+  --ids 0 --weights e_past.npy
+npy_header x_at.npy $((M / 1024)) 1
+npy_header x_past.npy $((M / 1024 + 1)) 1
+at_cap "X (n x V)" 2 "$truncated" --ids "$(ids 1024)" --weights x_at.npy
+past_cap "X (n x V)" "X (ids x vocab) would be 1,024 x $(grouped $((M / 1024 + 1))) = $(grouped $((M + 1024))) values" \
+  --ids "$(ids 1024)" --weights x_past.npy
+npy_header r_at.npy 1 $((M / 1024))
+npy_header r_past.npy 1 $((M / 1024 + 1))
+at_cap "the results (n x d)" 2 "$truncated" --ids "$(ids 1024)" --weights r_at.npy
+past_cap "the results (n x d)" "the result (ids x dim) would be 1,024 x $(grouped $((M / 1024 + 1)))" \
+  --ids "$(ids 1024)" --weights r_past.npy
+# n has no cap of its own: the X and results cases above are its cap, with a batch too.
+expect_limit "ids (n)" "67,108,864 / max(V, d)"
+past_cap "a B x T batch's X" "X (ids x vocab) would be 1,024 x $(grouped $((M / 1024 + 1)))" \
+  --ids "$(ids 512);$(ids 512)" --vocab $((M / 1024 + 1)) --dim 1
+past_cap "E, seeded" "the limit is $(grouped "$M") values" --ids 0 --vocab $((M / 64 + 1)) --dim 64
+past_cap "bag's M (B x V)" "the limit is $(grouped "$M") values" bag --bags "0;0" --vocab $((M / 2 + 1)) --dim 1
+past_cap "positions' T x C" "the limit is $(grouped "$M") values" positions --ids "$(ids 64)" --dim 1 --context $((M / 64 + 1))
+
+# ---- multiply-adds: n x V x d with every matrix within its cap ----
+P=$(limit "multiply-adds of a one-hot product")
+n=$((P / M))  # 32: V x d at the matrix cap, n of them
+npy_header p_at.npy 8192 $((M / 8192))
+at_cap "multiply-adds" 2 "$truncated" --ids "$(ids $n)" --weights p_at.npy
+past_cap "multiply-adds" "would take $((n + 1)) x 8,192 x $(grouped $((M / 8192))) = $(grouped $((P + M))) multiply-adds; the limit is $(grouped "$P")" \
+  --ids "$(ids $((n + 1)))" --weights p_at.npy
+past_cap "bag's multiply-adds" "multiply-adds; the limit is $(grouped "$P")" bag --bags "$(ids $((n + 1)) | tr , ';')" --vocab 8192 --dim 8192
+
+# ---- printed numbers: the lookup lesson at the cap, every lesson's own count past it ----
+L=$(limit "printed numbers")
+npy_header l_at.npy 1 "$L"
+npy_header l_past.npy 1 $((L + 1))
+at_cap "printed numbers" 2 "$truncated" --ids 0 --weights l_at.npy --format json --show lookup
+past_cap "printed numbers (json)" "would hold $(grouped $((L + 1))) numbers (about 201 MB); the limit for json, csv and tsv is $(grouped "$L")" \
+  --ids 0 --weights l_past.npy --format json --show lookup
+past_cap "printed numbers (python)" "embed $(grouped $((L + 2))) numbers (allowed: at most $(grouped "$L")" \
+  --ids 0 --dim $((L / 2 + 1)) --format python
+past_cap "printed numbers (--max-norm)" "at most $(grouped "$L")" --ids 0 --dim $((L / 5 + 1)) --max-norm 1 --format csv
+past_cap "printed numbers (grad)" "at most $(grouped "$L")" grad --ids 0 --dim $((L / 4 + 1)) --format json
+past_cap "printed numbers (grad python)" "at most $(grouped "$L")" grad --ids 0 --dim $((L / 2 + 1)) --format python
+past_cap "printed numbers (positions)" "at most $(grouped "$L")" positions --ids 0 --dim $((L / 7 + 1)) --format tsv
+past_cap "printed numbers (tied)" "at most $(grouped "$L")" tied --ids 0 --dim $((L / 2 + 1)) --format json
+past_cap "printed numbers (factor)" "at most $(grouped "$L")" factor --ids 0 --dim $((L / 3 + 1)) --rank 1 --format csv
+past_cap "printed numbers (bag)" "at most $(grouped "$L")" bag --bags 0 --dim $((L / 3 + 1)) --format json
+
+# ---- the memory budget: the default exactly, and --max-memory's bounds ----
+# The lookup lesson's estimate (core/memory.cpp, run_memory.cpp): 4 MiB + 4 (Vd + nV + 3nd)
+# bytes in the text view. n = 4, V = 4, d = 16,711,679 makes exactly 1 GiB; one more column
+# adds 64 bytes.
+B=$(limit "memory budget")
+cases=$((cases + 1))
+[ "$B" -eq $((4194304 + 4 * (4 * 16711679 + 16 + 3 * 4 * 16711679))) ] ||
+  fail "memory budget: the table says $B; the shape below was chosen for 1 GiB"
+npy_header b_at.npy 4 16711679
+npy_header b_past.npy 4 16711680
+at_cap "memory budget" 2 "$truncated" --ids 0,1,2,3 --weights b_at.npy
+past_cap "memory budget" "the run would need about 1.0 GiB of memory" --ids 0,1,2,3 --weights b_past.npy
+# --max-memory is exact: 4 MiB + 4 (1,000,000 + 1 + 3,000,000) bytes for this file.
+npy_header s.npy 1 1000000
+at_cap "--max-memory equal to the estimate" 2 "$truncated" --ids 0 --weights s.npy --max-memory 20194308
+past_cap "--max-memory one byte under the estimate" "the budget is 19.3 MiB" --ids 0 --weights s.npy --max-memory 20194307
+least=$(limit "least --max-memory")
+at_cap "least --max-memory" 2 "the budget is 1.0 MiB" --ids 0 --dim 1 --max-memory "$least"
+past_cap "least --max-memory" "--max-memory \"$((least - 1))\": is less than 1 MiB" --ids 0 --dim 1 --max-memory $((least - 1))
+expect_limit "most --max-memory" "18446744073709551615"
+at_cap "most --max-memory" 0 "" --ids 0 --dim 1 --max-memory 18446744073709551615
+past_cap "most --max-memory" "is more than 2^64 bytes" --ids 0 --dim 1 --max-memory 18446744073709551616
+for lesson in "positions --ids 0" "tied --ids 0" "factor --ids 0 --rank 1" "bag --bags 0" "tokens --text a" "cost --ids 0"; do
+  read -ra args <<<"$lesson"
+  past_cap "$lesson --max-memory" "--max-memory has no effect on embdemo ${args[0]}" "${args[@]}" --dim 2 --max-memory 1G
+done
+
+# ---- ids, text, files ----
+# 2^64 - 2 and 2^64 - 1 are past bash's arithmetic: written out.
+expect_limit "largest id without --vocab" "18446744073709551614"
+at_cap "largest id" 2 "the limit is $(grouped "$M") values" --ids 18446744073709551614 --dim 1
+past_cap "largest id" "id 18446744073709551615 leaves no room" --ids 18446744073709551615 --dim 1
+T=$(limit "--text-file bytes")
+printf '\xff' >text_at.txt  # not UTF-8 from its first byte: refused right after the read, not tokenized
+truncate -s "$T" text_at.txt
+# The refusal quotes the text's start; the whole 16 MiB was escaped for it (86 MB, 0.6 s).
+max_kib=49152 at_cap "--text-file bytes" 2 "is not UTF-8 text" --text-file text_at.txt --dim 1
+truncate -s $((T + 1)) text_at.txt
+past_cap "--text-file bytes" "is $(grouped $((T + 1))) bytes (allowed: at most $(grouped "$T") bytes)" --text-file text_at.txt --dim 1
+# --labels at the cap is read whole (256 MiB for a moment): there is no cheaper way to pass a
+# size check than to have that size. It took 1.3 GB and 14 s while the reading grew the text
+# twice over and the refusal escaped the whole 256 MiB line to quote 30 characters of it.
+N=$(limit "--labels bytes")
+printf '\xff' >labels.txt
+truncate -s "$N" labels.txt
+max_kib=327680 at_cap "--labels bytes" 2 "--labels \"labels.txt\": line 1" --ids 0 --dim 1 --export-projector p --labels labels.txt
+truncate -s $((N + 1)) labels.txt
+past_cap "--labels bytes" "is $(grouped $((N + 1))) bytes (allowed: at most $(grouped "$N") bytes)" \
+  --ids 0 --dim 1 --export-projector p --labels labels.txt
+H=$(limit ".npy header bytes")
+npy_padded() {  # npy_padded FILE HEADER_BYTES: a 1 x 1 float32 .npy with a header of that size
+  local header="{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1), }"
+  header+=$(printf '%*s' $(($2 - ${#header} - 1)) '')$'\n'
+  { printf '\x93NUMPY\x01\x00'; printf "\\x$(printf %02x $(($2 % 256)))\\x$(printf %02x $(($2 / 256)))";
+    printf '%s' "$header"; printf '\x00\x00\x80\x3f'; } >"$1"
+}
+npy_padded h_at.npy "$H"
+npy_padded h_past.npy $((H + 1))
+at_cap ".npy header bytes" 0 "" --ids 0 --weights h_at.npy
+past_cap ".npy header bytes" "has a header of $(grouped $((H + 1))) bytes (allowed: at most $(grouped "$H")" --ids 0 --weights h_past.npy
+C=$(limit "CSV/TSV value characters")
+printf '0.%0*d1\n' $((C - 3)) 0 >v_at.csv
+printf '0.%0*d1\n' $((C - 2)) 0 >v_past.csv
+at_cap "CSV value characters" 0 "" --ids 0 --weights v_at.csv
+past_cap "CSV value characters" "is longer than $C characters" --ids 0 --weights v_past.csv
+I=$(limit "--init index largest value")
+# d = 7: E[k][j] = 10k + j, so the largest is 10(V - 1) + 6.
+at_cap "--init index" 2 "the budget is 1.0 MiB" --ids 0 --vocab $(((I - 6) / 10 + 1)) --dim 7 --init index --max-memory 1M
+past_cap "--init index" "the largest value would be $(grouped $((I + 1)))" --ids 0 --vocab $(((I - 6) / 10 + 1)) --dim 8 --init index
+G=$(limit "GPT-2's vocab.bpe bytes")
+mkdir -p data/gpt2
+printf '\xff' >data/gpt2/vocab.bpe
+truncate -s "$G" data/gpt2/vocab.bpe
+EMBDEMO_DATA_DIR=$work/data at_cap "vocab.bpe bytes" 2 "is damaged" --text a --dim 1
+truncate -s $((G + 1)) data/gpt2/vocab.bpe
+EMBDEMO_DATA_DIR=$work/data past_cap "vocab.bpe bytes" "is $(grouped $((G + 1))) bytes (allowed: at most $(grouped "$G") bytes)" --text a --dim 1
+
+# ---- options with a range ----
+precision=$(limit "--precision")
+at_cap "--precision" 0 "" --ids 0 --dim 1 --precision "$precision"
+past_cap "--precision" "\"$((precision + 1))\": is larger than $precision" --ids 0 --dim 1 --precision $((precision + 1))
+traced=$(limit "--trace-positions")
+at_cap "--trace-positions" 0 "" --ids "$(ids "$traced")" --dim 1 --trace --trace-positions "$(seq -s, 0 $((traced - 1)))"
+past_cap "--trace-positions" "names $((traced + 1)) positions (allowed: at most $traced" \
+  --ids "$(ids $((traced + 1)))" --dim 1 --trace --trace-positions "$(seq -s, 0 "$traced")"
+steps=$(limit "grad --steps")
+at_cap "grad --steps" 0 "" grad --ids 0 --dim 1 --optimizer sgd --steps "$steps"
+past_cap "grad --steps" "\"$((steps + 1))\": is larger than $steps" grad --ids 0 --dim 1 --optimizer sgd --steps $((steps + 1))
+K=$(limit "grad --optimizer values kept")
+# 2 x V x d x steps with 32 steps: V = 1,024 and d = K / 65,536.
+at_cap "grad --optimizer values kept" 2 "the budget is 1.0 MiB" grad --ids 0 --vocab 1024 --dim $((K / 65536)) \
+  --optimizer adam --steps 32 --max-memory 1M
+past_cap "grad --optimizer values kept" "would keep $(grouped $((K + 65536))) values (allowed: at most $(grouped "$K")" \
+  grad --ids 0 --vocab 1024 --dim $((K / 65536 + 1)) --optimizer adam --steps 32
+top=$(limit "grad --top")
+at_cap "grad --top" 0 "" grad --ids 0 --vocab "$top" --dim 2 --top "$top"
+past_cap "grad --top" "--top \"$((top + 1))\": is out of range (allowed: K from 1 to $top" grad --ids 0 --vocab 20 --dim 2 --top $((top + 1))
+expect_limit "tied --top" "V"
+at_cap "tied --top" 0 "" tied --ids 0 --vocab 7 --dim 2 --top 7
+past_cap "tied --top" "--top \"8\": is more than the vocab has ids (allowed: K from 1 to the vocab, 7)" tied --ids 0 --vocab 7 --dim 2 --top 8
+expect_limit "factor --rank" "d - 1"
+at_cap "factor --rank" 0 "" factor --ids 0 --dim 8 --rank 7
+past_cap "factor --rank" "--rank \"8\": is not below --dim 8" factor --ids 0 --dim 8 --rank 8
+expect_limit "positions --context" "max(T, 67,108,864 / d)"
+# At the cap P is 256 MiB: json's own printed-numbers check stops the run before it is drawn.
+at_cap "positions --context" 2 "the machine formats would print" positions --ids 0 --dim 64 --context $((M / 64)) --format json
+past_cap "positions --context" "would make P $(grouped $((M / 64 + 1))) x 64, over the limit of $(grouped "$M") values per matrix" \
+  positions --ids 0 --dim 64 --context $((M / 64 + 1))
+expect_limit "positions --context, --stride, --batch with a text" "N"
+text="one two three four five six"  # 6 tokens
+at_cap "positions loader --context" 2 "window" positions --text "$text" --dim 2 --context 6
+past_cap "positions loader --context" "--context \"7\": is larger than 6" positions --text "$text" --dim 2 --context 7
+at_cap "positions loader --stride" 2 "window" positions --text "$text" --dim 2 --context 2 --stride 6
+past_cap "positions loader --stride" "--stride \"7\": is larger than 6" positions --text "$text" --dim 2 --context 2 --stride 7
+at_cap "positions loader --batch" 2 "window" positions --text "$text" --dim 2 --context 2 --batch 6
+past_cap "positions loader --batch" "--batch \"7\": is larger than 6" positions --text "$text" --dim 2 --context 2 --batch 7
+
+# ---- cost, tokens, bench ----
+tokens=$(limit "cost and bench tokens")
+at_cap "cost --tokens" 0 "" cost --tokens "$tokens" --vocab 1 --dim 1
+past_cap "cost --tokens" "\"$((tokens + 1))\": is larger than $tokens" cost --tokens $((tokens + 1)) --vocab 1 --dim 1
+# A text of exactly that many tokens: "a" then " a" again and again (one token each).
+{ printf 'a'; head -c $((2 * (tokens - 1))) /dev/zero | tr '\0' ' ' | sed 's/  / a/g'; } >tokens_at.txt
+at_cap "cost, a text's tokens" 0 "" cost --text-file tokens_at.txt --dim 1
+printf ' a' >>tokens_at.txt
+# Counting tokens needs the tokens: this refusal comes after tokenizing, 1 Mi ids and labels.
+max_kib=262144 max_seconds=20 past_cap "cost, a text's tokens" "has $(grouped $((tokens + 1))) tokens (allowed: at most $(grouped "$tokens"))" cost --text-file tokens_at.txt --dim 1
+vocab=$(limit "cost and bench --vocab")
+at_cap "cost --vocab" 0 "" cost --tokens 1 --vocab "$vocab" --dim 1
+past_cap "cost --vocab" "\"$((vocab + 1))\": is larger than $vocab" cost --tokens 1 --vocab $((vocab + 1)) --dim 1
+dim=$(limit "cost, bench and tokens --dim")
+at_cap "cost --dim" 0 "" cost --tokens 1 --vocab 1 --dim "$dim"
+past_cap "cost --dim" "\"$((dim + 1))\": is larger than $dim" cost --tokens 1 --vocab 1 --dim $((dim + 1))
+at_cap "tokens --dim" 0 "" tokens --text a --dim "$dim"
+past_cap "tokens --dim" "\"$((dim + 1))\": is larger than $dim" tokens --text a --dim $((dim + 1))
+expect_limit "tokens --piece" "pieces - 1"
+at_cap "tokens --piece" 0 "" tokens --text "a b" --piece 1
+past_cap "tokens --piece" "--piece \"2\": is larger than 1" tokens --text "a b" --piece 2
+if [ -x "$(dirname "$binary")/embdemo-bench" ]; then
+  # Large sizes at the cap are stopped by bench's own memory check (--max-memory 1M).
+  at_cap "bench --tokens" 2 "budget is 1.0 MiB" bench --tokens "$tokens" --vocab 1 --dim 1 --max-memory 1M
+  past_cap "bench --tokens" "is larger than $tokens" bench --tokens $((tokens + 1)) --vocab 1 --dim 1
+  at_cap "bench --vocab" 2 "budget is 1.0 MiB" bench --tokens 1 --vocab "$vocab" --dim 1 --max-memory 1M
+  past_cap "bench --vocab" "is larger than $vocab" bench --tokens 1 --vocab $((vocab + 1)) --dim 1
+  at_cap "bench --dim" 2 "budget is 1.0 MiB" bench --tokens 1 --vocab 1 --dim "$dim" --max-memory 1M
+  past_cap "bench --dim" "is larger than $dim" bench --tokens 1 --vocab 1 --dim $((dim + 1))
+  threads=$(limit "bench --threads")
+  at_cap "bench --threads" 0 any bench --tokens 1 --vocab 1 --dim 1 --repeats 1 --threads "$threads"
+  past_cap "bench --threads" "is larger than $threads" bench --tokens 1 --vocab 1 --dim 1 --threads $((threads + 1))
+  repeats=$(limit "bench --repeats")
+  at_cap "bench --repeats" 0 any bench --tokens 1 --vocab 1 --dim 1 --repeats "$repeats"
+  past_cap "bench --repeats" "is larger than $repeats" bench --tokens 1 --vocab 1 --dim 1 --repeats $((repeats + 1))
+  least_text=$(limit "least bench --tokenizer bytes")
+  yes a | tr '\n' ' ' | head -c "$least_text" >bench_text.txt  # "a a a ...": short pieces
+  at_cap "bench --tokenizer bytes" 0 any bench --tokenizer bench_text.txt --repeats 1
+  truncate -s $((least_text - 1)) bench_text.txt
+  past_cap "bench --tokenizer bytes" "holds $(grouped $((least_text - 1))) bytes (allowed: a UTF-8 text of at least $(grouped "$least_text") bytes" \
+    bench --tokenizer bench_text.txt
+  # The naive loop is skipped above its cap, not refused: 256 x 1,024 x 1,024 at the cap.
+  naive=$(limit "bench naive loop")
+  cases=$((cases + 1))
+  "$binary" bench --tokens $((naive / 1048576)) --vocab 1024 --dim 1024 --repeats 1 --format json >naive.json 2>/dev/null
+  grep -q '"naive", "ran": true' naive.json || fail "bench naive loop at the cap did not run"
+  "$binary" bench --tokens $((naive / 1048576 + 1)) --vocab 1024 --dim 1024 --repeats 1 --format json >naive.json 2>/dev/null
+  grep -q '"naive", "ran": false' naive.json || fail "bench naive loop past the cap was not skipped"
+else
+  echo "note: embdemo-bench is not built here: its caps were not run"
+fi
+
+[ $failures -eq 0 ] || { echo "$failures failures in $cases limit checks"; exit 1; }
+echo "all $cases limit checks passed: every cap accepted at its value and refused one past it"
