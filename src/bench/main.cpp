@@ -1,8 +1,10 @@
 // embdemo-bench: `embdemo bench` runs it (src/cli/bench_exec.cpp). Parses, checks the memory the
 // run needs against what is available before allocating, runs, prints, and maps the outcome to
 // embdemo's exit statuses (2 bad input, 3 a result differs, 1 a failed write).
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <fstream>
 #include <new>
@@ -34,7 +36,7 @@ std::optional<std::uint64_t> memory_available() {
 
 int write_out(const std::string& out) {
     if (std::fwrite(out.data(), 1, out.size(), stdout) != out.size() || std::fflush(stdout) != 0) {
-        print_error("cannot write to standard output");
+        print_error(std::string("cannot write to standard output: ") + std::strerror(errno));
         return 1;
     }
     return 0;
@@ -58,8 +60,7 @@ int run(int argc, char* argv[]) {
             print_error(command_line.error);
             return command_line.exit_code;
         }
-        std::fputs(command_line.stdout_text.c_str(), stdout);
-        return std::fflush(stdout) == 0 ? 0 : 1;
+        return write_out(command_line.stdout_text);
     }
     if (!command_line.tokenizer_file.empty()) return run_tokenizer(command_line);
     const embdemo::BenchPlan plan = embdemo::plan_bench(command_line.config);

@@ -49,10 +49,10 @@ with_formats "$table_formats" tied --ids 2,3,1 --dim 5
 with_formats "$table_formats" factor --ids 2,3,1 --dim 8 --rank 2
 with_formats "$table_formats" bag --bags "2,3;1,1,0" --dim 5
 with_formats "text json" tokens --text unbelievably
-# embdemo bench is embdemo-bench (src/bench), whose own writes are checked here when it is
-# built. Its --help is left out: embdemo-bench prints no message when that write fails.
+# embdemo bench is embdemo-bench (src/bench), whose own writes are checked here when it is built.
 if [ -x "$(dirname "$binary")/embdemo-bench" ]; then
   with_formats "text json" bench --tokens 4 --vocab 8 --dim 4 --repeats 1
+  add bench --help
 fi
 
 # one_failed_write WHAT EXPECTED ARGS...: with stdout already redirected by the caller, the run
@@ -81,7 +81,7 @@ while read -r line; do
   "$binary" "${args[@]}" >&- 2>"$work/err" </dev/null
   check_failed_write "stdout closed" $? "embdemo: error: cannot write to standard output" "${args[@]}"
 done < <(printf '%s' "$runs")
-# The reason is given too (embdemo-bench's own message has none).
+# The reason is given too.
 "$binary" --ids 2,3,1 --dim 5 >/dev/full 2>"$work/err"
 check_failed_write "/dev/full" $? "cannot write to standard output: No space left on device" --ids 2,3,1 --dim 5
 "$binary" --ids 2,3,1 --dim 5 >&- 2>"$work/err"
