@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/gpt2_tokenizer.hpp"
+
 namespace embdemo {
 
 bool should_summarise(std::size_t rows, std::size_t cols) {
@@ -95,6 +97,24 @@ std::string wrap_words(const std::string& text, const std::string& first_prefix,
         start = end + 1;
     }
     return out + line + '\n';
+}
+
+std::string fit_items(const std::vector<std::string>& items, const std::string& first, const std::string& indent,
+                      const std::string& separator) {
+    std::string out = first;
+    std::size_t column = display_width(first);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        const std::size_t width = display_width(items[i]);
+        if (i > 0 && column + width > k_max_line_width) {
+            while (!out.empty() && out.back() == ' ') out.pop_back();
+            out += '\n' + indent;
+            column = display_width(indent);
+        }
+        const std::string item = items[i] + (i + 1 < items.size() ? separator : "");
+        out += item;
+        column += display_width(item);
+    }
+    return out + '\n';
 }
 
 std::string pad_right(std::string text, std::size_t width) {

@@ -57,6 +57,12 @@ std::string format_row_cells(const Matrix& m, std::size_t r, const std::vector<s
 std::string wrap_words(const std::string& text, const std::string& first_prefix,
                        const std::string& prefix);
 
+// `items` joined by `separator`, as many to a line as fit in k_max_line_width terminal columns
+// (UTF-8 token labels counted as displayed); the first line starts with `first`, the others
+// with `indent`. An item never breaks inside: labels can hold spaces, which wrap_words would cut.
+std::string fit_items(const std::vector<std::string>& items, const std::string& first, const std::string& indent,
+                      const std::string& separator);
+
 // A string of `count` spaces, or `text` padded with spaces on the right/left to `width`.
 std::string pad_right(std::string text, std::size_t width);
 std::string pad_left(std::string text, std::size_t width);

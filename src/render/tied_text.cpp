@@ -52,20 +52,14 @@ std::string top_lines(const TiedLesson& lesson, const std::vector<std::size_t>& 
             out += "  ...\n";
             continue;
         }
-        std::string entries;
-        // An entry never breaks inside: its spaces are held as \x01 (which a token label never
-        // holds: it escapes control bytes) until the line is wrapped.
+        std::vector<std::string> entries;
         for (const TopLogit& entry : lesson.top[i]) {
-            std::string item = fmt::format("{}{} ({})", entry.id, quoted_token(ids.source, entry.id),
-                                           format_plain(entry.logit, format));
-            std::replace(item.begin(), item.end(), ' ', '\x01');
-            entries += "  " + item;
+            entries.push_back(fmt::format("{}{} ({})", entry.id, quoted_token(ids.source, entry.id),
+                                          format_plain(entry.logit, format)));
         }
-        const std::string label = fmt::format("  {}  id {}{}:", flat_position_label(ids, i), ids.values[i],
+        const std::string label = fmt::format("  {}  id {}{}:  ", flat_position_label(ids, i), ids.values[i],
                                               quoted_token(ids.source, ids.values[i]));
-        std::string lines = wrap_words(label + entries, "", std::string(display_width(label) + 2, ' '));
-        std::replace(lines.begin(), lines.end(), '\x01', ' ');
-        out += lines;
+        out += fit_items(entries, label, std::string(display_width(label), ' '), "  ");
     }
     if (lesson.request.hidden_given) return out;
     const auto first = static_cast<std::size_t>(std::count(lesson.own_rank.begin(), lesson.own_rank.end(), std::size_t{0}));

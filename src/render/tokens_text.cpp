@@ -17,26 +17,6 @@ constexpr std::size_t k_listed_pieces = 16;  // a long text lists its first piec
 
 std::string quoted(const Gpt2Vocabulary& vocab, std::uint64_t id) { return '"' + token_label(vocab.bytes(id)) + '"'; }
 
-// `items` joined by `separator`, as many to a line as fit in 80 columns; the first line starts
-// with `first` and the others with `indent` (labels can hold spaces, so no word wrapping).
-std::string fit_items(const std::vector<std::string>& items, const std::string& first, const std::string& indent,
-                      const std::string& separator) {
-    std::string out = first;
-    std::size_t column = display_width(first);
-    for (std::size_t i = 0; i < items.size(); ++i) {
-        const std::string item = items[i] + (i + 1 < items.size() ? separator : "");
-        const std::size_t width = display_width(item);
-        if (i > 0 && column + width > k_max_line_width) {
-            while (!out.empty() && out.back() == ' ') out.pop_back();
-            out += '\n' + indent;
-            column = indent.size();
-        }
-        out += item;
-        column += width;
-    }
-    return out + '\n';
-}
-
 std::vector<std::string> id_items(const Gpt2Vocabulary& vocab, const std::vector<std::uint64_t>& ids) {
     std::vector<std::string> items;
     for (const std::uint64_t id : ids) items.push_back(fmt::format("{} {}", id, quoted(vocab, id)));
