@@ -7,13 +7,8 @@
 # are left out of its list on purpose.
 # usage: hostile_options.sh BINARY DATA_DIR
 set -u
-binary=$(realpath "$1")
+. "$(dirname "$0")/common.sh" "$1"
 cd "$2" || exit 1  # weight files named as the golden cases name them
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export NO_COLOR=1 LC_ALL=C
-failures=0
-cases=0
 
 # refused NAME_IN_MESSAGE ARGS...: one run that must be refused, and say NAME_IN_MESSAGE.
 refused() {

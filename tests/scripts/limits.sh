@@ -14,14 +14,8 @@
 #   whose own printed-numbers check refuses them (positions --context).
 # usage: limits.sh EMBDEMO USAGE_MD
 set -u
-binary=$(realpath "$1")
+. "$(dirname "$0")/common.sh" "$1"
 usage=$(realpath "$2")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export NO_COLOR=1 LC_ALL=C
-failures=0
-cases=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 [ -x /usr/bin/time ] || { echo "SKIP: needs GNU time (/usr/bin/time)"; exit 77; }
 cd "$work" || exit 1
 

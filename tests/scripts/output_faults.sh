@@ -8,13 +8,7 @@
 # - stderr closed, and stdin closed: the exit status of a run that has no stderr to talk to.
 # usage: output_faults.sh EMBDEMO
 set -u
-binary=$(realpath "$1")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export NO_COLOR=1 LC_ALL=C
-failures=0
-cases=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+. "$(dirname "$0")/common.sh" "$1"
 mkdir "$work/cwd"
 cd "$work/cwd" || exit 1
 
