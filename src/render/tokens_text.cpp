@@ -139,7 +139,11 @@ std::string words_section(const TokensLesson& lesson) {
 std::string render_tokens_text(const TokensLesson& lesson, const Gpt2Vocabulary& vocab) {
     const std::string& text = lesson.request.text;
     std::string out = "GPT-2's tokenizer: text -> pieces -> BPE merges -> ids (tiktoken's \"gpt2\")\n";
-    out += fmt::format("  text   {}  ({} bytes)\n", quoted_text(text, 56), group_thousands(text.size()));
+    // The quoted text shares the row with its byte count: 80 columns less "  text   ", the
+    // quotes and "...", and "  (16,777,216 bytes)" at the most.
+    const std::string note = group_thousands(text.size()) + " bytes";
+    const std::size_t room = k_max_line_width - 9 - 5 - (note.size() + 4);
+    out += fmt::format("  text   {}  ({})\n", quoted_text(text, room), note);
     out += fmt::format("  vocab  {} tokens: 256 single bytes, {} merges, <|endoftext|>\n\n",
                        group_thousands(vocab.size()), group_thousands(vocab.size() - 257));
     out += pieces_section(lesson, vocab) + '\n';
