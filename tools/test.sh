@@ -3,6 +3,7 @@
 # unit, golden and documentation test with ctest.
 #   tools/test.sh             release build in build/
 #   tools/test.sh --sanitize  AddressSanitizer + UndefinedBehaviorSanitizer build in build-sanitize/
+# Further arguments go to ctest (e.g. -LE browser).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,7 +11,8 @@ cmake_args=()
 if [ "${1:-}" = "--sanitize" ]; then
   export EMBDEMO_BUILD_DIR=build-sanitize
   cmake_args=(-DEMBDEMO_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo)
+  shift
 fi
 build_dir=${EMBDEMO_BUILD_DIR:-build}
 tools/setup.sh "${cmake_args[@]}"
-ctest --test-dir "$build_dir" --output-on-failure -j"$(nproc)"
+ctest --test-dir "$build_dir" --output-on-failure -j"$(nproc)" "$@"

@@ -528,34 +528,51 @@ int run_tokens(const Options& options) {
 
 }  // namespace
 
-int run_app(int argc, const char* const argv[]) {
+namespace {
+
+// Every failure as an exit status: an exception is caught here and printed as one error line.
+template <typename Run>
+int guarded(const Run& run) {
     try {
-        const CommandLine command_line = parse_command_line(argc, argv);
-        // embdemo-bench inherits ignored signals across exec: it keeps the caller's.
-        if (command_line.options.lesson != Lesson::bench) ignore_write_signals();
-        if (!command_line.run) {
-            if (!command_line.error.empty()) {
-                print_error(command_line.error);
-                return command_line.exit_code;
-            }
-            const int status = write_stdout(command_line.stdout_text);
-            return status != k_exit_ok ? status : command_line.exit_code;
-        }
-        if (command_line.options.lesson == Lesson::grad) return run_grad(command_line.options);
-        if (command_line.options.lesson == Lesson::cost) return run_cost(command_line.options);
-        if (command_line.options.lesson == Lesson::bench) return run_bench(command_line.options);
-        if (command_line.options.lesson == Lesson::positions) return run_positions(command_line.options);
-        if (command_line.options.lesson == Lesson::tied) return run_tied(command_line.options);
-        if (command_line.options.lesson == Lesson::factor) return run_factor(command_line.options);
-        if (command_line.options.lesson == Lesson::bag) return run_bag(command_line.options);
-        if (command_line.options.lesson == Lesson::tokens) return run_tokens(command_line.options);
-        return run_demo(command_line.options);
+        return run();
     } catch (const std::bad_alloc&) {
         print_error("out of memory");
     } catch (const std::exception& error) {
         print_error(std::string("internal error: ") + error.what());
     }
     return k_exit_failure;
+}
+
+int dispatch(const CommandLine& command_line) {
+    // embdemo-bench inherits ignored signals across exec: it keeps the caller's.
+    if (command_line.options.lesson != Lesson::bench) ignore_write_signals();
+    if (!command_line.run) {
+        if (!command_line.error.empty()) {
+            print_error(command_line.error);
+            return command_line.exit_code;
+        }
+        const int status = write_stdout(command_line.stdout_text);
+        return status != k_exit_ok ? status : command_line.exit_code;
+    }
+    if (command_line.options.lesson == Lesson::grad) return run_grad(command_line.options);
+    if (command_line.options.lesson == Lesson::cost) return run_cost(command_line.options);
+    if (command_line.options.lesson == Lesson::bench) return run_bench(command_line.options);
+    if (command_line.options.lesson == Lesson::positions) return run_positions(command_line.options);
+    if (command_line.options.lesson == Lesson::tied) return run_tied(command_line.options);
+    if (command_line.options.lesson == Lesson::factor) return run_factor(command_line.options);
+    if (command_line.options.lesson == Lesson::bag) return run_bag(command_line.options);
+    if (command_line.options.lesson == Lesson::tokens) return run_tokens(command_line.options);
+    return run_demo(command_line.options);
+}
+
+}  // namespace
+
+int run_command_line(const CommandLine& command_line) {
+    return guarded([&] { return dispatch(command_line); });
+}
+
+int run_app(int argc, const char* const argv[]) {
+    return guarded([&] { return run_command_line(parse_command_line(argc, argv)); });
 }
 
 }  // namespace embdemo

@@ -28,6 +28,13 @@ struct BpeMerge {
     std::uint64_t merged = 0;
 };
 
+// What BPE did for a piece, counted so that tests can hold its cost to n log n without timing
+// it: a rescan after every merge (n^2 pair lookups) or lost candidates would show here.
+struct BpeWork {
+    std::uint64_t pair_lookups = 0;  // adjacent pairs looked up in the vocabulary
+    std::uint64_t pops = 0;          // candidate pairs taken off the heap, stale ones included
+};
+
 class Gpt2Vocabulary {
 public:
     Gpt2Vocabulary(const Gpt2Vocabulary&) = delete;  // m_ids views m_tokens' bytes
@@ -47,12 +54,13 @@ public:
 
     // The ids of one pre-tokenised piece as tiktoken gives them: the piece's own id when it is a
     // token, else BPE's. `merges`, when given, receives BPE's merges in order (always run, so a
-    // lesson can show how a whole-word token is built).
-    std::vector<std::uint64_t> encode_piece(std::string_view piece, std::vector<BpeMerge>* merges = nullptr) const;
+    // lesson can show how a whole-word token is built). `work`, when given, adds BPE's work to it.
+    std::vector<std::uint64_t> encode_piece(std::string_view piece, std::vector<BpeMerge>* merges = nullptr,
+                                            BpeWork* work = nullptr) const;
 
 private:
     Gpt2Vocabulary() = default;
-    std::vector<std::uint64_t> merge_bytes(std::string_view piece, std::vector<BpeMerge>* merges) const;
+    std::vector<std::uint64_t> merge_bytes(std::string_view piece, std::vector<BpeMerge>* merges, BpeWork* work) const;
 
     std::vector<std::string> m_tokens;
     std::unordered_map<std::string_view, std::uint64_t> m_ids;  // views into m_tokens

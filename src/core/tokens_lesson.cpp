@@ -16,16 +16,25 @@ std::vector<TokenPiece> cut(const Gpt2Vocabulary& vocab, const std::string& text
     return pieces;
 }
 
+// How many merges BPE makes on a piece. Each merge joins two parts into one, so a piece that
+// ended as several ids took bytes - ids merges: only a piece that is one token (at most GPT-2's
+// longest, 128 bytes) runs BPE again. A megabyte-long piece is not merged a second time here.
+std::size_t merge_count(const Gpt2Vocabulary& vocab, const TokenPiece& piece) {
+    if (piece.ids.size() > 1) return piece.bytes.size() - piece.ids.size();
+    std::vector<BpeMerge> merges;
+    vocab.encode_piece(piece.bytes, &merges);
+    return merges.size();
+}
+
 // The piece with the most merges (the first of equals): the most to show.
 std::size_t busiest_piece(const Gpt2Vocabulary& vocab, const std::vector<TokenPiece>& pieces) {
     std::size_t best = 0;
     std::size_t most = 0;
     for (std::size_t i = 0; i < pieces.size(); ++i) {
         if (pieces[i].special) continue;
-        std::vector<BpeMerge> merges;
-        vocab.encode_piece(pieces[i].bytes, &merges);
-        if (merges.size() > most) {
-            most = merges.size();
+        const std::size_t merges = merge_count(vocab, pieces[i]);
+        if (merges > most) {
+            most = merges;
             best = i;
         }
     }

@@ -39,9 +39,7 @@ std::string header(const GradLesson& lesson) {
     std::string out = "Embedding backward two ways: scatter-add vs one_hot(ids).T @ G\n";
     const std::string shape = describe_id_count(request.ids.shape(), n);
     out += fmt::format("  ids    {}  ({})\n", format_id_batch(request.ids), shape);
-    for (const Parameter& token : token_parameters(request.ids)) {
-        out += fmt::format("  {:<6} {}{}\n", token.name, token.value, token.note.empty() ? "" : "  (" + token.note + ")");
-    }
+    for (const Parameter& token : token_parameters(request.ids)) out += format_parameter_row(token);
     out += fmt::format("  vocab  {}{}\n", v, request.vocab_inferred ? "  (largest id + 1; set it with --vocab)" : "");
     out += fmt::format("  dim    {}\n", d);
     out += fmt::format("  shapes E {} x {}, G {} x {}, X {} x {}, both dE {} x {}\n", v, d,

@@ -21,8 +21,7 @@ std::string header(const MaxNormLesson& lesson) {
     const MaxNormRequest& request = lesson.request;
     std::string out = "Embedding lookup with max_norm vs one-hot matrix product\n";
     for (const Parameter& parameter : demo_parameters(request.demo, format_id_batch(request.ids))) {
-        out += fmt::format("  {:<7}{}{}\n", parameter.name, parameter.value,
-                           parameter.note.empty() ? "" : "  (" + parameter.note + ")");
+        out += format_parameter_row(parameter);
     }
     return out + wrap_words(fmt::format("nn.Embedding({}, {}, {})", request.demo.vocab_size, request.demo.dim,
                                         max_norm_arguments(request.max_norm)),

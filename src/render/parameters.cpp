@@ -5,9 +5,18 @@
 #include <fmt/format.h>
 
 #include "core/limits.hpp"
+#include "render/table.hpp"
 #include "render/text_sections.hpp"
 
 namespace embdemo {
+
+std::string format_parameter_row(const Parameter& parameter) {
+    const std::string row = fmt::format("  {:<7}{}", parameter.name, parameter.value);
+    if (parameter.note.empty()) return row + '\n';
+    const std::string note = "(" + parameter.note + ")";
+    if (display_width(row) + 2 + display_width(note) <= k_max_line_width) return row + "  " + note + '\n';
+    return row + '\n' + std::string(9, ' ') + note + '\n';
+}
 
 std::vector<Parameter> token_parameters(const IdBatch& ids) {
     if (!ids.source.from_text()) return {};

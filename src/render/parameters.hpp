@@ -16,6 +16,10 @@ struct Parameter {
     std::string note;   // "largest id + 1", "torch.manual_seed", ... or empty
 };
 
+// One row of a text header, "  name   value  (note)"; the note goes on a line of its own,
+// under the value, when the row would pass 80 columns (a long --text beside its byte count).
+std::string format_parameter_row(const Parameter& parameter);
+
 // `ids_text` is the ids as the view wants them spelled (the text view shortens long lists).
 std::vector<Parameter> demo_parameters(const DemoRequest& request, const std::string& ids_text);
 

@@ -117,8 +117,7 @@ std::string describe_origin(const DemoReport& report) {
 std::string render_header(const DemoReport& report) {
     std::string out = "Embedding lookup vs one-hot matrix product\n";
     for (const Parameter& parameter : demo_parameters(report.request, format_id_batch(report.request.id_batch()))) {
-        out += fmt::format("  {:<7}{}{}\n", parameter.name, parameter.value,
-                           parameter.note.empty() ? "" : "  (" + parameter.note + ")");
+        out += format_parameter_row(parameter);
     }
     return out;
 }

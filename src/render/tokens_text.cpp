@@ -14,6 +14,7 @@ namespace embdemo {
 namespace {
 
 constexpr std::size_t k_listed_pieces = 16;  // a long text lists its first pieces and its last
+constexpr std::size_t k_listed_merges = 16;  // and a long piece its first merges and its last
 
 std::string quoted(const Gpt2Vocabulary& vocab, std::uint64_t id) { return '"' + token_label(vocab.bytes(id)) + '"'; }
 
@@ -34,7 +35,7 @@ std::string pieces_section(const TokensLesson& lesson, const Gpt2Vocabulary& voc
     }
     width = std::min<std::size_t>(width, 24);
     for (std::size_t i = 0; i < pieces.size(); ++i) {
-        if (pieces.size() > k_listed_pieces + 4 && i == k_listed_pieces - 2) {
+        if (pieces.size() > k_listed_pieces + 4 && i == k_listed_pieces - 3) {
             out += fmt::format("   ... {} more pieces ...\n", group_thousands(pieces.size() - k_listed_pieces));
             i = pieces.size() - 3;
         }
@@ -60,7 +61,13 @@ std::string merges_section(const TokensLesson& lesson, const Gpt2Vocabulary& voc
                                              "lowest-ranked token, again and again ({} merges)",
                                              lesson.followed, label, piece.bytes.size(), lesson.merges.size()),
                                  "", "   ");
-    for (std::size_t k = 0; k < lesson.merges.size(); ++k) {
+    const std::size_t count = lesson.merges.size();
+    for (std::size_t k = 0; k < count; ++k) {
+        if (count > k_listed_merges + 4 && k == k_listed_merges - 3) {
+            // A megabyte without a space is a million merges: the first ones, and the last three.
+            out += fmt::format("   ... {} more merges ...\n", group_thousands(count - k_listed_merges));
+            k = count - 3;
+        }
         const BpeMerge& m = lesson.merges[k];
         out += fmt::format("   {:>3}. {} + {} -> {}  (rank {}, id {})\n", k + 1, quoted(vocab, m.left),
                            quoted(vocab, m.right), quoted(vocab, m.merged), group_thousands(m.merged - 256),
@@ -112,7 +119,11 @@ std::string words_section(const TokensLesson& lesson) {
 std::string render_tokens_text(const TokensLesson& lesson, const Gpt2Vocabulary& vocab) {
     const std::string& text = lesson.request.text;
     std::string out = "GPT-2's tokenizer: text -> pieces -> BPE merges -> ids (tiktoken's \"gpt2\")\n";
-    out += fmt::format("  text   {}  ({} bytes)\n", quoted_text(text, 56), group_thousands(text.size()));
+    // The quoted text shares the row with its byte count: 80 columns less "  text   ", the
+    // quotes and "...", and "  (16,777,216 bytes)" at the most.
+    const std::string note = group_thousands(text.size()) + " bytes";
+    const std::size_t room = k_max_line_width - 9 - 5 - (note.size() + 4);
+    out += fmt::format("  text   {}  ({})\n", quoted_text(text, room), note);
     out += fmt::format("  vocab  {} tokens: 256 single bytes, {} merges, <|endoftext|>\n\n",
                        group_thousands(vocab.size()), group_thousands(vocab.size() - 257));
     out += pieces_section(lesson, vocab) + '\n';

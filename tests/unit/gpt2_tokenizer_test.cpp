@@ -99,6 +99,27 @@ TEST_CASE("a long piece without a space is encoded in n log n, not rescanned per
     CHECK(bytes == long_word.size());
 }
 
+// BPE's work, counted rather than timed: n - 1 pairs are looked up first and each merge looks up
+// at most two more, so a heap-based BPE does at most 3n lookups and pops on any piece; a rescan
+// after each merge does ~n^2 / 2. Runs of letters, digits and punctuation merge in different
+// patterns ("!" -> "!!" -> "!!!!" -> "!!!!!!!!", "." up to 64 dots), so each is tried.
+TEST_CASE("BPE's work on a long piece stays within 3 lookups per byte, whatever the run is made of") {
+    for (const std::string unit : {"a", "!", ".", "1", "-", "=", "!?", "ab", "\xe4\xb8\xad"}) {
+        for (const std::size_t repeats : {std::size_t{1} << 8, std::size_t{1} << 12, std::size_t{1} << 16}) {
+            std::string piece;
+            for (std::size_t i = 0; i < repeats; ++i) piece += unit;
+            CAPTURE(unit);
+            CAPTURE(repeats);
+            BpeWork work;
+            std::vector<BpeMerge> merges;
+            const auto ids = vocabulary().encode_piece(piece, &merges, &work);
+            CHECK(work.pair_lookups <= 3 * piece.size());
+            CHECK(work.pops <= work.pair_lookups);
+            CHECK(merges.size() == piece.size() - ids.size());
+        }
+    }
+}
+
 TEST_CASE("token labels keep the space and escape what a terminal would not show") {
     CHECK(token_label(" Your") == " Your");
     CHECK(token_label("\n\t\"\\") == "\\n\\t\\\"\\\\");
@@ -140,6 +161,16 @@ TEST_CASE("the tokens lesson follows the piece with the most merges unless told,
     }
     request.piece = 0;
     CHECK(run_tokens_lesson(vocabulary(), request).followed == 0);
+}
+
+TEST_CASE("the tokens lesson follows a long punctuation piece and lists all its merges") {
+    TokensRequest request;
+    request.text = "a b " + std::string(4096, '!') + " c";
+    const TokensLesson lesson = run_tokens_lesson(vocabulary(), request);
+    REQUIRE(lesson.followed == 2);
+    const TokenPiece& piece = lesson.pieces[lesson.followed];
+    CHECK(piece.bytes == " " + std::string(4096, '!'));
+    CHECK(lesson.merges.size() == piece.bytes.size() - piece.ids.size());
 }
 
 }  // namespace embdemo
