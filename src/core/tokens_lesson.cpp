@@ -1,6 +1,8 @@
 #include "core/tokens_lesson.hpp"
 
-#include <set>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "core/escape.hpp"
 #include "core/gpt2_pieces.hpp"
@@ -11,8 +13,10 @@ namespace embdemo {
 namespace {
 
 std::vector<TokenPiece> cut(const Gpt2Vocabulary& vocab, const std::string& text) {
+    std::vector<TextPiece> text_pieces = tokenize_gpt2(vocab, text);
     std::vector<TokenPiece> pieces;
-    for (const TextPiece& piece : tokenize_gpt2(vocab, text)) pieces.push_back({std::string(piece.text), piece.ids, piece.special});
+    pieces.reserve(text_pieces.size());
+    for (TextPiece& piece : text_pieces) pieces.push_back({std::string(piece.text), std::move(piece.ids), piece.special});
     return pieces;
 }
 
@@ -30,9 +34,14 @@ std::size_t merge_count(const Gpt2Vocabulary& vocab, const TokenPiece& piece) {
 std::size_t busiest_piece(const Gpt2Vocabulary& vocab, const std::vector<TokenPiece>& pieces) {
     std::size_t best = 0;
     std::size_t most = 0;
+    // A text repeats its words: each distinct piece is counted once (a 16 MiB text has millions
+    // of pieces and tens of thousands of distinct ones).
+    std::unordered_map<std::string_view, std::size_t> counted;
     for (std::size_t i = 0; i < pieces.size(); ++i) {
         if (pieces[i].special) continue;
-        const std::size_t merges = merge_count(vocab, pieces[i]);
+        const auto [at, is_new] = counted.try_emplace(pieces[i].bytes, 0);
+        if (is_new) at->second = merge_count(vocab, pieces[i]);
+        const std::size_t merges = at->second;
         if (merges > most) {
             most = merges;
             best = i;
@@ -45,12 +54,16 @@ std::size_t busiest_piece(const Gpt2Vocabulary& vocab, const std::vector<TokenPi
 
 std::size_t count_pieces(const Gpt2Vocabulary& vocab, const std::string& text) { return tokenize_gpt2(vocab, text).size(); }
 
-std::vector<std::string> book_word_split(const std::string& text) {
-    std::vector<std::string> items;
-    std::string word;
+namespace {
+
+// The book's chapter-2 split, re.split(r'([,.:;?_!"()\']|--|\s)', text) without the empty items
+// and white space: each item, a piece of `text`, to `take`.
+template <typename Take>
+void for_each_book_word(std::string_view text, Take&& take) {
+    std::size_t word_start = 0;
+    std::size_t word_end = 0;  // the word is text[word_start, word_end), empty when they are equal
     const auto flush = [&] {
-        if (!word.empty()) items.push_back(word);
-        word.clear();
+        if (word_end > word_start) take(text.substr(word_start, word_end - word_start));
     };
     for (std::size_t at = 0; at < text.size();) {
         const auto next = decode_utf8(text, at);
@@ -58,20 +71,32 @@ std::vector<std::string> book_word_split(const std::string& text) {
         const char ch = text[at];
         if (length == 1 && std::string_view(",.:;?_!\"()'").find(ch) != std::string_view::npos) {
             flush();
-            items.emplace_back(1, ch);
+            take(text.substr(at, 1));
         } else if (ch == '-' && at + 1 < text.size() && text[at + 1] == '-') {
             flush();
-            items.emplace_back("--");
+            take(text.substr(at, 2));
             at += 2;
+            word_start = word_end = at;
             continue;
         } else if (next && classify(next->code_point) == CharClass::space) {
             flush();
         } else {
-            word.append(text, at, length);
+            if (word_end == word_start) word_start = at;
+            word_end = at + length;
+            at += length;
+            continue;
         }
         at += length;
+        word_start = word_end = at;
     }
     flush();
+}
+
+}  // namespace
+
+std::vector<std::string> book_word_split(const std::string& text) {
+    std::vector<std::string> items;
+    for_each_book_word(text, [&](std::string_view item) { items.emplace_back(item); });
     return items;
 }
 
@@ -82,10 +107,18 @@ TokensLesson run_tokens_lesson(const Gpt2Vocabulary& vocab, const TokensRequest&
     lesson.followed = request.piece ? *request.piece : busiest_piece(vocab, lesson.pieces);
     if (!lesson.pieces[lesson.followed].special) vocab.encode_piece(lesson.pieces[lesson.followed].bytes, &lesson.merges);
     for (const TokenPiece& piece : lesson.pieces) lesson.ids.insert(lesson.ids.end(), piece.ids.begin(), piece.ids.end());
-    lesson.distinct_tokens = std::set<std::uint64_t>(lesson.ids.begin(), lesson.ids.end()).size();
-    const std::vector<std::string> words = book_word_split(request.text);
-    lesson.words = words.size();
-    lesson.distinct_words = std::set<std::string>(words.begin(), words.end()).size();
+    std::vector<bool> used(vocab.size());
+    for (const std::uint64_t id : lesson.ids) {
+        if (id >= used.size()) used.resize(id + 1);
+        lesson.distinct_tokens += used[id] ? 0 : 1;
+        used[id] = true;
+    }
+    std::unordered_set<std::string_view> distinct_words;
+    for_each_book_word(lesson.request.text, [&](std::string_view word) {
+        ++lesson.words;
+        distinct_words.insert(word);
+    });
+    lesson.distinct_words = distinct_words.size();
     return lesson;
 }
 

@@ -144,6 +144,12 @@ TEST_CASE("the book's word split keeps punctuation and -- as items and drops whi
     CHECK(book_word_split("Hello, world. Is this-- a test?") == expected);
     CHECK(book_word_split("  \n\t ").empty());
     CHECK(book_word_split("a-b---c") == std::vector<std::string>{"a-b", "--", "-c"});
+    // Python's re.split(r'([,.:;?_!"()\']|--|\s)', text) on the same texts, items stripped, empties dropped.
+    CHECK(book_word_split("na\xc3\xafve--caf\xc3\xa9 (x)\xc2\xa0y-") ==
+          std::vector<std::string>{"na\xc3\xafve", "--", "caf\xc3\xa9", "(", "x", ")", "y-"});
+    CHECK(book_word_split("---a") == std::vector<std::string>{"--", "-a"});
+    CHECK(book_word_split("end.") == std::vector<std::string>{"end", "."});
+    CHECK(book_word_split("a\xe3\x80\x80" "b--") == std::vector<std::string>{"a", "b", "--"});
 }
 
 TEST_CASE("the tokens lesson follows the piece with the most merges unless told, and counts words and tokens") {
