@@ -24,17 +24,19 @@ std::vector<Parameter> token_parameters(const IdBatch& ids) {
     const std::string quoted = quoted_text(ids.source.text, k_value_width - 5);
     std::vector<Parameter> rows{{"text", quoted, group_thousands(ids.source.text.size()) + " bytes, GPT-2's tokenizer"}};
     std::string line;
-    const std::size_t listed = std::min(ids.values.size(), k_max_listed_tokens);
-    for (std::size_t i = 0; i < listed; ++i) {
-        const std::string item = fmt::format("ids[{}] = {} \"{}\"", index_text(ids.shape(), i), ids.values[i],
-                                             ids.source.token_of(ids.values[i]));
+    const auto add = [&](const std::string& item) {  // "... N more" too: it takes columns like a token
         if (!line.empty() && line.size() + 3 + item.size() > k_value_width) {
             rows.push_back({rows.size() == 1 ? "tokens" : "", line, ""});
             line.clear();
         }
         line += (line.empty() ? "" : "   ") + item;
+    };
+    const std::size_t listed = std::min(ids.values.size(), k_max_listed_tokens);
+    for (std::size_t i = 0; i < listed; ++i) {
+        add(fmt::format("ids[{}] = {} \"{}\"", index_text(ids.shape(), i), ids.values[i],
+                        ids.source.token_of(ids.values[i])));
     }
-    if (listed < ids.values.size()) line += fmt::format("   ... {} more", group_thousands(ids.values.size() - listed));
+    if (listed < ids.values.size()) add(fmt::format("... {} more", group_thousands(ids.values.size() - listed)));
     rows.push_back({rows.size() == 1 ? "tokens" : "", line, ""});
     return rows;
 }
