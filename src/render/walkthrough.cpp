@@ -215,9 +215,11 @@ std::string render_transposed_weight(const DemoReport& report, const Screen& scr
         return text;
     };
     const std::string margin(label_width + 3, ' ');
-    std::string out = fmt::format("W = E.T   {} x {}   (column k is row k of E; ^ marks the columns "
-                                  "the ids pick)\n",
-                                  group_thousands(e.cols), group_thousands(e.rows));
+    // GPT-2's sizes (768 x 50,257) leave no room for the note beside the title: it goes below.
+    const std::string title = fmt::format("W = E.T   {} x {}", group_thousands(e.cols), group_thousands(e.rows));
+    const std::string note = "(column k is row k of E; ^ marks the columns the ids pick)";
+    std::string out = title.size() + 3 + note.size() <= k_max_line_width ? title + "   " + note + '\n'
+                                                                         : title + "\n  " + note + '\n';
     out += margin + line([&](std::size_t k) { return pad_left(std::to_string(k), cell); }) + '\n';
     for (const std::size_t j : rows) {
         if (j == k_gap) {
