@@ -1,6 +1,7 @@
 #include "render/table.hpp"
 
 #include <algorithm>
+#include <string_view>
 
 #include "core/gpt2_tokenizer.hpp"
 
@@ -104,13 +105,14 @@ std::string fit_items(const std::vector<std::string>& items, const std::string& 
     std::string out = first;
     std::size_t column = display_width(first);
     for (std::size_t i = 0; i < items.size(); ++i) {
-        const std::size_t width = display_width(items[i]);
-        if (i > 0 && column + width > k_max_line_width) {
+        const std::string item = items[i] + (i + 1 < items.size() ? separator : "");
+        // What the line shows if it ends after this item: the separator's trailing spaces go.
+        const std::size_t shown = display_width(std::string_view(item).substr(0, item.find_last_not_of(' ') + 1));
+        if (i > 0 && column + shown > k_max_line_width) {
             while (!out.empty() && out.back() == ' ') out.pop_back();
             out += '\n' + indent;
             column = display_width(indent);
         }
-        const std::string item = items[i] + (i + 1 < items.size() ? separator : "");
         out += item;
         column += display_width(item);
     }
