@@ -86,8 +86,6 @@ unsigned parts_for(std::size_t bytes, const ThreadPool& pool) {
 
 namespace {
 
-constexpr std::size_t k_prefetch_entries_ahead = 8;
-
 // The CSR product's two row operations, compiled for AVX2 as well as for plain x86-64 and
 // chosen when the program loads: the product is memory-bound only if its arithmetic keeps up.
 // Each element is one rounded multiply (and one rounded add), in any width, so both give the
@@ -143,10 +141,9 @@ void csr_matmul(const CsrMatrix& X, const float* E, std::size_t d, float* out, T
             if (first == last) std::fill(row, row + d, 0.0f);
             // The first stored value sets the row (a GEMM's beta = 0), the others add to it.
             for (std::size_t k = first; k < last; ++k) {
-                // The row a few entries ahead is fetched early, as the lookup does (core/rows).
-                if (k + k_prefetch_entries_ahead < X.columns.size()) {
-                    const char* ahead = reinterpret_cast<const char*>(E + X.columns[k + k_prefetch_entries_ahead] * d);
-                    for (std::size_t b = 0; b < d * sizeof(float); b += 256) __builtin_prefetch(ahead + b);
+                // The row a few entries ahead is asked for early, as the lookup does.
+                if (k + k_prefetch_rows_ahead < X.columns.size()) {
+                    prefetch_row(E + X.columns[k + k_prefetch_rows_ahead] * d, d);
                 }
                 const float* e = E + X.columns[k] * d;
                 if (k == first) {
@@ -164,7 +161,8 @@ OneHotBuffer::OneHotBuffer(std::size_t capacity_rows, std::size_t V)
 
 const float* OneHotBuffer::fill(const BenchIds& ids, std::size_t first, std::size_t rows) {
     for (std::size_t i = 0; i < m_ones.size(); ++i) m_values[i * m_vocab + m_ones[i]] = 0.0f;
-    m_ones.assign(ids.begin() + static_cast<std::ptrdiff_t>(first), ids.begin() + static_cast<std::ptrdiff_t>(first + rows));
+    const auto begin = ids.begin() + static_cast<std::ptrdiff_t>(first);
+    m_ones.assign(begin, begin + static_cast<std::ptrdiff_t>(rows));
     for (std::size_t i = 0; i < rows; ++i) m_values[i * m_vocab + m_ones[i]] = 1.0f;
     return m_values.data();
 }
