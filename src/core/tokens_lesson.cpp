@@ -60,36 +60,29 @@ namespace {
 // and white space: each item, a piece of `text`, to `take`.
 template <typename Take>
 void for_each_book_word(std::string_view text, Take&& take) {
-    std::size_t word_start = 0;
-    std::size_t word_end = 0;  // the word is text[word_start, word_end), empty when they are equal
-    const auto flush = [&] {
-        if (word_end > word_start) take(text.substr(word_start, word_end - word_start));
+    std::size_t word_start = 0;  // the word so far is text[word_start, at)
+    const auto flush = [&](std::size_t end) {
+        if (end > word_start) take(text.substr(word_start, end - word_start));
     };
     for (std::size_t at = 0; at < text.size();) {
         const auto next = decode_utf8(text, at);
         const std::size_t length = next ? next->length : 1;
         const char ch = text[at];
+        std::size_t item = 0;  // a punctuation item's bytes; the word ends here if set or white space
         if (length == 1 && std::string_view(",.:;?_!\"()'").find(ch) != std::string_view::npos) {
-            flush();
-            take(text.substr(at, 1));
+            item = 1;
         } else if (ch == '-' && at + 1 < text.size() && text[at + 1] == '-') {
-            flush();
-            take(text.substr(at, 2));
-            at += 2;
-            word_start = word_end = at;
-            continue;
-        } else if (next && classify(next->code_point) == CharClass::space) {
-            flush();
-        } else {
-            if (word_end == word_start) word_start = at;
-            word_end = at + length;
-            at += length;
+            item = 2;
+        } else if (!next || classify(next->code_point) != CharClass::space) {
+            at += length;  // part of the word
             continue;
         }
-        at += length;
-        word_start = word_end = at;
+        flush(at);
+        if (item > 0) take(text.substr(at, item));
+        at += item > 0 ? item : length;
+        word_start = at;
     }
-    flush();
+    flush(text.size());
 }
 
 }  // namespace
