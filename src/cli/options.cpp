@@ -1508,7 +1508,65 @@ std::optional<std::string> check_output_size(const Options& options, const DemoR
     return too_big;
 }
 
-CommandLine parse_command_line(int argc, const char* const argv[]) {
+struct CommandLineParser::Parts {
+    CLI::App app{k_description, "embdemo"};
+    RawOptions raw;  // the variables app's options fill; reset before each parse
+    CLI::App* grad = nullptr;
+    CLI::App* cost = nullptr;
+    CLI::App* bench = nullptr;
+    CLI::App* positions = nullptr;
+    CLI::App* tied = nullptr;
+    CLI::App* factor = nullptr;
+    CLI::App* tokens = nullptr;
+    CLI::App* bag = nullptr;
+
+    Parts() {
+        app.set_version_flag("--version", std::string("embdemo ") + EMBDEMO_VERSION);
+        app.footer(k_footer);
+        app.get_formatter()->column_width(26);
+        app.allow_extras();  // reported by describe_extra, in our words
+        declare_options(app, raw);
+        // Lessons are subcommands; the shared options stay on the main command and may follow the
+        // lesson's name (fallthrough), so they are parsed and validated in one place.
+        CLI::App* lookup = app.add_subcommand("lookup", "the notebook's demonstration (the default)");
+        lookup->fallthrough();
+        grad = app.add_subcommand("grad", "the backward pass two ways: only used rows get a gradient");
+        grad->fallthrough();
+        grad->footer(k_grad_footer);
+        declare_grad_options(*grad, raw);
+        cost = app.add_subcommand("cost", "the analytic cost of both forms for n, V, d or a real model");
+        cost->fallthrough();
+        cost->footer(k_cost_footer);
+        declare_cost_options(*cost, raw);
+        // Listed here for --help; `embdemo bench ...` itself is handed over before parsing.
+        bench = app.add_subcommand("bench", "time both forms on this machine (embdemo bench --help)");
+        bench->allow_extras();
+        const auto add_lesson = [this](const char* name, const char* description, std::string footer) {
+            CLI::App* lesson = app.add_subcommand(name, description);
+            lesson->fallthrough();
+            lesson->footer(std::move(footer));
+            return lesson;
+        };
+        const std::string shared = k_table_lesson_shared;
+        positions = add_lesson("positions", "token + position tables: E[ids] + P[0..T)", shared + k_positions_footer);
+        declare_positions_options(*positions, raw);
+        tied = add_lesson("tied", "the output layer reuses E: logits = H @ E.T", shared + k_tied_footer);
+        declare_tied_options(*tied, raw);
+        factor = add_lesson("factor", "ALBERT's factorised table: E1[ids] @ E2", shared + k_factor_footer);
+        declare_factor_options(*factor, raw);
+        tokens = add_lesson("tokens", "GPT-2's tokenizer step by step: text -> pieces -> merges -> ids",
+                            k_tokens_footer);
+        declare_tokens_options(*tokens, raw);
+        bag = add_lesson("bag", "nn.EmbeddingBag as a multi-hot product (sum, mean, max)", k_bag_footer);
+        declare_bag_options(*bag, raw);
+        app.require_subcommand(0, 1);
+    }
+};
+
+CommandLineParser::CommandLineParser() : m_parts(std::make_unique<Parts>()) {}
+CommandLineParser::~CommandLineParser() = default;
+
+CommandLine CommandLineParser::parse(int argc, const char* const argv[]) {
     // git-style: `embdemo bench ARGS` runs the separate program embdemo-bench with ARGS, which
     // parses them itself (it alone links a BLAS, which would slow every embdemo start).
     if (argc >= 2 && std::string_view(argv[1]) == "bench") {
@@ -1518,47 +1576,17 @@ CommandLine parse_command_line(int argc, const char* const argv[]) {
         result.options.bench_args.assign(argv + 2, argv + argc);
         return result;
     }
-    CLI::App app{k_description, "embdemo"};
-    app.set_version_flag("--version", std::string("embdemo ") + EMBDEMO_VERSION);
-    app.footer(k_footer);
-    app.get_formatter()->column_width(26);
-    app.allow_extras();  // reported by describe_extra, in our words
-    RawOptions raw;
-    declare_options(app, raw);
-    // Lessons are subcommands; the shared options stay on the main command and may follow the
-    // lesson's name (fallthrough), so they are parsed and validated in one place.
-    CLI::App* lookup = app.add_subcommand("lookup", "the notebook's demonstration (the default)");
-    lookup->fallthrough();
-    CLI::App* grad = app.add_subcommand("grad", "the backward pass two ways: only used rows get a gradient");
-    grad->fallthrough();
-    grad->footer(k_grad_footer);
-    declare_grad_options(*grad, raw);
-    CLI::App* cost = app.add_subcommand("cost", "the analytic cost of both forms for n, V, d or a real model");
-    cost->fallthrough();
-    cost->footer(k_cost_footer);
-    declare_cost_options(*cost, raw);
-    // Listed here for --help; `embdemo bench ...` itself is handed over before parsing.
-    CLI::App* bench = app.add_subcommand("bench", "time both forms on this machine (embdemo bench --help)");
-    bench->allow_extras();
-    const auto add_lesson = [&app](const char* name, const char* description, std::string footer) {
-        CLI::App* lesson = app.add_subcommand(name, description);
-        lesson->fallthrough();
-        lesson->footer(std::move(footer));
-        return lesson;
-    };
-    const std::string shared = k_table_lesson_shared;
-    CLI::App* positions = add_lesson("positions", "token + position tables: E[ids] + P[0..T)", shared + k_positions_footer);
-    declare_positions_options(*positions, raw);
-    CLI::App* tied = add_lesson("tied", "the output layer reuses E: logits = H @ E.T", shared + k_tied_footer);
-    declare_tied_options(*tied, raw);
-    CLI::App* factor = add_lesson("factor", "ALBERT's factorised table: E1[ids] @ E2", shared + k_factor_footer);
-    declare_factor_options(*factor, raw);
-    CLI::App* tokens = add_lesson("tokens", "GPT-2's tokenizer step by step: text -> pieces -> merges -> ids",
-                                  k_tokens_footer);
-    declare_tokens_options(*tokens, raw);
-    CLI::App* bag = add_lesson("bag", "nn.EmbeddingBag as a multi-hot product (sum, mean, max)", k_bag_footer);
-    declare_bag_options(*bag, raw);
-    app.require_subcommand(0, 1);
+    CLI::App& app = m_parts->app;
+    RawOptions& raw = m_parts->raw;
+    // Every parse leaves the parser as built, so the next one starts from nothing given and
+    // nothing this one read outlives it (libFuzzer takes memory kept past a run for a leak).
+    struct Reset {
+        Parts& parts;
+        ~Reset() {
+            parts.app.clear();
+            parts.raw = RawOptions{};
+        }
+    } reset{*m_parts};
     if (auto empty = find_empty_value(app, argc, argv)) return fail(*empty);
 
     try {
@@ -1577,24 +1605,28 @@ CommandLine parse_command_line(int argc, const char* const argv[]) {
         return fail(describe_parse_error(error));
     }
     if (!app.remaining().empty()) return fail(describe_extra(app.remaining().front()));
-    raw.grad = grad->parsed();
-    raw.cost = cost->parsed();
-    if (bench->parsed()) {
+    raw.grad = m_parts->grad->parsed();
+    raw.cost = m_parts->cost->parsed();
+    if (m_parts->bench->parsed()) {
         return fail("bench must be the first word: embdemo bench [OPTIONS] (its options: embdemo bench --help)");
     }
     for (const CLI::Option* option : app.get_options()) {
         if (option->count() > 0) raw.shared_given.push_back(option->get_name());
     }
-    raw.positions = positions->parsed();
-    raw.tied = tied->parsed();
-    raw.factor = factor->parsed();
-    raw.bag = bag->parsed();
-    raw.tokens_lesson = tokens->parsed();
+    raw.positions = m_parts->positions->parsed();
+    raw.tied = m_parts->tied->parsed();
+    raw.factor = m_parts->factor->parsed();
+    raw.bag = m_parts->bag->parsed();
+    raw.tokens_lesson = m_parts->tokens->parsed();
     if (raw.bag) {
         if (auto problem = prepare_bag_ids(raw)) return fail(*problem);
     }
     raw.precision_given = app.count("--precision") > 0;
     return validate(raw);
+}
+
+CommandLine parse_command_line(int argc, const char* const argv[]) {
+    return CommandLineParser().parse(argc, argv);
 }
 
 }  // namespace embdemo

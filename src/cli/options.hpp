@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -115,6 +116,22 @@ struct CommandLine {
 };
 
 CommandLine parse_command_line(int argc, const char* const argv[]);
+
+// parse_command_line's parser, kept for many command lines: building it (CLI11 checks each of
+// some hundred options against the others) costs more than a parse, and the pipeline fuzz target
+// parses millions of command lines in one process. Each parse starts from no options given.
+class CommandLineParser {
+public:
+    CommandLineParser();
+    ~CommandLineParser();
+    CommandLineParser(const CommandLineParser&) = delete;
+    CommandLineParser& operator=(const CommandLineParser&) = delete;
+    CommandLine parse(int argc, const char* const argv[]);
+
+private:
+    struct Parts;  // CLI11's app, its subcommands and the strings they fill: kept out of this header
+    std::unique_ptr<Parts> m_parts;
+};
 
 // A message when the machine format asked for would print more values than
 // k_max_printed_values for the request's sizes; nullopt when it fits or the view summarises.

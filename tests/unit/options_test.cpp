@@ -220,3 +220,41 @@ TEST_CASE("hostile --max-norm, --norm-type, --sparse and --top values are refuse
         CHECK(command_line.error.find('\n') == std::string::npos);
     }
 }
+
+TEST_CASE("a reused parser starts each parse from nothing given") {
+    // The pipeline fuzz target parses millions of command lines with one parser; a value left
+    // over from an earlier command line would make it test a program that does not exist.
+    const std::vector<std::vector<const char*>> command_lines{
+        {"grad", "--ids", "1,2", "--padding-idx", "1", "--precision", "2", "--format", "json"},
+        {"--ids", "2,3,1", "--dim", "5"},
+        {"--ids", "2", "--ids", "3"},
+        {"bag", "--bags", "1,2;3", "--mode", "max", "--seed", "9"},
+        {"--ids"},
+        {"tied", "--ids", "0,1", "--vocab", "3", "--dim", "2", "--top", "2"},
+        {"--dim", "3", "--ids", "0,1"},
+        {"--help"},
+        {"grad", "--ids", "0,1"},
+    };
+    CommandLineParser parser;
+    for (std::vector<const char*> args : command_lines) {
+        args.insert(args.begin(), "embdemo");
+        const int argc = static_cast<int>(args.size());
+        const CommandLine fresh = parse_command_line(argc, args.data());
+        const CommandLine reused = parser.parse(argc, args.data());
+        CAPTURE(args.at(1));
+        CHECK(reused.run == fresh.run);
+        CHECK(reused.exit_code == fresh.exit_code);
+        CHECK(reused.error == fresh.error);
+        CHECK(reused.stdout_text == fresh.stdout_text);
+        CHECK(reused.options.lesson == fresh.options.lesson);
+        CHECK(reused.options.request.ids == fresh.options.request.ids);
+        CHECK(reused.options.request.vocab_size == fresh.options.request.vocab_size);
+        CHECK(reused.options.request.dim == fresh.options.request.dim);
+        CHECK(reused.options.request.seed == fresh.options.request.seed);
+        CHECK(reused.options.format == fresh.options.format);
+        CHECK(reused.options.precision == fresh.options.precision);
+        CHECK(reused.options.grad.padding_idx == fresh.options.grad.padding_idx);
+        CHECK(reused.options.bag.mode == fresh.options.bag.mode);
+        CHECK(reused.options.tied.top == fresh.options.tied.top);
+    }
+}
