@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/temporary_files.hpp"
 #include "core/escape.hpp"
 #include "core/limits.hpp"
 
@@ -99,10 +100,7 @@ public:
     HeldSignals() {
         sigset_t held;
         sigemptyset(&held);
-        for (const int signal : {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU,
-                                 SIGXFSZ, SIGVTALRM, SIGPROF}) {
-            sigaddset(&held, signal);
-        }
+        for (const int signal : k_ending_signals) sigaddset(&held, signal);
         ::pthread_sigmask(SIG_BLOCK, &held, &m_previous);
     }
     HeldSignals(const HeldSignals&) = delete;
@@ -170,15 +168,18 @@ FileTransaction::~FileTransaction() {
     for (const Staged& file : m_files) {
         if (file.fd >= 0) ::close(file.fd);
         ::unlink(file.temporary.c_str());
+        keep_on_signal(file.temporary);
     }
     for (auto dir = m_created_directories.rbegin(); dir != m_created_directories.rend(); ++dir) {
         ::rmdir(dir->c_str());
+        keep_on_signal(*dir);
     }
 }
 
 std::string FileTransaction::make_directory(const std::string& path) {
     if (::mkdir(path.c_str(), 0777) == 0) {
         m_created_directories.push_back(path);
+        remove_on_signal(path, true);
         return {};
     }
     if (errno != EEXIST) return system_error("cannot create the directory");
@@ -205,6 +206,7 @@ std::string FileTransaction::begin_file(const std::string& requested_path) {
                      ".embdemo-" + std::string(6, 'X');  // mkstemp's template
     file.fd = ::mkstemp(file.temporary.data());
     if (file.fd < 0) return system_error("cannot create a temporary file next to it");
+    remove_on_signal(file.temporary, false);
     m_files.push_back(file);
     // mkstemp makes the file private (0600): keep an existing file's permissions, or give a new
     // one the permissions a new file normally gets.
@@ -264,7 +266,9 @@ std::string FileTransaction::commit() {
     }
     for (const Staged& file : m_files) {
         if (file.kept == Kept::linked || file.kept == Kept::moved) ::unlink(file.backup.c_str());
+        keep_on_signal(file.temporary);  // the target's name now: before the held signals arrive
     }
+    for (const std::string& directory : m_created_directories) keep_on_signal(directory);
     m_committed = true;
     return {};
 }

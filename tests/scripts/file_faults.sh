@@ -6,7 +6,7 @@
 #   byte for byte, exits 1 and names the file;
 # - a rename that fails during the commit puts every replaced file back (also without hard
 #   links); a signal during the commit takes effect after it; SIGKILL between the two renames
-#   leaves what docs/usage.md says;
+#   leaves what docs/usage.md says; a signal while the files are written removes them;
 # - two runs saving to the same path at once leave one run's complete output (for the projector,
 #   one run's pair of files), and no temporary file.
 # strace (fault injection) is optional: without it those cases are skipped with a note.
@@ -170,6 +170,27 @@ else
   "$binary" "${new_args[@]}" --export-projector t3/p >/dev/null 2>&1
   cmp -s t3/p/vectors.tsv new/vectors.tsv && cmp -s t3/p/metadata.tsv new/metadata.tsv ||
     fail "SIGKILL between the renames: running again did not write the pair"
+
+  # A signal while the temporary files are written (Ctrl-C during a large save): the run ends
+  # as the signal says, no file changes, and neither the temporary files nor a directory the
+  # run created stay behind.
+  for signal in SIGINT SIGTERM SIGHUP; do
+    cases=$((cases + 1))
+    prepare t4
+    injected trace=write "inject=write:signal=$signal:when=3" -- "${new_args[@]}" --save-weights t4/e.npy \
+      --export-projector t4/new
+    status=$?
+    [ $status -ge 128 ] || fail "$signal while writing: status $status, expected death by the signal"
+    grep -q -- "--- $signal {si_signo=$signal, si_code=SI_KERNEL" "$work/trace" || fail "$signal while writing: nothing was injected"
+    unchanged t4 "$signal while writing"
+    [ ! -e t4/new ] || fail "$signal while writing: the directory it created stays"
+  done
+  # An ignored SIGINT (a background job, nohup's SIGHUP alike) stays ignored: the run completes.
+  cases=$((cases + 1))
+  prepare t4
+  (trap '' INT && injected trace=write inject=write:signal=SIGINT:when=3 -- "${new_args[@]}" --save-weights t4/e.npy)
+  status=$?
+  [ $status -eq 0 ] && cmp -s t4/e.npy new.npy || fail "ignored SIGINT while writing: status $status, or not the new file"
 fi
 
 # ---- Two runs saving to the same path at once ----

@@ -1,0 +1,97 @@
+#include "cli/temporary_files.hpp"
+
+#include <climits>
+#include <cstring>
+#include <iterator>
+
+#include <pthread.h>
+#include <unistd.h>
+
+namespace embdemo {
+namespace {
+
+// A signal handler may not allocate: the paths are copied into fixed buffers.
+struct Entry {
+    char path[PATH_MAX];
+    bool is_directory;
+};
+constexpr std::size_t k_max_entries = 8;  // a projector export: its directory and two files
+Entry g_entries[k_max_entries];
+volatile std::sig_atomic_t g_count = 0;
+struct sigaction g_previous[std::size(k_ending_signals)];
+bool g_caught[std::size(k_ending_signals)];
+
+extern "C" void remove_and_end(int signal) {
+    // Newest first: the files, then the directory they are in.
+    for (std::sig_atomic_t i = g_count; i-- > 0;) {
+        if (g_entries[i].is_directory) {
+            ::rmdir(g_entries[i].path);
+        } else {
+            ::unlink(g_entries[i].path);
+        }
+    }
+    struct sigaction fallback {};
+    fallback.sa_handler = SIG_DFL;
+    ::sigaction(signal, &fallback, nullptr);
+    ::raise(signal);  // delivered when the handler returns: the process ends as the signal says
+}
+
+// The list changes with the signals blocked, so the handler never sees it half-changed.
+class Blocked {
+public:
+    Blocked() {
+        sigset_t all;
+        sigfillset(&all);
+        ::pthread_sigmask(SIG_BLOCK, &all, &m_previous);
+    }
+    Blocked(const Blocked&) = delete;
+    Blocked& operator=(const Blocked&) = delete;
+    ~Blocked() { ::pthread_sigmask(SIG_SETMASK, &m_previous, nullptr); }
+
+private:
+    sigset_t m_previous{};
+};
+
+void catch_signals() {
+    struct sigaction handler {};
+    handler.sa_handler = remove_and_end;
+    sigfillset(&handler.sa_mask);
+    for (std::size_t i = 0; i < std::size(k_ending_signals); ++i) {
+        ::sigaction(k_ending_signals[i], nullptr, &g_previous[i]);
+        g_caught[i] = g_previous[i].sa_handler == SIG_DFL && !(g_previous[i].sa_flags & SA_SIGINFO);
+        if (g_caught[i]) ::sigaction(k_ending_signals[i], &handler, nullptr);
+    }
+}
+
+void release_signals() {
+    for (std::size_t i = 0; i < std::size(k_ending_signals); ++i) {
+        if (g_caught[i]) ::sigaction(k_ending_signals[i], &g_previous[i], nullptr);
+        g_caught[i] = false;
+    }
+}
+
+}  // namespace
+
+void remove_on_signal(const std::string& path, bool is_directory) {
+    if (path.size() >= PATH_MAX) return;
+    const Blocked blocked;
+    if (static_cast<std::size_t>(g_count) == k_max_entries) return;
+    if (g_count == 0) catch_signals();
+    Entry& entry = g_entries[g_count];
+    std::memcpy(entry.path, path.c_str(), path.size() + 1);
+    entry.is_directory = is_directory;
+    g_count = g_count + 1;
+}
+
+void keep_on_signal(const std::string& path) {
+    const Blocked blocked;
+    for (std::sig_atomic_t i = 0; i < g_count; ++i) {
+        if (path != g_entries[i].path) continue;
+        for (std::sig_atomic_t j = i + 1; j < g_count; ++j) g_entries[j - 1] = g_entries[j];  // keeps the order
+        g_count = g_count - 1;
+        if (g_count == 0) release_signals();
+        return;
+    }
+}
+
+}  // namespace embdemo
