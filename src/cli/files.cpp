@@ -8,7 +8,6 @@
 #include <iterator>
 
 #include <fcntl.h>
-#include <pthread.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -92,24 +91,15 @@ private:
     std::vector<int> m_fds;
 };
 
-// Holds back, while files are renamed, the signals that end a process by default (Ctrl-C, kill,
-// a closed terminal or pipe, a file size limit): one that arrives takes effect after the last
+// Held back while files are renamed: the signals that end a process by default (Ctrl-C, kill,
+// a closed terminal or pipe, a file size limit). One that arrives takes effect after the last
 // rename, never between two. SIGKILL cannot be held; docs/usage.md says what it can leave.
-class HeldSignals {
-public:
-    HeldSignals() {
-        sigset_t held;
-        sigemptyset(&held);
-        for (const int signal : k_ending_signals) sigaddset(&held, signal);
-        ::pthread_sigmask(SIG_BLOCK, &held, &m_previous);
-    }
-    HeldSignals(const HeldSignals&) = delete;
-    HeldSignals& operator=(const HeldSignals&) = delete;
-    ~HeldSignals() { ::pthread_sigmask(SIG_SETMASK, &m_previous, nullptr); }
-
-private:
-    sigset_t m_previous{};
-};
+sigset_t signals_held_while_renaming() {
+    sigset_t held;
+    sigemptyset(&held);
+    for (const int signal : k_ending_signals) sigaddset(&held, signal);
+    return held;
+}
 
 }  // namespace
 
@@ -235,7 +225,7 @@ std::string FileTransaction::commit() {
     std::vector<std::string> directories;
     for (const Staged& file : m_files) directories.push_back(directory_of(file.target));
     const DirectoryLocks locks(directories);  // first, while a signal can still end a wait
-    const HeldSignals held;
+    const BlockedSignals held(signals_held_while_renaming());
     // Hard links keep the files being replaced reachable until every rename has worked; on a
     // file system without them, a file is moved aside just before its replacement moves in.
     for (Staged& file : m_files) {

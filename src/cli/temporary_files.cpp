@@ -36,21 +36,12 @@ extern "C" void remove_and_end(int signal) {
     ::raise(signal);  // delivered when the handler returns: the process ends as the signal says
 }
 
-// The list changes with the signals blocked, so the handler never sees it half-changed.
-class Blocked {
-public:
-    Blocked() {
-        sigset_t all;
-        sigfillset(&all);
-        ::pthread_sigmask(SIG_BLOCK, &all, &m_previous);
-    }
-    Blocked(const Blocked&) = delete;
-    Blocked& operator=(const Blocked&) = delete;
-    ~Blocked() { ::pthread_sigmask(SIG_SETMASK, &m_previous, nullptr); }
-
-private:
-    sigset_t m_previous{};
-};
+// The list changes with every signal blocked, so the handler never sees it half-changed.
+sigset_t every_signal() {
+    sigset_t all;
+    sigfillset(&all);
+    return all;
+}
 
 void catch_signals() {
     struct sigaction handler {};
@@ -72,9 +63,12 @@ void release_signals() {
 
 }  // namespace
 
+BlockedSignals::BlockedSignals(const sigset_t& signals) { ::pthread_sigmask(SIG_BLOCK, &signals, &m_previous); }
+BlockedSignals::~BlockedSignals() { ::pthread_sigmask(SIG_SETMASK, &m_previous, nullptr); }
+
 void remove_on_signal(const std::string& path, bool is_directory) {
     if (path.size() >= PATH_MAX) return;
-    const Blocked blocked;
+    const BlockedSignals blocked(every_signal());
     if (static_cast<std::size_t>(g_count) == k_max_entries) return;
     if (g_count == 0) catch_signals();
     Entry& entry = g_entries[g_count];
@@ -84,7 +78,7 @@ void remove_on_signal(const std::string& path, bool is_directory) {
 }
 
 void keep_on_signal(const std::string& path) {
-    const Blocked blocked;
+    const BlockedSignals blocked(every_signal());
     for (std::sig_atomic_t i = 0; i < g_count; ++i) {
         if (path != g_entries[i].path) continue;
         for (std::sig_atomic_t j = i + 1; j < g_count; ++j) g_entries[j - 1] = g_entries[j];  // keeps the order

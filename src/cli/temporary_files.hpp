@@ -15,6 +15,18 @@ namespace embdemo {
 inline constexpr int k_ending_signals[] = {SIGHUP,  SIGINT,  SIGQUIT, SIGTERM, SIGPIPE,   SIGALRM,
                                            SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF};
 
+// Blocks `signals` in this thread for its lifetime: one that arrives waits until the end.
+class BlockedSignals {
+public:
+    explicit BlockedSignals(const sigset_t& signals);
+    BlockedSignals(const BlockedSignals&) = delete;
+    BlockedSignals& operator=(const BlockedSignals&) = delete;
+    ~BlockedSignals();
+
+private:
+    sigset_t m_previous{};
+};
+
 // Paths (a file, or a directory this run created) to remove if a signal ends the run. At most
 // a few at once: the rest are not cleaned up, which is only untidy. Removing from the list does
 // not touch the path.
