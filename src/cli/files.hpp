@@ -31,7 +31,8 @@ std::optional<std::string> check_output_directory(const std::string& path);
 
 // Output files written in full beside their targets, then renamed into place together by
 // commit(); until then nothing the user can see has changed, and the destructor removes the
-// temporary files (and any directory it created) of a run that failed. A symbolic link keeps
+// temporary files (and any directory it created) of a run that failed, as a signal that ends
+// the run does (cli/temporary_files). A symbolic link keeps
 // pointing where it did: the file it names is replaced.
 class FileTransaction {
 public:
