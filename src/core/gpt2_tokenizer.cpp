@@ -32,6 +32,11 @@ std::vector<TextPiece> tokenize_gpt2(const Gpt2Vocabulary& vocab, std::string_vi
     return pieces;
 }
 
+void for_each_gpt2_piece(const Gpt2Vocabulary& vocab, std::string_view text,
+                         const std::function<void(TextPiece&&)>& take) {
+    for_each_piece(vocab, text, take);
+}
+
 std::vector<std::uint64_t> encode_gpt2(const Gpt2Vocabulary& vocab, std::string_view text) {
     std::vector<std::uint64_t> ids;
     ids.reserve(text.size() / 3 + 1);  // English runs about 4 bytes a token: no regrowing copies

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,11 @@ struct TextPiece {
 std::vector<TextPiece> tokenize_gpt2(const Gpt2Vocabulary& vocab, std::string_view text);
 
 std::vector<std::uint64_t> encode_gpt2(const Gpt2Vocabulary& vocab, std::string_view text);
+
+// Each piece of `text` (valid UTF-8) in order, with its ids, to `take`: for a caller that keeps
+// less than a record per piece (a 16 MiB text has millions of pieces).
+void for_each_gpt2_piece(const Gpt2Vocabulary& vocab, std::string_view text,
+                         const std::function<void(TextPiece&&)>& take);
 
 // A token's bytes as views print them between quotes: the leading space kept, printable
 // characters as themselves, '"' and '\' escaped, tab/newline/return as \t \n \r, and every other

@@ -12,26 +12,30 @@ namespace embdemo {
 
 namespace {
 
-std::vector<TokenPiece> cut(const Gpt2Vocabulary& vocab, const std::string& text) {
-    std::vector<TextPiece> text_pieces = tokenize_gpt2(vocab, text);
-    std::vector<TokenPiece> pieces;
-    pieces.reserve(text_pieces.size());
-    for (TextPiece& piece : text_pieces) pieces.push_back({std::string(piece.text), std::move(piece.ids), piece.special});
-    return pieces;
+// The lesson's pieces and ids, cut from lesson.request.text.
+void cut(const Gpt2Vocabulary& vocab, TokensLesson& lesson) {
+    const std::string_view text = lesson.request.text;
+    lesson.ids.reserve(text.size() / 3 + 1);  // English runs about 4 bytes a token: no regrowing copies
+    for_each_gpt2_piece(vocab, text, [&](TextPiece&& piece) {
+        lesson.pieces.push_back({static_cast<std::size_t>(piece.text.data() - text.data()), piece.text.size(),
+                                 lesson.ids.size(), piece.ids.size(), piece.special});
+        lesson.ids.insert(lesson.ids.end(), piece.ids.begin(), piece.ids.end());
+    });
 }
 
 // How many merges BPE makes on a piece. Each merge joins two parts into one, so a piece that
 // ended as several ids took bytes - ids merges: only a piece that is one token (at most GPT-2's
 // longest, 128 bytes) runs BPE again. A megabyte-long piece is not merged a second time here.
-std::size_t merge_count(const Gpt2Vocabulary& vocab, const TokenPiece& piece) {
-    if (piece.ids.size() > 1) return piece.bytes.size() - piece.ids.size();
+std::size_t merge_count(const Gpt2Vocabulary& vocab, std::string_view bytes, std::size_t id_count) {
+    if (id_count > 1) return bytes.size() - id_count;
     std::vector<BpeMerge> merges;
-    vocab.encode_piece(piece.bytes, &merges);
+    vocab.encode_piece(bytes, &merges);
     return merges.size();
 }
 
 // The piece with the most merges (the first of equals): the most to show.
-std::size_t busiest_piece(const Gpt2Vocabulary& vocab, const std::vector<TokenPiece>& pieces) {
+std::size_t busiest_piece(const Gpt2Vocabulary& vocab, const TokensLesson& lesson) {
+    const std::vector<TokenPiece>& pieces = lesson.pieces;
     std::size_t best = 0;
     std::size_t most = 0;
     // A text repeats its words: each distinct piece is counted once (a 16 MiB text has millions
@@ -39,8 +43,9 @@ std::size_t busiest_piece(const Gpt2Vocabulary& vocab, const std::vector<TokenPi
     std::unordered_map<std::string_view, std::size_t> counted;
     for (std::size_t i = 0; i < pieces.size(); ++i) {
         if (pieces[i].special) continue;
-        const auto [at, is_new] = counted.try_emplace(pieces[i].bytes, 0);
-        if (is_new) at->second = merge_count(vocab, pieces[i]);
+        const std::string_view bytes = lesson.bytes_of(pieces[i]);
+        const auto [at, is_new] = counted.try_emplace(bytes, 0);
+        if (is_new) at->second = merge_count(vocab, bytes, pieces[i].id_count);
         const std::size_t merges = at->second;
         if (merges > most) {
             most = merges;
@@ -52,7 +57,11 @@ std::size_t busiest_piece(const Gpt2Vocabulary& vocab, const std::vector<TokenPi
 
 }  // namespace
 
-std::size_t count_pieces(const Gpt2Vocabulary& vocab, const std::string& text) { return tokenize_gpt2(vocab, text).size(); }
+std::size_t count_pieces(const Gpt2Vocabulary& vocab, const std::string& text) {
+    std::size_t count = 0;
+    for_each_gpt2_piece(vocab, text, [&](TextPiece&&) { ++count; });
+    return count;
+}
 
 namespace {
 
@@ -96,10 +105,10 @@ std::vector<std::string> book_word_split(const std::string& text) {
 TokensLesson run_tokens_lesson(const Gpt2Vocabulary& vocab, const TokensRequest& request) {
     TokensLesson lesson;
     lesson.request = request;
-    lesson.pieces = cut(vocab, request.text);
-    lesson.followed = request.piece ? *request.piece : busiest_piece(vocab, lesson.pieces);
-    if (!lesson.pieces[lesson.followed].special) vocab.encode_piece(lesson.pieces[lesson.followed].bytes, &lesson.merges);
-    for (const TokenPiece& piece : lesson.pieces) lesson.ids.insert(lesson.ids.end(), piece.ids.begin(), piece.ids.end());
+    cut(vocab, lesson);
+    lesson.followed = request.piece ? *request.piece : busiest_piece(vocab, lesson);
+    const TokenPiece& followed = lesson.pieces[lesson.followed];
+    if (!followed.special) vocab.encode_piece(lesson.bytes_of(followed), &lesson.merges);
     std::vector<bool> used(vocab.size());
     for (const std::uint64_t id : lesson.ids) {
         if (id >= used.size()) used.resize(id + 1);

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/gpt2_vocab.hpp"
@@ -24,10 +25,23 @@ struct TokensRequest {
     std::uint64_t dim = 768;           // d for the table sizes (GPT-2 small's by default)
 };
 
+// A piece as cut from the text, by position: a 16 MiB text has millions of pieces, and a string
+// and a vector each took 200 bytes a piece.
 struct TokenPiece {
-    std::string bytes;                 // the piece as cut from the text
-    std::vector<std::uint64_t> ids;
-    bool special = false;              // <|endoftext|>
+    std::size_t offset = 0;    // its bytes: request.text[offset, offset + size)
+    std::size_t size = 0;
+    std::size_t first_id = 0;  // its ids: ids[first_id, first_id + id_count)
+    std::size_t id_count = 0;
+    bool special = false;      // <|endoftext|>
+};
+
+// A piece's ids, where they are in TokensLesson::ids.
+struct IdRange {
+    const std::uint64_t* first = nullptr;
+    const std::uint64_t* last = nullptr;
+    const std::uint64_t* begin() const { return first; }
+    const std::uint64_t* end() const { return last; }
+    std::size_t size() const { return static_cast<std::size_t>(last - first); }
 };
 
 struct TokensLesson {
@@ -39,6 +53,13 @@ struct TokensLesson {
     std::size_t distinct_tokens = 0;
     std::size_t words = 0;             // the book's word split: items in the text
     std::size_t distinct_words = 0;
+
+    std::string_view bytes_of(const TokenPiece& piece) const {
+        return std::string_view(request.text).substr(piece.offset, piece.size);
+    }
+    IdRange ids_of(const TokenPiece& piece) const {
+        return {ids.data() + piece.first_id, ids.data() + piece.first_id + piece.id_count};
+    }
 };
 
 // The request's piece must exist (the caller checks against count_pieces).

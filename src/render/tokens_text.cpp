@@ -1,5 +1,7 @@
 #include "render/tokens_text.hpp"
 
+#include <iterator>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -18,7 +20,7 @@ constexpr std::size_t k_listed_merges = 16;  // and a long piece its first merge
 
 std::string quoted(const Gpt2Vocabulary& vocab, std::uint64_t id) { return '"' + token_label(vocab.bytes(id)) + '"'; }
 
-std::vector<std::string> id_items(const Gpt2Vocabulary& vocab, const std::vector<std::uint64_t>& ids) {
+std::vector<std::string> id_items(const Gpt2Vocabulary& vocab, IdRange ids) {
     std::vector<std::string> items;
     for (const std::uint64_t id : ids) items.push_back(fmt::format("{} {}", id, quoted(vocab, id)));
     return items;
@@ -31,7 +33,7 @@ std::string pieces_section(const TokensLesson& lesson, const Gpt2Vocabulary& voc
                                   group_thousands(pieces.size()));
     std::size_t width = 0;
     for (std::size_t i = 0; i < pieces.size() && i < k_listed_pieces; ++i) {
-        width = std::max(width, display_width(token_label(pieces[i].bytes)) + 2);
+        width = std::max(width, display_width(token_label(lesson.bytes_of(pieces[i]))) + 2);
     }
     width = std::min<std::size_t>(width, 24);
     for (std::size_t i = 0; i < pieces.size(); ++i) {
@@ -39,10 +41,10 @@ std::string pieces_section(const TokensLesson& lesson, const Gpt2Vocabulary& voc
             out += fmt::format("   ... {} more pieces ...\n", group_thousands(pieces.size() - k_listed_pieces));
             i = pieces.size() - 3;
         }
-        const std::string label = quoted_text(pieces[i].bytes, 22);
+        const std::string label = quoted_text(lesson.bytes_of(pieces[i]), 22);
         const std::string padding(width > display_width(label) ? width - display_width(label) : 0, ' ');
         const std::string lead = fmt::format("{}{:>5}  {}{} -> ", i == lesson.followed ? " >" : "  ", i, label, padding);
-        std::vector<std::string> items = id_items(vocab, pieces[i].ids);
+        std::vector<std::string> items = id_items(vocab, lesson.ids_of(pieces[i]));
         if (pieces[i].special) items.back() += "  (special)";
         out += fit_items(items, lead, std::string(display_width(lead), ' '), " + ");
     }
@@ -51,7 +53,8 @@ std::string pieces_section(const TokensLesson& lesson, const Gpt2Vocabulary& voc
 
 std::string merges_section(const TokensLesson& lesson, const Gpt2Vocabulary& vocab) {
     const TokenPiece& piece = lesson.pieces[lesson.followed];
-    const std::string label = quoted_text(piece.bytes, 40);
+    const std::string_view bytes = lesson.bytes_of(piece);
+    const std::string label = quoted_text(bytes, 40);
     if (piece.special) {
         return fmt::format("2. Piece {} {} is the special token: never split or merged, id {}\n", lesson.followed,
                            label, k_gpt2_end_of_text);
@@ -59,7 +62,7 @@ std::string merges_section(const TokensLesson& lesson, const Gpt2Vocabulary& voc
     std::string out = wrap_words(fmt::format("2. BPE on piece {} {} (marked >; --piece K picks another): start from "
                                              "its {} bytes, then join the pair whose joined bytes are the "
                                              "lowest-ranked token, again and again ({} merges)",
-                                             lesson.followed, label, piece.bytes.size(), lesson.merges.size()),
+                                             lesson.followed, label, bytes.size(), lesson.merges.size()),
                                  "", "   ");
     const std::size_t count = lesson.merges.size();
     for (std::size_t k = 0; k < count; ++k) {
@@ -73,8 +76,8 @@ std::string merges_section(const TokensLesson& lesson, const Gpt2Vocabulary& voc
                            quoted(vocab, m.right), quoted(vocab, m.merged), group_thousands(m.merged - 256),
                            m.merged);
     }
-    const char* which = piece.ids.size() == 1 ? "result: 1 token: " : "result: no more pair is a token, ";
-    return out + fit_items(id_items(vocab, piece.ids), "   " + std::string(which), "           ", " + ");
+    const char* which = piece.id_count == 1 ? "result: 1 token: " : "result: no more pair is a token, ";
+    return out + fit_items(id_items(vocab, lesson.ids_of(piece)), "   " + std::string(which), "           ", " + ");
 }
 
 std::string ids_section(const TokensLesson& lesson) {
@@ -135,36 +138,44 @@ std::string render_tokens_text(const TokensLesson& lesson, const Gpt2Vocabulary&
 
 std::string render_tokens_json(const TokensLesson& lesson, const Gpt2Vocabulary& vocab) {
     const auto label = [&](std::uint64_t id) { return json_string(token_label(vocab.bytes(id))); };
-    std::vector<std::string> pieces;
-    for (const TokenPiece& piece : lesson.pieces) {
-        std::vector<std::string> tokens;
-        for (const std::uint64_t id : piece.ids) tokens.push_back(label(id));
-        pieces.push_back(fmt::format("{{\"text\": {}, \"ids\": [{}], \"tokens\": [{}], \"special\": {}}}",
-                                     json_string(token_label(piece.bytes)), fmt::join(piece.ids, ", "),
-                                     fmt::join(tokens, ", "), piece.special));
+    // Written straight into `out`: a 16 MiB text makes hundreds of megabytes of JSON, which a
+    // string per piece, joined, held twice over.
+    std::string out = "{\n";
+    // About 20 bytes of JSON per byte of English text: reserved at once, since each time a string
+    // grows it holds its old and its new buffer. Pages never written cost no memory.
+    out.reserve(24 * lesson.request.text.size() + 65536);
+    const auto sink = std::back_inserter(out);
+    fmt::format_to(sink, "  \"schema\": \"{}\",\n", k_tokens_json_schema);
+    fmt::format_to(sink, "  \"text\": {},\n", json_string(lesson.request.text));
+    out += "  \"pieces\": [\n";
+    for (std::size_t i = 0; i < lesson.pieces.size(); ++i) {
+        const TokenPiece& piece = lesson.pieces[i];
+        const IdRange ids = lesson.ids_of(piece);
+        fmt::format_to(sink, "    {{\"text\": {}, \"ids\": [{}], \"tokens\": [", json_string(token_label(lesson.bytes_of(piece))),
+               fmt::join(ids, ", "));
+        for (const std::uint64_t& id : ids) fmt::format_to(sink, "{}{}", &id == ids.begin() ? "" : ", ", label(id));
+        fmt::format_to(sink, "], \"special\": {}}}{}\n", piece.special, i + 1 < lesson.pieces.size() ? "," : "");
     }
+    out += "  ],\n";
     std::vector<std::string> merges;
     for (const BpeMerge& m : lesson.merges) {
         merges.push_back(fmt::format("{{\"left\": {}, \"right\": {}, \"merged\": {}, \"rank\": {}}}", m.left, m.right,
                                      m.merged, m.merged - 256));
     }
-    std::vector<std::string> tokens;
-    for (const std::uint64_t id : lesson.ids) tokens.push_back(label(id));
-    std::string out = "{\n";
-    out += fmt::format("  \"schema\": \"{}\",\n", k_tokens_json_schema);
-    out += fmt::format("  \"text\": {},\n", json_string(lesson.request.text));
-    out += fmt::format("  \"pieces\": [\n    {}\n  ],\n", fmt::join(pieces, ",\n    "));
-    out += fmt::format("  \"followed_piece\": {},\n", lesson.followed);
-    out += fmt::format("  \"merges\": [{}],\n", fmt::join(merges, ", "));
-    out += fmt::format("  \"ids\": [{}],\n", fmt::join(lesson.ids, ", "));
-    out += fmt::format("  \"tokens\": [{}],\n", fmt::join(tokens, ", "));
+    fmt::format_to(sink, "  \"followed_piece\": {},\n", lesson.followed);
+    fmt::format_to(sink, "  \"merges\": [{}],\n", fmt::join(merges, ", "));
+    fmt::format_to(sink, "  \"ids\": [{}],\n", fmt::join(lesson.ids, ", "));
+    out += "  \"tokens\": [";
+    for (std::size_t i = 0; i < lesson.ids.size(); ++i) fmt::format_to(sink, "{}{}", i == 0 ? "" : ", ", label(lesson.ids[i]));
+    out += "],\n";
     out += fmt::format("  \"distinct_tokens\": {},\n", lesson.distinct_tokens);
     out += fmt::format("  \"words\": {},\n", lesson.words);
     out += fmt::format("  \"distinct_words\": {},\n", lesson.distinct_words);
     out += fmt::format("  \"dim\": {},\n", lesson.request.dim);
     out += fmt::format("  \"word_table_rows\": {},\n", k_glove_6b_words);
     out += fmt::format("  \"gpt2_table_rows\": {}\n", k_gpt2_vocab_size);
-    return out + "}\n";
+    out += "}\n";
+    return out;
 }
 
 }  // namespace embdemo
