@@ -107,7 +107,7 @@ PositionsLesson run_positions_lesson(const PositionsRequest& request) {
                                    : torch_embedding_weight(generator, request.context, request.dim);
         compared.learned = add_positions(lesson.token_lookup, lookup(learned, positions));
         compared.sinusoidal = add_positions(lesson.token_lookup, lookup(sinusoidal_table(request.context, request.dim), positions));
-        compared.rope = rope_rotate(lesson.token_lookup, request.ids.seq);
+        if (request.dim % 2 == 0) compared.rope = rope_rotate(lesson.token_lookup, request.ids.seq);
         lesson.compared = std::move(compared);
     }
     return lesson;

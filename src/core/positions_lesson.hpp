@@ -47,7 +47,7 @@ struct RopeScores {
 struct EncodingOutputs {
     Matrix learned;     // tok + P[t], P = nn.Embedding(C, d) drawn after E
     Matrix sinusoidal;  // tok + PE[t]
-    Matrix rope;        // RoPE(tok, t)
+    Matrix rope;        // RoPE(tok, t); empty for an odd d, whose columns do not pair up
 };
 
 // The same token id at two positions: the clearest sign that the position table matters.

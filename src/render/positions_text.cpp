@@ -195,7 +195,11 @@ std::string compare_section(const PositionsLesson& lesson, int precision) {
         const std::string label = fmt::format("{} t = {}", flat_position_label(ids, i), position_of(ids, i));
         out += fmt::format("  {:<14} learned    {}\n", label, cells(c.learned, i));
         out += fmt::format("  {:<14} sinusoidal {}\n", "", cells(c.sinusoidal, i));
-        out += fmt::format("  {:<14} rope       {}\n", "", cells(c.rope, i));
+        if (!c.rope.values.empty()) {
+            out += fmt::format("  {:<14} rope       {}\n", "", cells(c.rope, i));
+        } else {
+            out += fmt::format("  {:<14} rope        needs an even d to pair columns (d = {})\n", "", lesson.request.dim);
+        }
     }
     return out;
 }
