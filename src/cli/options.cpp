@@ -1510,7 +1510,7 @@ std::optional<std::string> check_output_size(const Options& options, const DemoR
 
 struct CommandLineParser::Parts {
     CLI::App app{k_description, "embdemo"};
-    RawOptions raw;  // the variables app's options fill; reset before each parse
+    RawOptions raw;  // the variables app's options fill; back to their defaults after each parse
     CLI::App* grad = nullptr;
     CLI::App* cost = nullptr;
     CLI::App* bench = nullptr;
