@@ -91,10 +91,11 @@ private:
     std::vector<int> m_fds;
 };
 
-// Held back while files are renamed: the signals that end a process by default (Ctrl-C, kill,
-// a closed terminal or pipe, a file size limit). One that arrives takes effect after the last
-// rename, never between two. SIGKILL cannot be held; docs/usage.md says what it can leave.
-sigset_t signals_held_while_renaming() {
+// The signals that end a process by default (Ctrl-C, kill, a closed terminal or pipe, a file
+// size limit), held back while a file or directory is created and listed for removal on a
+// signal, and while files are renamed: one that arrives then takes effect after the last rename,
+// never between two. SIGKILL cannot be held; docs/usage.md says what it can leave.
+sigset_t ending_signals() {
     sigset_t held;
     sigemptyset(&held);
     for (const int signal : k_ending_signals) sigaddset(&held, signal);
@@ -167,6 +168,7 @@ FileTransaction::~FileTransaction() {
 }
 
 std::string FileTransaction::make_directory(const std::string& path) {
+    const BlockedSignals held(ending_signals());  // until a signal would remove it
     if (::mkdir(path.c_str(), 0777) == 0) {
         m_created_directories.push_back(path);
         remove_on_signal(path, true);
@@ -194,9 +196,15 @@ std::string FileTransaction::begin_file(const std::string& requested_path) {
     const std::size_t slash = file.target.rfind('/');
     file.temporary = (slash == std::string::npos ? std::string() : file.target.substr(0, slash + 1)) +
                      ".embdemo-" + std::string(6, 'X');  // mkstemp's template
-    file.fd = ::mkstemp(file.temporary.data());
+    int error = 0;
+    {
+        const BlockedSignals held(ending_signals());  // until a signal would remove it
+        file.fd = ::mkstemp(file.temporary.data());
+        error = errno;
+        if (file.fd >= 0) remove_on_signal(file.temporary, false);
+    }
+    errno = error;
     if (file.fd < 0) return system_error("cannot create a temporary file next to it");
-    remove_on_signal(file.temporary, false);
     m_files.push_back(file);
     // mkstemp makes the file private (0600): keep an existing file's permissions, or give a new
     // one the permissions a new file normally gets.
@@ -225,7 +233,7 @@ std::string FileTransaction::commit() {
     std::vector<std::string> directories;
     for (const Staged& file : m_files) directories.push_back(directory_of(file.target));
     const DirectoryLocks locks(directories);  // first, while a signal can still end a wait
-    const BlockedSignals held(signals_held_while_renaming());
+    const BlockedSignals held(ending_signals());
     // Hard links keep the files being replaced reachable until every rename has worked; on a
     // file system without them, a file is moved aside just before its replacement moves in.
     for (Staged& file : m_files) {

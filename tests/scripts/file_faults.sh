@@ -177,6 +177,7 @@ else
   for signal in SIGINT SIGTERM SIGHUP; do
     cases=$((cases + 1))
     prepare t4
+    rm -rf t4/new
     injected trace=write "inject=write:signal=$signal:when=3" -- "${new_args[@]}" --save-weights t4/e.npy \
       --export-projector t4/new
     status=$?
@@ -190,6 +191,7 @@ else
   prepare t4
   (trap '' INT && injected trace=write inject=write:signal=SIGINT:when=3 -- "${new_args[@]}" --save-weights t4/e.npy)
   status=$?
+  grep -q -- "--- SIGINT {si_signo=SIGINT, si_code=SI_KERNEL" "$work/trace" || fail "ignored SIGINT while writing: nothing was injected"
   [ $status -eq 0 ] && cmp -s t4/e.npy new.npy || fail "ignored SIGINT while writing: status $status, or not the new file"
 fi
 

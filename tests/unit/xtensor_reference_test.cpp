@@ -76,6 +76,21 @@ TEST_CASE("the one-hot product is xtensor's sum over k of X[i, k] * E[k, j]") {
     }
 }
 
+TEST_CASE("the product of any X sums its terms in order of k, as xtensor's sum over k does") {
+    // A dense X (every term non-zero): the order of the additions shows in the last bits.
+    for (const Case& c : k_cases) {
+        CAPTURE(c.vocab);
+        const Matrix e = torch_embedding_weight(c.vocab, c.dim, c.seed);
+        const Matrix x = torch_embedding_weight(c.ids.size(), c.vocab, c.seed + 7);
+        const auto x_xt = as_xtensor(x);
+        const auto e_xt = as_xtensor(e);
+        const xt::xtensor<float, 2> product =
+            xt::sum(xt::view(x_xt, xt::all(), xt::all(), xt::newaxis()) * xt::view(e_xt, xt::newaxis(), xt::all(), xt::all()),
+                    {1});
+        CHECK(same_bits(matmul(x, e), product));
+    }
+}
+
 TEST_CASE("the transpose is xtensor's, and the backward's scatter-add is its one_hot(ids).T @ G") {
     for (const Case& c : k_cases) {
         CAPTURE(c.vocab);
