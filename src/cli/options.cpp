@@ -1578,8 +1578,9 @@ CommandLine CommandLineParser::parse(int argc, const char* const argv[]) {
     }
     CLI::App& app = m_parts->app;
     RawOptions& raw = m_parts->raw;
-    // Every parse leaves the parser as built, so the next one starts from nothing given and
-    // nothing this one read outlives it (libFuzzer takes memory kept past a run for a leak).
+    // Every parse leaves the parser as built, so the next one starts from nothing given, and the
+    // strings this one read are freed with it (libFuzzer takes memory kept past a run for a
+    // leak; CLI11 keeps only its own processed copy of each option's last value).
     struct Reset {
         Parts& parts;
         ~Reset() {
