@@ -18,11 +18,15 @@ namespace {
 constexpr std::size_t k_listed_pieces = 16;  // a long text lists its first pieces and its last
 constexpr std::size_t k_listed_merges = 16;  // and a long piece its first merges and its last
 
-std::string quoted(const Gpt2Vocabulary& vocab, std::uint64_t id) { return '"' + token_label(vocab.bytes(id)) + '"'; }
+// A token between quotes, cut to about `max_columns`: GPT-2 has tokens of 128 bytes, and a run
+// of 32 '=' is one token, so a full label can pass 80 columns on its own.
+std::string quoted(const Gpt2Vocabulary& vocab, std::uint64_t id, std::size_t max_columns) {
+    return quoted_text(vocab.bytes(id), max_columns);
+}
 
 std::vector<std::string> id_items(const Gpt2Vocabulary& vocab, IdRange ids) {
     std::vector<std::string> items;
-    for (const std::uint64_t id : ids) items.push_back(fmt::format("{} {}", id, quoted(vocab, id)));
+    for (const std::uint64_t id : ids) items.push_back(fmt::format("{} {}", id, quoted(vocab, id, 24)));
     return items;
 }
 
@@ -72,9 +76,11 @@ std::string merges_section(const TokensLesson& lesson, const Gpt2Vocabulary& voc
             k = count - 3;
         }
         const BpeMerge& m = lesson.merges[k];
-        out += fmt::format("   {:>3}. {} + {} -> {}  (rank {}, id {})\n", k + 1, quoted(vocab, m.left),
-                           quoted(vocab, m.right), quoted(vocab, m.merged), group_thousands(m.merged - 256),
-                           m.merged);
+        // Three labels of up to 16 columns fit a line; the rank goes below when it would not.
+        const std::vector<std::string> items{
+            fmt::format("{} + {} -> {}", quoted(vocab, m.left, 16), quoted(vocab, m.right, 16), quoted(vocab, m.merged, 16)),
+            fmt::format("(rank {}, id {})", group_thousands(m.merged - 256), m.merged)};
+        out += fit_items(items, fmt::format("   {:>3}. ", k + 1), "        ", "  ");
     }
     const char* which = piece.id_count == 1 ? "result: 1 token: " : "result: no more pair is a token, ";
     return out + fit_items(id_items(vocab, lesson.ids_of(piece)), "   " + std::string(which), "           ", " + ");
