@@ -30,6 +30,14 @@ bool same_bits(const Matrix& ours, const xt::xtensor<float, 2>& theirs) {
            std::memcmp(ours.values.data(), theirs.data(), ours.values.size() * sizeof(float)) == 0;
 }
 
+// X @ E as xtensor spells it: [n, V, 1] * [1, V, d] -> [n, V, d], summed over V.
+xt::xtensor<float, 2> product_summed_over_k(const Matrix& x, const Matrix& e) {
+    const auto x_xt = as_xtensor(x);
+    const auto e_xt = as_xtensor(e);
+    return xt::sum(xt::view(x_xt, xt::all(), xt::all(), xt::newaxis()) * xt::view(e_xt, xt::newaxis(), xt::all(), xt::all()),
+                   {1});
+}
+
 // Sizes and ids unlike the notebook's: several vocabularies and dims, repeats, the last row.
 struct Case {
     std::size_t vocab;
@@ -61,12 +69,7 @@ TEST_CASE("the one-hot product is xtensor's sum over k of X[i, k] * E[k, j]") {
         CAPTURE(c.vocab);
         const Matrix e = torch_embedding_weight(c.vocab, c.dim, c.seed);
         const Matrix x = one_hot(c.ids, c.vocab);
-        const auto x_xt = as_xtensor(x);
-        const auto e_xt = as_xtensor(e);
-        // [n, V, 1] * [1, V, d] -> [n, V, d], summed over V.
-        const xt::xtensor<float, 2> product =
-            xt::sum(xt::view(x_xt, xt::all(), xt::all(), xt::newaxis()) * xt::view(e_xt, xt::newaxis(), xt::all(), xt::all()),
-                    {1});
+        const xt::xtensor<float, 2> product = product_summed_over_k(x, e);
         CHECK(same_bits(matmul(x, e), product));
         CHECK(same_bits(linear_forward_transposed(x, e), product));
         // And the one-hot rows xtensor builds from the ids themselves: 1 where k == ids[i].
@@ -82,11 +85,7 @@ TEST_CASE("the product of any X sums its terms in order of k, as xtensor's sum o
         CAPTURE(c.vocab);
         const Matrix e = torch_embedding_weight(c.vocab, c.dim, c.seed);
         const Matrix x = torch_embedding_weight(c.ids.size(), c.vocab, c.seed + 7);
-        const auto x_xt = as_xtensor(x);
-        const auto e_xt = as_xtensor(e);
-        const xt::xtensor<float, 2> product =
-            xt::sum(xt::view(x_xt, xt::all(), xt::all(), xt::newaxis()) * xt::view(e_xt, xt::newaxis(), xt::all(), xt::all()),
-                    {1});
+        const xt::xtensor<float, 2> product = product_summed_over_k(x, e);
         CHECK(same_bits(matmul(x, e), product));
     }
 }
