@@ -522,7 +522,14 @@ int run_bag(const Options& options) {
 int run_tokens(const Options& options) {
     const Gpt2Vocabulary& vocab = *gpt2_vocabulary().value();  // validate loaded it
     const TokensLesson lesson = run_tokens_lesson(vocab, options.tokens);
-    if (options.format == OutputFormat::json) return write_stdout(render_tokens_json(lesson, vocab));
+    if (options.format == OutputFormat::json) {
+        const auto json = render_tokens_json(lesson, vocab);
+        if (!json) {
+            print_error(json.error());
+            return k_exit_usage;
+        }
+        return write_stdout(json.value());
+    }
     return write_stdout(render_tokens_text(lesson, vocab));
 }
 

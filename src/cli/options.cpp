@@ -13,8 +13,9 @@
 #include <fmt/format.h>
 
 #include "cli/exit_codes.hpp"
-#include "core/escape.hpp"
 #include "cli/text_input.hpp"
+#include "core/escape.hpp"
+#include "core/gpt2_tokenizer.hpp"
 #include "core/ids.hpp"
 #include "core/init.hpp"
 #include "core/limits.hpp"
@@ -762,17 +763,24 @@ void declare_cost_options(CLI::App& cost, RawOptions& raw) {
 const char* ids_option(const RawOptions& raw) { return raw.text ? "--text" : raw.text_file ? "--text-file" : "--ids"; }
 
 // The ids from --ids, --text or --text-file (exactly one of them).
+// The text of --text or --text-file, whichever is given.
+ParseResult<GivenText> given_text(const RawOptions& raw) {
+    if (raw.text) return ParseResult<GivenText>::ok({*raw.text, "--text"});
+    auto text = read_text_file(*raw.text_file);
+    if (!text) return ParseResult<GivenText>::fail(text.error());
+    return ParseResult<GivenText>::ok({std::move(text.value()), "--text-file " + quote_for_message(*raw.text_file) + ":"});
+}
+
 ParseResult<IdBatch> read_ids(const RawOptions& raw) {
     using Result = ParseResult<IdBatch>;
     const int given = int(raw.ids.has_value()) + int(raw.text.has_value()) + int(raw.text_file.has_value());
     if (given > 1) {
         return Result::fail("--ids, --text and --text-file each give the ids (allowed: one of them)");
     }
-    if (raw.text) return ids_from_text(*raw.text, "--text");
-    if (raw.text_file) {
-        auto text = read_text_file(*raw.text_file);
+    if (raw.text || raw.text_file) {
+        auto text = given_text(raw);
         if (!text) return Result::fail(text.error());
-        return ids_from_text(std::move(text.value()), "--text-file " + quote_for_message(*raw.text_file) + ":");
+        return ids_from_text(std::move(text.value()));
     }
     auto ids = parse_id_batch(*raw.ids);
     if (!ids) {
@@ -904,16 +912,19 @@ CommandLine validate_tokens(const RawOptions& raw) {
         return fail(bad_value("--format", raw.format, "is not a format of embdemo tokens", "text, json"));
     }
     options.format = *format;
-    const auto ids = read_ids(raw);  // the same checks and messages as every lesson's --text
-    if (!ids) return fail(ids.error());
-    options.tokens.text = ids.value().source.text;
+    if (raw.text && raw.text_file) return fail("--text and --text-file each give the text (allowed: one of them)");
+    auto text = given_text(raw);
+    if (!text) return fail(text.error());
+    // The same checks and messages as every lesson's --text; the lesson cuts the text itself.
+    if (auto problem = check_text(text.value())) return fail(*problem);
+    options.tokens.text = std::move(text.value().text);
     if (raw.dim) {
         const auto dim = parse_bounded("--dim", *raw.dim, 1, k_max_cost_dim);
         if (!dim) return fail(dim.error());
         options.tokens.dim = dim.value();
     }
     if (raw.piece) {
-        const std::size_t pieces = count_pieces(*gpt2_vocabulary().value(), options.tokens.text);
+        const std::size_t pieces = count_gpt2_pieces(options.tokens.text);
         const auto piece = parse_bounded("--piece", *raw.piece, 0, pieces - 1);
         if (!piece) return fail(piece.error());
         options.tokens.piece = piece.value();

@@ -66,20 +66,27 @@ ParseResult<const Gpt2Vocabulary*> gpt2_vocabulary() {
     return loaded;
 }
 
-ParseResult<IdBatch> ids_from_text(std::string text, const std::string& option) {
-    using Result = ParseResult<IdBatch>;
-    if (!is_valid_utf8(text)) {
-        return Result::fail(option + " " + quote_for_message(text) + " is not UTF-8 text (allowed: UTF-8)");
+std::optional<std::string> check_text(const GivenText& given) {
+    if (!is_valid_utf8(given.text)) {
+        return given.option + " " + quote_for_message(given.text) + " is not UTF-8 text (allowed: UTF-8)";
     }
     const auto vocabulary = gpt2_vocabulary();
-    if (!vocabulary) return Result::fail(vocabulary.error());
-    IdBatch batch;
-    batch.values = encode_gpt2(*vocabulary.value(), text);
-    if (batch.values.empty()) {
-        return Result::fail(option + " " + quote_for_message(text) + " has no tokens (allowed: a text of at least one character)");
+    if (!vocabulary) return vocabulary.error();
+    // Every character of UTF-8 text is part of some token.
+    if (given.text.empty()) {
+        return given.option + " " + quote_for_message(given.text) + " has no tokens (allowed: a text of at least one character)";
     }
+    return std::nullopt;
+}
+
+ParseResult<IdBatch> ids_from_text(GivenText given) {
+    using Result = ParseResult<IdBatch>;
+    if (auto problem = check_text(given)) return Result::fail(*problem);
+    const auto vocabulary = gpt2_vocabulary();
+    IdBatch batch;
+    batch.values = encode_gpt2(*vocabulary.value(), given.text);
     batch.seq = batch.values.size();
-    batch.source.text = std::move(text);
+    batch.source.text = std::move(given.text);
     batch.source.token_of = [vocab = vocabulary.value()](std::uint64_t id) {
         return id < vocab->size() ? token_label(vocab->bytes(id)) : std::string();
     };

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "core/gpt2_vocab.hpp"
@@ -20,9 +21,18 @@ constexpr std::uint64_t k_max_text_file_bytes = 16ull << 20;
 // prefix this binary was configured with.
 ParseResult<const Gpt2Vocabulary*> gpt2_vocabulary();
 
-// The ids of `text` as one flat sequence, with its tokens; `option` names where it came from in
-// messages. Refuses text that is not UTF-8 and text without a single token.
-ParseResult<IdBatch> ids_from_text(std::string text, const std::string& option);
+// A text and where it came from, as messages name it ("--text", "--text-file 'notes.txt':").
+struct GivenText {
+    std::string text;
+    std::string option;
+};
+
+// Why the text cannot be tokenized, if it cannot: it is not UTF-8, it is empty (no tokens), or
+// GPT-2's vocabulary is missing.
+std::optional<std::string> check_text(const GivenText& given);
+
+// The ids of the text as one flat sequence, with its tokens, once check_text passes.
+ParseResult<IdBatch> ids_from_text(GivenText given);
 
 // --text-file's content: a regular file of at most k_max_text_file_bytes.
 ParseResult<std::string> read_text_file(const std::string& path);

@@ -9,19 +9,29 @@ namespace embdemo {
 
 namespace {
 
+// `text` in order as the stretches between "<|endoftext|>", to `between` (each may be empty), and
+// each "<|endoftext|>" itself, to `special`.
+template <typename Between, typename Special>
+void for_each_segment(std::string_view text, Between&& between, Special&& special) {
+    while (!text.empty()) {
+        const std::size_t at = text.find(k_end_of_text_text);
+        between(text.substr(0, at));
+        if (at == std::string_view::npos) break;
+        special(text.substr(at, k_end_of_text_text.size()));
+        text.remove_prefix(at + k_end_of_text_text.size());
+    }
+}
+
 // Each piece of `text` in order, with its ids, to `take`: what both tokenize_gpt2 and
 // encode_gpt2 walk, so that encoding a long text keeps no per-piece records.
 template <typename Take>
 void for_each_piece(const Gpt2Vocabulary& vocab, std::string_view text, Take&& take) {
-    while (!text.empty()) {
-        const std::size_t special = text.find(k_end_of_text_text);
-        for (const std::string_view piece : gpt2_pieces(text.substr(0, special))) {
-            take(TextPiece{piece, vocab.encode_piece(piece), false});
-        }
-        if (special == std::string_view::npos) break;
-        take(TextPiece{text.substr(special, k_end_of_text_text.size()), {k_gpt2_end_of_text}, true});
-        text.remove_prefix(special + k_end_of_text_text.size());
-    }
+    for_each_segment(
+        text,
+        [&](std::string_view between) {
+            for (const std::string_view piece : gpt2_pieces(between)) take(TextPiece{piece, vocab.encode_piece(piece), false});
+        },
+        [&](std::string_view special) { take(TextPiece{special, {k_gpt2_end_of_text}, true}); });
 }
 
 }  // namespace
@@ -37,9 +47,21 @@ void for_each_gpt2_piece(const Gpt2Vocabulary& vocab, std::string_view text,
     for_each_piece(vocab, text, take);
 }
 
+std::size_t count_gpt2_pieces(std::string_view text) {
+    std::size_t count = 0;
+    for_each_segment(
+        text, [&](std::string_view between) { count += gpt2_pieces(between).size(); },
+        [&](std::string_view) { ++count; });
+    return count;
+}
+
+std::size_t likely_token_count(std::string_view text) {
+    return text.size() / 3 + 1;  // English runs about 4 bytes a token: room without regrowing copies
+}
+
 std::vector<std::uint64_t> encode_gpt2(const Gpt2Vocabulary& vocab, std::string_view text) {
     std::vector<std::uint64_t> ids;
-    ids.reserve(text.size() / 3 + 1);  // English runs about 4 bytes a token: no regrowing copies
+    ids.reserve(likely_token_count(text));
     for_each_piece(vocab, text, [&](TextPiece&& piece) { ids.insert(ids.end(), piece.ids.begin(), piece.ids.end()); });
     return ids;
 }

@@ -26,6 +26,12 @@ std::vector<TextPiece> tokenize_gpt2(const Gpt2Vocabulary& vocab, std::string_vi
 
 std::vector<std::uint64_t> encode_gpt2(const Gpt2Vocabulary& vocab, std::string_view text);
 
+// How many pieces tokenize_gpt2 cuts `text` (valid UTF-8) into, without encoding them.
+std::size_t count_gpt2_pieces(std::string_view text);
+
+// Room for a text's ids that English text does not outgrow (a text may still need more).
+std::size_t likely_token_count(std::string_view text);
+
 // Each piece of `text` (valid UTF-8) in order, with its ids, to `take`: for a caller that keeps
 // less than a record per piece (a 16 MiB text has millions of pieces).
 void for_each_gpt2_piece(const Gpt2Vocabulary& vocab, std::string_view text,

@@ -72,4 +72,8 @@ std::string group_thousands(std::uint64_t value) {
     return digits;
 }
 
+std::string count_of(std::uint64_t count, const char* singular, const char* plural) {
+    return group_thousands(count) + ' ' + (count == 1 ? singular : plural);
+}
+
 }  // namespace embdemo

@@ -34,4 +34,7 @@ std::string describe_bytes(std::uint64_t bytes);
 // "1,234,567": large counts in messages and in the text view are easier to read grouped.
 std::string group_thousands(std::uint64_t value);
 
+// "1 token id", "3 token ids", "1,024 pieces".
+std::string count_of(std::uint64_t count, const char* singular, const char* plural);
+
 }  // namespace embdemo

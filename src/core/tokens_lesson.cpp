@@ -15,7 +15,8 @@ namespace {
 // The lesson's pieces and ids, cut from lesson.request.text.
 void cut(const Gpt2Vocabulary& vocab, TokensLesson& lesson) {
     const std::string_view text = lesson.request.text;
-    lesson.ids.reserve(text.size() / 3 + 1);  // English runs about 4 bytes a token: no regrowing copies
+    lesson.ids.reserve(likely_token_count(text));
+    lesson.pieces.reserve(likely_token_count(text));  // a piece is at least one token
     for_each_gpt2_piece(vocab, text, [&](TextPiece&& piece) {
         lesson.pieces.push_back({static_cast<std::size_t>(piece.text.data() - text.data()), piece.text.size(),
                                  lesson.ids.size(), piece.ids.size(), piece.special});
@@ -56,12 +57,6 @@ std::size_t busiest_piece(const Gpt2Vocabulary& vocab, const TokensLesson& lesso
 }
 
 }  // namespace
-
-std::size_t count_pieces(const Gpt2Vocabulary& vocab, const std::string& text) {
-    std::size_t count = 0;
-    for_each_gpt2_piece(vocab, text, [&](TextPiece&&) { ++count; });
-    return count;
-}
 
 namespace {
 

@@ -62,10 +62,8 @@ struct TokensLesson {
     }
 };
 
-// The request's piece must exist (the caller checks against count_pieces).
+// The request's piece must exist (the caller checks against count_gpt2_pieces).
 TokensLesson run_tokens_lesson(const Gpt2Vocabulary& vocab, const TokensRequest& request);
-
-std::size_t count_pieces(const Gpt2Vocabulary& vocab, const std::string& text);
 
 // The book's SimpleTokenizerV1 split, re.split(r'([,.:;?_!"()\']|--|\s)', text) with blanks
 // dropped: words and punctuation marks, the items a word-level vocabulary needs a row for.

@@ -8,11 +8,6 @@
 namespace embdemo {
 namespace {
 
-// "1 token", "1,024 tokens".
-std::string count_of(std::uint64_t count, const char* singular, const char* plural) {
-    return group_thousands(count) + ' ' + (count == 1 ? singular : plural);
-}
-
 // "65.4x", "64,144x": how many times `part` fits in `whole`, grouped once it is large.
 std::string times(std::uint64_t whole, std::uint64_t part) {
     const double ratio = static_cast<double>(whole) / static_cast<double>(part);

@@ -1,6 +1,7 @@
 #include "render/tokens_text.hpp"
 
 #include <iterator>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -17,6 +18,7 @@ namespace {
 
 constexpr std::size_t k_listed_pieces = 16;  // a long text lists its first pieces and its last
 constexpr std::size_t k_listed_merges = 16;  // and a long piece its first merges and its last
+constexpr std::size_t k_listed_ids = 12;     // and its first ids and its last
 
 // A token between quotes, cut to about `max_columns`: GPT-2 has tokens of 128 bytes, and a run
 // of 32 '=' is one token, so a full label can pass 80 columns on its own.
@@ -24,17 +26,27 @@ std::string quoted(const Gpt2Vocabulary& vocab, std::uint64_t id, std::size_t ma
     return quoted_text(vocab.bytes(id), max_columns);
 }
 
+// A piece's ids, each with its token: a long piece its first ones and its last two.
 std::vector<std::string> id_items(const Gpt2Vocabulary& vocab, IdRange ids) {
     std::vector<std::string> items;
-    for (const std::uint64_t id : ids) items.push_back(fmt::format("{} {}", id, quoted(vocab, id, 24)));
+    const std::size_t count = ids.size();
+    for (std::size_t k = 0; k < count; ++k) {
+        if (count > k_listed_ids + 2 && k == k_listed_ids - 2) {
+            // A megabyte of one character that no merge joins is a piece of a million ids.
+            items.push_back(fmt::format("... {} more tokens ...", group_thousands(count - k_listed_ids)));
+            k = count - 2;
+        }
+        const std::uint64_t id = ids.begin()[k];
+        items.push_back(fmt::format("{} {}", id, quoted(vocab, id, 24)));
+    }
     return items;
 }
 
 std::string pieces_section(const TokensLesson& lesson, const Gpt2Vocabulary& vocab) {
     const auto& pieces = lesson.pieces;
-    std::string out = fmt::format("1. GPT-2's pattern cuts the text into {} pieces; a space stays with the word\n"
+    std::string out = fmt::format("1. GPT-2's pattern cuts the text into {}; a space stays with the word\n"
                                   "   after it, and each piece becomes one or more token ids\n",
-                                  group_thousands(pieces.size()));
+                                  count_of(pieces.size(), "piece", "pieces"));
     std::size_t width = 0;
     for (std::size_t i = 0; i < pieces.size() && i < k_listed_pieces; ++i) {
         width = std::max(width, display_width(token_label(lesson.bytes_of(pieces[i]))) + 2);
@@ -64,9 +76,10 @@ std::string merges_section(const TokensLesson& lesson, const Gpt2Vocabulary& voc
                            label, k_gpt2_end_of_text);
     }
     std::string out = wrap_words(fmt::format("2. BPE on piece {} {} (marked >; --piece K picks another): start from "
-                                             "its {} bytes, then join the pair whose joined bytes are the "
-                                             "lowest-ranked token, again and again ({} merges)",
-                                             lesson.followed, label, bytes.size(), lesson.merges.size()),
+                                             "its {}, then join the pair whose joined bytes are the "
+                                             "lowest-ranked token, again and again ({})",
+                                             lesson.followed, label, count_of(bytes.size(), "byte", "bytes"),
+                                             count_of(lesson.merges.size(), "merge", "merges")),
                                  "", "   ");
     const std::size_t count = lesson.merges.size();
     for (std::size_t k = 0; k < count; ++k) {
@@ -106,11 +119,11 @@ std::string words_section(const TokensLesson& lesson) {
     const std::uint64_t glove = k_glove_6b_words * d;
     std::string out = wrap_words(
         fmt::format("4. Words against tokens: the book's word split (chapter 2, re.split on punctuation and "
-                    "white space) finds {} words in this text, {} of them distinct; GPT-2 spells the text in {} "
-                    "tokens, {} distinct, from a fixed table that no text can outgrow: an unseen word is "
+                    "white space) finds {} in this text, {} of them distinct; GPT-2 spells the text in {}, "
+                    "{} distinct, from a fixed table that no text can outgrow: an unseen word is "
                     "spelled in smaller pieces, down to single bytes, instead of needing a row of its own.",
-                    group_thousands(lesson.words), group_thousands(lesson.distinct_words),
-                    group_thousands(lesson.ids.size()), group_thousands(lesson.distinct_tokens)),
+                    count_of(lesson.words, "word", "words"), group_thousands(lesson.distinct_words),
+                    count_of(lesson.ids.size(), "token", "tokens"), group_thousands(lesson.distinct_tokens)),
         "", "   ");
     out += wrap_words(
         fmt::format("   A word-level table needs a row for every word it will ever meet: GloVe's 6B vectors "
@@ -130,7 +143,7 @@ std::string render_tokens_text(const TokensLesson& lesson, const Gpt2Vocabulary&
     std::string out = "GPT-2's tokenizer: text -> pieces -> BPE merges -> ids (tiktoken's \"gpt2\")\n";
     // The quoted text shares the row with its byte count: 80 columns less "  text   ", the
     // quotes and "...", and "  (16,777,216 bytes)" at the most.
-    const std::string note = group_thousands(text.size()) + " bytes";
+    const std::string note = count_of(text.size(), "byte", "bytes");
     const std::size_t room = k_max_line_width - 9 - 5 - (note.size() + 4);
     out += fmt::format("  text   {}  ({})\n", quoted_text(text, room), note);
     out += fmt::format("  vocab  {} tokens: 256 single bytes, {} merges, <|endoftext|>\n\n",
@@ -142,15 +155,32 @@ std::string render_tokens_text(const TokensLesson& lesson, const Gpt2Vocabulary&
     return out;
 }
 
-std::string render_tokens_json(const TokensLesson& lesson, const Gpt2Vocabulary& vocab) {
-    const auto label = [&](std::uint64_t id) { return json_string(token_label(vocab.bytes(id))); };
-    // Written straight into `out`: a 16 MiB text makes hundreds of megabytes of JSON, which a
-    // string per piece, joined, held twice over.
-    std::string out = "{\n";
-    // About 20 bytes of JSON per byte of English text: reserved at once, since each time a string
-    // grows it holds its old and its new buffer. Pages never written cost no memory.
-    out.reserve(24 * lesson.request.text.size() + 65536);
+namespace {
+
+// Counts the bytes a write would make: the JSON's size is known before it is allocated.
+struct ByteCount {
+    using value_type = char;
+    std::size_t size = 0;
+    void push_back(char) { ++size; }
+    ByteCount& operator+=(std::string_view text) {
+        size += text.size();
+        return *this;
+    }
+};
+
+// Every token's label as a JSON string, by id: a text uses the same few thousand tokens millions
+// of times, and each is spelled twice.
+std::vector<std::string> json_labels(const Gpt2Vocabulary& vocab) {
+    std::vector<std::string> labels(vocab.size());
+    for (std::uint64_t id = 0; id < vocab.size(); ++id) labels[id] = json_string(token_label(vocab.bytes(id)));
+    return labels;
+}
+
+// The JSON, into a std::string or a ByteCount: one writer for both, so the count is exact.
+template <typename Out>
+void write_tokens_json(const TokensLesson& lesson, const std::vector<std::string>& labels, Out& out) {
     const auto sink = std::back_inserter(out);
+    out += "{\n";
     fmt::format_to(sink, "  \"schema\": \"{}\",\n", k_tokens_json_schema);
     fmt::format_to(sink, "  \"text\": {},\n", json_string(lesson.request.text));
     out += "  \"pieces\": [\n";
@@ -158,30 +188,56 @@ std::string render_tokens_json(const TokensLesson& lesson, const Gpt2Vocabulary&
         const TokenPiece& piece = lesson.pieces[i];
         const IdRange ids = lesson.ids_of(piece);
         fmt::format_to(sink, "    {{\"text\": {}, \"ids\": [{}], \"tokens\": [", json_string(token_label(lesson.bytes_of(piece))),
-               fmt::join(ids, ", "));
-        for (const std::uint64_t& id : ids) fmt::format_to(sink, "{}{}", &id == ids.begin() ? "" : ", ", label(id));
+                       fmt::join(ids, ", "));
+        for (const std::uint64_t& id : ids) {
+            if (&id != ids.begin()) out += ", ";
+            out += labels[id];
+        }
         fmt::format_to(sink, "], \"special\": {}}}{}\n", piece.special, i + 1 < lesson.pieces.size() ? "," : "");
     }
     out += "  ],\n";
-    std::vector<std::string> merges;
-    for (const BpeMerge& m : lesson.merges) {
-        merges.push_back(fmt::format("{{\"left\": {}, \"right\": {}, \"merged\": {}, \"rank\": {}}}", m.left, m.right,
-                                     m.merged, m.merged - 256));
-    }
     fmt::format_to(sink, "  \"followed_piece\": {},\n", lesson.followed);
-    fmt::format_to(sink, "  \"merges\": [{}],\n", fmt::join(merges, ", "));
+    out += "  \"merges\": [";
+    for (const BpeMerge& m : lesson.merges) {
+        fmt::format_to(sink, "{}{{\"left\": {}, \"right\": {}, \"merged\": {}, \"rank\": {}}}",
+                       &m == lesson.merges.data() ? "" : ", ", m.left, m.right, m.merged, m.merged - 256);
+    }
+    out += "],\n";
     fmt::format_to(sink, "  \"ids\": [{}],\n", fmt::join(lesson.ids, ", "));
     out += "  \"tokens\": [";
-    for (std::size_t i = 0; i < lesson.ids.size(); ++i) fmt::format_to(sink, "{}{}", i == 0 ? "" : ", ", label(lesson.ids[i]));
+    for (std::size_t i = 0; i < lesson.ids.size(); ++i) {
+        if (i > 0) out += ", ";
+        out += labels[lesson.ids[i]];
+    }
     out += "],\n";
-    out += fmt::format("  \"distinct_tokens\": {},\n", lesson.distinct_tokens);
-    out += fmt::format("  \"words\": {},\n", lesson.words);
-    out += fmt::format("  \"distinct_words\": {},\n", lesson.distinct_words);
-    out += fmt::format("  \"dim\": {},\n", lesson.request.dim);
-    out += fmt::format("  \"word_table_rows\": {},\n", k_glove_6b_words);
-    out += fmt::format("  \"gpt2_table_rows\": {}\n", k_gpt2_vocab_size);
+    fmt::format_to(sink, "  \"distinct_tokens\": {},\n", lesson.distinct_tokens);
+    fmt::format_to(sink, "  \"words\": {},\n", lesson.words);
+    fmt::format_to(sink, "  \"distinct_words\": {},\n", lesson.distinct_words);
+    fmt::format_to(sink, "  \"dim\": {},\n", lesson.request.dim);
+    fmt::format_to(sink, "  \"word_table_rows\": {},\n", k_glove_6b_words);
+    fmt::format_to(sink, "  \"gpt2_table_rows\": {}\n", k_gpt2_vocab_size);
     out += "}\n";
-    return out;
+}
+
+}  // namespace
+
+ParseResult<std::string> render_tokens_json(const TokensLesson& lesson, const Gpt2Vocabulary& vocab,
+                                            std::uint64_t max_bytes) {
+    const std::vector<std::string> labels = json_labels(vocab);
+    ByteCount count;
+    write_tokens_json(lesson, labels, count);
+    if (count.size > max_bytes) {
+        return ParseResult<std::string>::fail(fmt::format(
+            "embdemo tokens --format json: the JSON of this {}-byte text would be {} bytes ({}) (allowed: at most "
+            "{} bytes; use the text view, or a shorter text)",
+            group_thousands(lesson.request.text.size()), group_thousands(count.size), describe_bytes(count.size),
+            group_thousands(max_bytes)));
+    }
+    // Exactly the size counted: a growing string would hold its old and its new buffer at once.
+    std::string out;
+    out.reserve(count.size);
+    write_tokens_json(lesson, labels, out);
+    return ParseResult<std::string>::ok(std::move(out));
 }
 
 }  // namespace embdemo

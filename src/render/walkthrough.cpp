@@ -25,11 +25,6 @@ constexpr const char* k_row_indent = "    ";
 // Narration, wrapped to the 80-column budget and indented by two spaces.
 std::string paragraph(const std::string& text) { return wrap_words(text, "  ", "  "); }
 
-// "1 token id", "3 token ids", "1,024 numbers".
-std::string count_of(std::uint64_t count, const char* singular, const char* plural) {
-    return group_thousands(count) + ' ' + (count == 1 ? singular : plural);
-}
-
 // "ids 0 to 3", or "id 0" when there is only one.
 std::string id_range(std::uint64_t vocab_size) {
     return vocab_size == 1 ? std::string("id 0") : fmt::format("ids 0 to {}", vocab_size - 1);

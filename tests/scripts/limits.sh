@@ -277,6 +277,13 @@ past_cap "tokens --dim" "\"$((dim + 1))\": is larger than $dim" tokens --text a 
 expect_limit "tokens --piece" "pieces - 1"
 at_cap "tokens --piece" 0 "" tokens --text "a b" --piece 1
 past_cap "tokens --piece" "--piece \"2\": is larger than 1" tokens --text "a b" --piece 2
+# The JSON's size is counted after tokenizing: past the cap with 10 MB of "\x01 ", each control
+# character escaped three times (about 59 bytes of JSON per byte). At the cap exactly: the unit
+# test "the tokens JSON is refused past its cap" (an exact count, so one byte decides).
+json_cap=$(limit "tokens JSON bytes")
+head -c 5000000 /dev/zero | tr '\0' '\001' | sed 's/\x01/\x01 /g' >control_text.txt
+max_kib=1048576 max_seconds=30 past_cap "tokens JSON bytes" "(allowed: at most $(grouped "$json_cap") bytes" \
+  tokens --text-file control_text.txt --format json
 if [ -x "$(dirname "$binary")/embdemo-bench" ]; then
   # Large sizes at the cap are stopped by bench's own memory check (--max-memory 1M).
   at_cap "bench --tokens" 2 "budget is 1.0 MiB" bench --tokens "$tokens" --vocab 1 --dim 1 --max-memory 1M

@@ -10,7 +10,9 @@
 #include "core/gpt2_pieces.hpp"
 #include "core/gpt2_tokenizer.hpp"
 #include "core/ids.hpp"
+#include "core/limits.hpp"
 #include "core/tokens_lesson.hpp"
+#include "render/tokens_text.hpp"
 
 namespace embdemo {
 namespace {
@@ -177,6 +179,30 @@ TEST_CASE("the tokens lesson follows a long punctuation piece and lists all its 
     const TokenPiece& piece = lesson.pieces[lesson.followed];
     CHECK(lesson.bytes_of(piece) == " " + std::string(4096, '!'));
     CHECK(lesson.merges.size() == piece.size - piece.id_count);
+}
+
+TEST_CASE("the pieces are counted without encoding them, <|endoftext|> as one piece wherever it is") {
+    for (const std::string text : {"Hello, world", "<|endoftext|>", "<|endoftext|><|endoftext|>a b",
+                                   "the end<|endoftext|>", "a <|endoftext|>  b<|endoftext|>", "<|endoftext", " "}) {
+        CAPTURE(text);
+        CHECK(count_gpt2_pieces(text) == tokenize_gpt2(vocabulary(), text).size());
+    }
+}
+
+TEST_CASE("the tokens JSON is refused past its cap, by a count made before the JSON is written") {
+    TokensRequest request;
+    request.text = "Tab\tand \x01 control<|endoftext|>caf\xc3\xa9";
+    const TokensLesson lesson = run_tokens_lesson(vocabulary(), request);
+    const auto json = render_tokens_json(lesson, vocabulary());
+    REQUIRE(json);
+    const std::size_t size = json.value().size();
+    const auto at_cap = render_tokens_json(lesson, vocabulary(), size);
+    REQUIRE(at_cap);
+    CHECK(at_cap.value() == json.value());
+    const auto past_cap = render_tokens_json(lesson, vocabulary(), size - 1);
+    REQUIRE_FALSE(past_cap);
+    CHECK(past_cap.error().find("would be " + group_thousands(size) + " bytes") != std::string::npos);
+    CHECK(past_cap.error().find("at most " + group_thousands(size - 1) + " bytes") != std::string::npos);
 }
 
 }  // namespace embdemo
