@@ -98,8 +98,10 @@ std::string render_renorm_rows(const std::vector<RenormRow>& rows, const MaxNorm
 
 std::string render_grad_max_norm(const GradLesson& lesson, const TextOptions& options) {
     const MaxNorm& max_norm = *lesson.request.max_norm;
-    std::string out = fmt::format("\n{}: emb(ids) renormalises E in place before the lookup\n",
-                                  max_norm_arguments(max_norm));
+    // A norm_type such as 1e9 prints as 1000000000.0: the heading wraps rather than pass 80 columns.
+    std::string out = "\n" + wrap_words(fmt::format("{}: emb(ids) renormalises E in place before the lookup",
+                                                    max_norm_arguments(max_norm)),
+                                        "", "  ");
     out += render_renorm_rows(lesson.renorm, max_norm);
     std::vector<std::size_t> rows;
     std::vector<std::string> labels;
