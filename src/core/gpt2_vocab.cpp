@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "core/escape.hpp"
+#include "core/limits.hpp"
 
 namespace embdemo {
 
@@ -86,8 +87,8 @@ ParseResult<Gpt2Vocabulary> Gpt2Vocabulary::parse(std::string_view vocab_bpe) {
         vocab.m_tokens.push_back(*left + *right);
     }
     if (vocab.m_tokens.size() != k_gpt2_end_of_text) {
-        return ParseResult<Gpt2Vocabulary>::fail("it has " + std::to_string(vocab.m_tokens.size() - 256) +
-                                                 " merges, GPT-2 has " + std::to_string(k_gpt2_end_of_text - 256));
+        return ParseResult<Gpt2Vocabulary>::fail("it has " + count_of(vocab.m_tokens.size() - 256, "merge", "merges") +
+                                                 ", GPT-2 has " + group_thousands(k_gpt2_end_of_text - 256));
     }
     vocab.m_tokens.emplace_back(k_end_of_text_text);
     for (std::uint64_t id = 0; id < k_gpt2_end_of_text; ++id) vocab.m_ids.emplace(vocab.m_tokens[id], id);

@@ -133,7 +133,7 @@ TEST_CASE("token labels keep the space and escape what a terminal would not show
 
 TEST_CASE("a vocab.bpe that is not GPT-2's is refused with a reason") {
     CHECK(Gpt2Vocabulary::parse("nonsense").error() == "its first line is not \"#version ...\"");
-    CHECK(Gpt2Vocabulary::parse("#version: 0.2\n\xc4\xa0 t\n").error() == "it has 1 merges, GPT-2 has 50000");
+    CHECK(Gpt2Vocabulary::parse("#version: 0.2\n\xc4\xa0 t\n").error() == "it has 1 merge, GPT-2 has 50,000");
     CHECK(Gpt2Vocabulary::parse("#version: 0.2\nab\n").error() == "line 2 is not a merge \"left right\"");
 }
 
