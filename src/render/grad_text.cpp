@@ -163,6 +163,23 @@ std::string grad_verdict(const GradLesson& lesson, Palette palette) {
            why_lines(lesson);
 }
 
+// "3 of 5 rows receive ...", worded for one row, for all of them and for none.
+std::string rows_with_gradient_sentence(std::size_t with, std::size_t rows) {
+    const std::string backward = "a gradient from the embedding's backward";
+    if (rows == 1) {
+        return with == 1 ? "The one row receives " + backward + "."
+                         : "The one row receives no gradient from the embedding's backward: it stays exactly 0.";
+    }
+    if (with == rows) return fmt::format("All {} rows receive {}.", group_thousands(rows), backward);
+    if (with == 0) {
+        return fmt::format("None of the {} rows receives {}: all stay exactly 0.", group_thousands(rows), backward);
+    }
+    const std::size_t untouched = rows - with;
+    return fmt::format("{} of {} rows {} {}; the other {} {} exactly 0.", group_thousands(with), group_thousands(rows),
+                       with == 1 ? "receives" : "receive", backward, group_thousands(untouched),
+                       untouched == 1 ? "stays" : "stay");
+}
+
 }  // namespace
 
 std::string position_label(const IdBatch& ids, std::size_t flat) {
@@ -268,13 +285,7 @@ std::string render_grad_text(const GradLesson& lesson, const TextOptions& option
     if (request.max_norm) out += render_grad_max_norm(lesson, options);
     if (request.sparse) out += render_grad_sparse(lesson, options);
     out += render_onehot_input(lesson, options);
-    const std::size_t untouched = e.rows - comparison.rows_with_gradient;
-    out += '\n' + wrap_words(fmt::format("{} of {} rows receive a gradient from the embedding's backward; "
-                                         "the other {} {} exactly 0.",
-                                         group_thousands(comparison.rows_with_gradient),
-                                         group_thousands(e.rows), group_thousands(untouched),
-                                         untouched == 1 ? "stays" : "stay"),
-                             "", "");
+    out += '\n' + wrap_words(rows_with_gradient_sentence(comparison.rows_with_gradient, e.rows), "", "");
     return out + grad_verdict(lesson, options.palette);
 }
 

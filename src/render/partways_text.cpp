@@ -68,6 +68,24 @@ std::string matrix_rows(const Matrix& m, const std::vector<std::size_t>& rows,
     return out;
 }
 
+// Worded from the counts: "the one distinct id's row", "none of", "1 of the 3 ... was".
+std::string renorm_verdict(std::size_t distinct, std::size_t rescaled, const MaxNorm& max_norm) {
+    const std::string m = python_float(max_norm.max_norm);
+    const std::string norm = fmt::format("a norm (p = {})", python_float(max_norm.norm_type));
+    const std::string how = fmt::format("multiplied by {} / (norm + 1e-7)", m);
+    if (distinct == 1) {
+        return rescaled == 1 ? fmt::format("The one distinct id's row had {} above {} and was {}, once however often "
+                                           "the id occurs.", norm, m, how)
+                             : fmt::format("The one distinct id's row had {} of at most {} and was kept as it was.", norm, m);
+    }
+    if (rescaled == 0) {
+        return fmt::format("None of the {} distinct ids' rows had {} above {}; all were kept as they were.",
+                           group_thousands(distinct), norm, m);
+    }
+    return fmt::format("{} of the {} distinct ids' rows had {} above {} and {} {}, once each however often the id occurs.",
+                       group_thousands(rescaled), group_thousands(distinct), norm, m, rescaled == 1 ? "was" : "were", how);
+}
+
 }  // namespace
 
 std::string max_norm_arguments(const MaxNorm& max_norm) {
@@ -90,10 +108,7 @@ std::string render_renorm_rows(const std::vector<RenormRow>& rows, const MaxNorm
                            row.rescaled ? "rescaled: norm > " + m : "kept: norm <= " + m);
     }
     if (rows.size() > k_max_listed) out += fmt::format("  ... {} more distinct ids\n", rows.size() - k_max_listed);
-    return out + wrap_words(fmt::format("{} of the {} distinct ids' rows had a norm (p = {}) above {} and were multiplied "
-                                        "by {} / (norm + 1e-7), once each however often the id occurs.",
-                                        rescaled, rows.size(), python_float(max_norm.norm_type), m, m),
-                            "  ", "  ");
+    return out + wrap_words(renorm_verdict(rows.size(), rescaled, max_norm), "  ", "  ");
 }
 
 std::string render_grad_max_norm(const GradLesson& lesson, const TextOptions& options) {
@@ -179,10 +194,11 @@ std::string render_onehot_input(const GradLesson& lesson, const TextOptions& opt
                                   group_thousands(n), group_thousands(scores.cols));
     out += wrap_words(fmt::format("The lookup takes integer ids and has no gradient for them; X = one_hot(ids) is "
                                   "a float matrix, and score[t][v] - score[t][ids[t]] estimates to first order how "
-                                  "the loss changes if position t held token v instead{}. The {} lowest {} per "
-                                  "position {} a gradient-guided search (HotFlip, GCG) tries first.",
-                                  request.max_norm ? " (E as the lookup read it, after max_norm)" : "", top,
-                                  top == 1 ? "score" : "scores", top == 1 ? "is the swap" : "are the swaps"),
+                                  "the loss changes if position t held token v instead{}. {} per position {} a gradient-guided "
+                                  "search (HotFlip, GCG) tries first.",
+                                  request.max_norm ? " (E as the lookup read it, after max_norm)" : "",
+                                  top == 1 ? std::string("The lowest score") : fmt::format("The {} lowest scores", top),
+                                  top == 1 ? "is the swap" : "are the swaps"),
                       "  ", "  ");
     const int p = options.precision;
     std::size_t label_width = 0;

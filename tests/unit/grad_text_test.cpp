@@ -37,6 +37,17 @@ TEST_CASE("the grad view annotates unused, single and repeated rows from the run
     CHECK(contains(text, "verdict: IDENTICAL -- all 20 values of dE agree bit for bit"));
 }
 
+TEST_CASE("the rows-with-gradient sentence is worded for one row, all rows and none") {
+    const auto said = [](const GradLesson& lesson) { return render_grad_text(lesson, TextOptions{}, false); };
+    CHECK(contains(said(lesson_for({0}, 1, 2)), "The one row receives a gradient from the embedding's backward."));
+    CHECK(contains(said(lesson_for({0}, 1, 2, 0)), "The one row receives no gradient from the embedding's backward: "));
+    CHECK(contains(said(lesson_for({2, 0, 1}, 3, 2)), "All 3 rows receive a gradient from the embedding's backward."));
+    CHECK(contains(said(lesson_for({1, 1}, 3, 2, 1)), "None of the 3 rows receives a gradient"));
+    for (const GradLesson& lesson : {lesson_for({0}, 1, 2), lesson_for({2, 0, 1}, 3, 2), lesson_for({1, 1}, 3, 2, 1)}) {
+        CHECK_FALSE(contains(said(lesson), "the other 0"));
+    }
+}
+
 TEST_CASE("the grad view says why padding_idx and scale_grad_by_freq make the two ways differ") {
     const std::string text = render_grad_text(lesson_for({0, 1, 1}, 3, 2, -3, true), TextOptions{}, false);
     CHECK(contains(text, "padding_idx: no gradient"));
@@ -44,7 +55,7 @@ TEST_CASE("the grad view says why padding_idx and scale_grad_by_freq make the tw
     CHECK(contains(text, "verdict: DIFFERENT"));
     CHECK(contains(text, "padding_idx=-3: the embedding's backward skips row 0"));
     CHECK(contains(text, "scale_grad_by_freq:"));
-    CHECK(contains(text, "1 of 3 rows receive a gradient"));
+    CHECK(contains(text, "1 of 3 rows receives a gradient"));
 }
 
 TEST_CASE("the grad view at GPT-2 size fits 80 columns and counts the rows") {

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <vector>
 
 #include "core/grad_lesson.hpp"
 #include "core/max_norm_lesson.hpp"
@@ -23,6 +24,12 @@ void check_width(const std::string& text) {
         CHECK(end - start <= 80);
         start = end + 1;
     }
+}
+
+// A paragraph wrapped with a two-space indent, on one line.
+std::string unwrapped(std::string text) {
+    for (std::size_t at = text.find("\n  "); at != std::string::npos; at = text.find("\n  ", at)) text.replace(at, 3, " ");
+    return text;
 }
 
 GradLesson grad(const char* ids, std::uint64_t vocab, std::uint64_t dim, std::size_t top) {
@@ -68,7 +75,7 @@ TEST_CASE("the swaps list one token with --top 1 and summarises past eight posit
     const GradLesson lesson = grad("1,2,3,4,5,6,7,8,1,2", 12, 3, 1);
     const std::string text = render_onehot_input(lesson, TextOptions{});
     CHECK(contains(text, "10 x 12"));
-    CHECK(contains(text, "The 1 lowest score per position is the swap"));
+    CHECK(contains(text, "The lowest score per position is the swap"));
     CHECK(contains(text, "after max_norm"));
     CHECK(contains(text, "... 2 more positions"));
     CHECK_FALSE(contains(text, "G[8]"));
@@ -88,7 +95,27 @@ TEST_CASE("the max-norm lookup view says when nothing was rescaled and exits ide
     CHECK(lesson.drawn_check.identical);
     const std::string text = render_max_norm_text(lesson, TextOptions{});
     CHECK(contains(text, "no looked-up row had a norm above max_norm"));
-    CHECK(contains(text, "0 of the 2 distinct ids"));
+    CHECK(contains(text, "None of the 2 distinct ids"));
     CHECK(contains(text, "max_norm=1000000.0"));
     check_width(text);
+}
+
+TEST_CASE("the renormalisation's verdict is worded from its counts") {
+    const MaxNorm max_norm{1.5, 2.0};
+    const RenormRow kept{4, 1.0f, false, 1.0f};
+    const RenormRow rescaled{7, 3.0f, true, 0.5f};
+    const auto verdict = [&](const std::vector<RenormRow>& rows) {
+        const std::string text = render_renorm_rows(rows, max_norm);
+        check_width(text);
+        CHECK_FALSE(contains(text, " 0 of"));
+        return unwrapped(text);
+    };
+    CHECK(contains(verdict({kept}), "The one distinct id's row had a norm (p = 2.0) of at most 1.5 and was kept"));
+    CHECK(contains(verdict({rescaled}), "The one distinct id's row had a norm (p = 2.0) above 1.5 and was multiplied "
+                                        "by 1.5 / (norm + 1e-7), once however often the id occurs."));
+    CHECK(contains(verdict({kept, kept}), "None of the 2 distinct ids' rows had a norm (p = 2.0) above 1.5"));
+    CHECK(contains(verdict({kept, rescaled, kept}), "1 of the 3 distinct ids' rows had a norm (p = 2.0) above 1.5 and was "
+                                                    "multiplied"));
+    CHECK(contains(verdict({rescaled, rescaled}), "2 of the 2 distinct ids' rows had a norm (p = 2.0) above 1.5 and were "
+                                                  "multiplied"));
 }
