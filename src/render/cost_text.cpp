@@ -62,9 +62,10 @@ std::string sizes_line(const CostRequest& request) {
     }
     const std::string model =
         request.model ? fmt::format("{} (--model {}): ", request.model->label, request.model->name) : "";
-    return fmt::format("{}{}, V = {} rows{}, d = {} columns. E holds {} parameters ({} as float32).", model, n,
-                       group_thousands(request.vocab_size), request.vocab_inferred ? " (largest id + 1)" : "",
-                       group_thousands(request.dim), group_thousands(request.vocab_size * request.dim),
+    return fmt::format("{}{}, V = {}{}, d = {}. E holds {} ({} as float32).", model, n,
+                       count_of(request.vocab_size, "row", "rows"), request.vocab_inferred ? " (largest id + 1)" : "",
+                       count_of(request.dim, "column", "columns"),
+                       count_of(request.vocab_size * request.dim, "parameter", "parameters"),
                        describe_bytes(request.vocab_size * request.dim * k_value_bytes));
 }
 
@@ -85,20 +86,22 @@ std::string forward_story(const CostLesson& lesson) {
     const CostRow& dense = row(lesson, CostMethod::onehot_dense, CostPass::forward);
     const CostRow& csr = row(lesson, CostMethod::onehot_sparse, CostPass::forward);
     const std::uint64_t out_bytes = q.ids * q.dim * k_value_bytes;
+    const std::uint64_t ones = dense.multiply_adds - dense.zero_multiplies;
     std::string out = paragraph(fmt::format(
-        "The dense one-hot product does {} multiply-adds to make {} numbers: {} of them ({}) multiply "
-        "by 0, and the other {} multiply a row of E by 1, which is the lookup's copying done with "
-        "arithmetic.",
-        group_thousands(dense.multiply_adds), group_thousands(q.ids * q.dim), group_thousands(dense.zero_multiplies),
-        zero_share(dense), group_thousands(dense.multiply_adds - dense.zero_multiplies)));
+        "The dense one-hot product does {} to make {}: {} of them ({}) multiply "
+        "by 0, and {} a row of E by 1, which is the lookup's copying done with arithmetic.",
+        count_of(dense.multiply_adds, "multiply-add", "multiply-adds"), count_of(q.ids * q.dim, "number", "numbers"),
+        group_thousands(dense.zero_multiplies),
+        zero_share(dense), ones == 1 ? std::string("the other one multiplies")
+                                     : fmt::format("the other {} multiply", group_thousands(ones))));
     out += '\n' + paragraph(fmt::format(
         "It also writes and reads X, {} x {} floats = {}, {} the {} of the output, and reads all of E; "
         "in all it moves {} the lookup's bytes. Stored as CSR (a value, a column and a row start per "
-        "id), X takes {}, and the sparse product does the lookup's {} copies as multiply-adds by 1.",
+        "id), X takes {}, and the sparse product does the lookup's {} as multiply-adds by 1.",
         group_thousands(q.ids), group_thousands(q.vocab_size), describe_bytes(dense.extra_bytes),
         times(dense.extra_bytes, out_bytes), describe_bytes(out_bytes),
         times(dense.bytes_read + dense.bytes_written, lookup.bytes_read + lookup.bytes_written),
-        describe_bytes(csr.extra_bytes), group_thousands(csr.multiply_adds)));
+        describe_bytes(csr.extra_bytes), count_of(csr.multiply_adds, "copy", "copies")));
     return out;
 }
 
@@ -107,10 +110,11 @@ std::string backward_story(const CostLesson& lesson) {
     const CostRow& scatter = row(lesson, CostMethod::lookup, CostPass::backward);
     const CostRow& dense = row(lesson, CostMethod::onehot_dense, CostPass::backward);
     return paragraph(fmt::format(
-        "Backward, the embedding adds each row of G to the row of dE its id names ({}, {} "
-        "additions); the dense product X.T @ G does {} multiply-adds for the same gradient, {} of them "
+        "Backward, the embedding adds each row of G to the row of dE its id names ({}, {}); "
+        "the dense product X.T @ G does {} for the same gradient, {} of them "
         "by 0. Both write all of dE, {} x {} = {}, as nn.Embedding's default (sparse=False) does.",
-        count_of(q.ids, "row", "rows"), group_thousands(scatter.additions), group_thousands(dense.multiply_adds),
+        count_of(q.ids, "row", "rows"), count_of(scatter.additions, "addition", "additions"),
+        count_of(dense.multiply_adds, "multiply-add", "multiply-adds"),
         group_thousands(dense.zero_multiplies), group_thousands(q.vocab_size), group_thousands(q.dim),
         describe_bytes(q.vocab_size * q.dim * k_value_bytes)));
 }

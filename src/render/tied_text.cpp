@@ -63,10 +63,23 @@ std::string top_lines(const TiedLesson& lesson, const std::vector<std::size_t>& 
     }
     if (lesson.request.hidden_given) return out;
     const auto first = static_cast<std::size_t>(std::count(lesson.own_rank.begin(), lesson.own_rank.end(), std::size_t{0}));
-    return out + wrap_words(fmt::format("With H = E[ids], {} of {} positions rank their own id first: its logit "
-                                        "is E[id] . E[id], the row's squared length, against dot products with "
-                                        "other rows.",
-                                        group_thousands(first), group_thousands(lesson.own_rank.size())),
+    const std::size_t positions = lesson.own_rank.size();
+    std::string ranked;
+    if (positions == 1) {
+        ranked = first == 1 ? "the one position ranks its own id first" : "the one position does not rank its own id first";
+    } else if (first == positions) {
+        ranked = positions == 2 ? std::string("both positions rank their own id first")
+                                : fmt::format("all {} positions rank their own id first", group_thousands(positions));
+    } else if (first == 0) {
+        ranked = positions == 2 ? std::string("neither position ranks its own id first")
+                                : fmt::format("none of the {} positions ranks its own id first", group_thousands(positions));
+    } else {
+        ranked = fmt::format("{} of {} positions {} first", group_thousands(first), group_thousands(positions),
+                             first == 1 ? "ranks its own id" : "rank their own id");
+    }
+    return out + wrap_words(fmt::format("With H = E[ids], {}: its logit is E[id] . E[id], the row's squared length, "
+                                        "against dot products with other rows.",
+                                        ranked),
                             "", "");
 }
 
@@ -98,9 +111,10 @@ std::string explanations(const TiedLesson& lesson) {
                       "", "");
     out += wrap_words(fmt::format("Tied, E also gets a dense gradient: every logit uses a row of E, so the "
                                   "output side's backward moves all {} rows, where the lookup alone moves "
-                                  "only the {} {} the ids use.",
-                                  group_thousands(v), group_thousands(lesson.rows_used),
-                                  lesson.rows_used == 1 ? "row" : "rows"),
+                                  "only {} the ids use.",
+                                  group_thousands(v),
+                                  lesson.rows_used == 1 ? std::string("the one row")
+                                                        : "the " + count_of(lesson.rows_used, "row", "rows")),
                       "", "");
     return out;
 }
