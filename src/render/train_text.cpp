@@ -23,6 +23,20 @@ std::string python_float(double value) { return fmt::format("{}", value); }
 
 std::string batch_text(const TokenIds& batch) { return format_ids(batch); }
 
+// "3 of 5 rows moved (1 outside the batch)", worded for all, one and none.
+std::string moved_summary(std::size_t moved, std::size_t outside, std::size_t vocab) {
+    if (moved == 0) return fmt::format("no row of {} moved", group_thousands(vocab));
+    std::string rows;
+    if (moved == vocab) {
+        rows = vocab == 1 ? "the one row" : fmt::format("all {} rows", group_thousands(vocab));
+    } else {
+        rows = fmt::format("{} of {} rows", group_thousands(moved), group_thousands(vocab));
+    }
+    const std::string where = outside == 0 ? (moved == 1 ? "in the batch" : "all in the batch")
+                                           : group_thousands(outside) + " outside the batch";
+    return fmt::format("{} moved ({})", rows, where);
+}
+
 std::string step_lines(const TrainingStep& step, std::size_t index, std::size_t vocab, Palette palette) {
     std::string out = paint(fmt::format("Step {}: batch {}", index + 1, batch_text(step.batch)), Paint::heading,
                             palette) + '\n';
@@ -44,10 +58,12 @@ std::string step_lines(const TrainingStep& step, std::size_t index, std::size_t 
         used_unchanged += std::none_of(step.changed.begin(), step.changed.end(),
                                        [&](const RowChange& c) { return c.row == id; });
     }
-    out += fmt::format("  {} of {} rows moved ({} outside the batch); {} did not{}\n",
-                       group_thousands(step.changed.size()), group_thousands(vocab),
-                       group_thousands(moved_outside), group_thousands(unchanged),
-                       used_unchanged ? fmt::format(", {} of them in the batch", used_unchanged) : "");
+    out += "  " + moved_summary(step.changed.size(), moved_outside, vocab);
+    if (unchanged != 0 && !step.changed.empty()) {
+        out += fmt::format("; {} did not{}", group_thousands(unchanged),
+                           used_unchanged ? fmt::format(", {} of them in the batch", used_unchanged) : "");
+    }
+    out += '\n';
     return out;
 }
 
@@ -72,8 +88,16 @@ std::string outside_reason(const OptimizerSettings& settings) {
 
 std::string summary(const TrainingArgs& args, const TrainingRun& run) {
     std::size_t outside = 0;
+    std::size_t moves = 0;
     for (const TrainingStep& step : run.steps) {
+        moves += step.changed.size();
         for (const RowChange& change : step.changed) outside += !change.in_batch;
+    }
+    if (moves == 0) {
+        return std::string("No row of E moved: ") +
+               (args.optimizer.lr == 0.0 ? "with lr=0 a step changes nothing"
+                                         : "every update was 0 or too small to change a float32 value of E") +
+               ", so this run cannot show which rows a step updates.";
     }
     if (outside == 0) {
         return "Every row that moved was in its step's batch: the gradient is 0 elsewhere, and " +
