@@ -76,4 +76,8 @@ std::string count_of(std::uint64_t count, const char* singular, const char* plur
     return group_thousands(count) + ' ' + (count == 1 ? singular : plural);
 }
 
+std::string all_values(std::uint64_t count) {
+    return count == 1 ? std::string("the only value") : "all " + group_thousands(count) + " values";
+}
+
 }  // namespace embdemo

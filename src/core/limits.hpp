@@ -37,4 +37,7 @@ std::string group_thousands(std::uint64_t value);
 // "1 token id", "3 token ids", "1,024 pieces".
 std::string count_of(std::uint64_t count, const char* singular, const char* plural);
 
+// "all 15 values", or "the only value" when there is one: a verdict's subject.
+std::string all_values(std::uint64_t count);
+
 }  // namespace embdemo

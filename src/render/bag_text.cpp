@@ -118,9 +118,9 @@ std::string rounding_sentence(const BagLesson& lesson) {
         mean ? " and divides by the count at the end" : "", mean ? "divides first, then " : "",
         lesson.request.vocab_size - 1);
     if (diff.ulps == 0) {
-        return how + fmt::format(". Here the two agree bit for bit in all {} values; other bags can make them "
+        return how + fmt::format(". Here the two agree bit for bit in {}; other bags can make them "
                                  "differ in the last bits, float32 addition not being associative.",
-                                 group_thousands(total));
+                                 total == 1 ? std::string("their only value") : all_values(total));
     }
     return how + fmt::format(", and float32 addition is not associative: {} of {} values differ, by at most {} ulp "
                              "(bag {}, column {}). Neither is wrong: the same terms, rounded in another order.",

@@ -67,8 +67,9 @@ std::vector<std::string> lookup_caption(const DemoReport& report, const WeightRo
     std::vector<std::string> caption;
     const std::size_t total = report.lookup.values.size();
     caption.push_back(report.verdict.identical
-                          ? fmt::format("The lookup and the one-hot product agree bit for bit: all {} values.",
-                                        group_thousands(total))
+                          ? (total == 1 ? std::string("The lookup and the one-hot product agree bit for bit in their only value.")
+                                        : fmt::format("The lookup and the one-hot product agree bit for bit: {}.",
+                                                      all_values(total)))
                           : fmt::format("The lookup and the one-hot product differ in {} of {} values (framed).",
                                         group_thousands(report.verdict.differing), group_thousands(total)));
     if (report.difference) caption.push_back("They differ " + explain_difference(*report.difference, request.shape) + '.');

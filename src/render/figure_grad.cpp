@@ -37,7 +37,9 @@ std::vector<std::string> grad_caption(const GradLesson& lesson) {
         group_thousands(comparison.rows_with_gradient), group_thousands(lesson.weight.rows),
         group_thousands(untouched), untouched == 1 ? "stays" : "stay")};
     caption.push_back(comparison.whole.identical
-                          ? fmt::format("Both ways give the same {} values, bit for bit.", group_thousands(total))
+                          ? (total == 1 ? std::string("Both ways give the same value, bit for bit.")
+                                        : fmt::format("Both ways give the same {} values, bit for bit.",
+                                                      group_thousands(total)))
                           : fmt::format("The two ways differ in {} of {} values (framed in X.T @ G).",
                                         group_thousands(comparison.whole.differing), group_thousands(total)));
     return caption;

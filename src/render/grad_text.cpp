@@ -154,8 +154,8 @@ std::string grad_verdict(const GradLesson& lesson, Palette palette) {
     const Comparison& whole = lesson.comparison.whole;
     const std::size_t total = lesson.grad_lookup.values.size();
     if (whole.identical) {
-        return fmt::format("verdict: {} -- all {} values of dE agree bit for bit\n",
-                           paint("IDENTICAL", Paint::good, palette), group_thousands(total));
+        return fmt::format("verdict: {} -- {} of dE {} bit for bit\n", paint("IDENTICAL", Paint::good, palette),
+                           all_values(total), total == 1 ? "agrees" : "agree");
     }
     return fmt::format("verdict: {} -- {} of {} values of dE differ, max abs diff {}\n",
                        paint("DIFFERENT", Paint::bad, palette), group_thousands(whole.differing),

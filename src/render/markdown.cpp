@@ -191,8 +191,8 @@ std::string verdict_paragraph(const DemoReport& report) {
     const Comparison& verdict = report.verdict;
     const std::size_t total = report.lookup.values.size();
     if (verdict.identical) {
-        return fmt::format("**Verdict: IDENTICAL** -- lookup and one-hot product agree bit for bit ({} values).\n",
-                           group_thousands(total));
+        return fmt::format("**Verdict: IDENTICAL** -- lookup and one-hot product agree bit for bit ({}).\n",
+                           count_of(total, "value", "values"));
     }
     std::string out = fmt::format("**Verdict: DIFFERENT** -- {} of {} values differ, max abs diff {}.",
                                   group_thousands(verdict.differing), group_thousands(total), verdict.max_abs_diff);

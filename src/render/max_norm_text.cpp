@@ -42,8 +42,8 @@ std::string verdict(const MaxNormLesson& lesson, Palette palette) {
     for (const RenormRow& row : lesson.rows) rescaled += row.rescaled ? 1 : 0;
     std::string out;
     if (drawn.identical) {
-        out = wrap_words(fmt::format("IDENTICAL -- all {} values of the lookup equal one_hot(ids) @ E as drawn bit "
-                                     "for bit{}", group_thousands(total),
+        out = wrap_words(fmt::format("IDENTICAL -- {} of the lookup {} one_hot(ids) @ E as drawn bit for bit{}",
+                                     all_values(total), total == 1 ? "equals" : "equal",
                                      rescaled == 0 ? ": no looked-up row had a norm above max_norm" : ""),
                          "verdict: ", "  ");
         out.replace(9, 9, paint("IDENTICAL", Paint::good, palette));

@@ -355,10 +355,8 @@ std::string verdict_line(const DemoReport& report, Palette palette) {
     const Comparison& verdict = report.verdict;
     const std::size_t total = report.lookup.values.size();
     if (verdict.identical) {
-        const std::string which =
-            total == 1 ? "the only value agrees" : "all " + group_thousands(total) + " values agree";
-        return fmt::format("verdict: {} -- {} bit for bit, max abs diff 0\n",
-                           paint("IDENTICAL", Paint::good, palette), which);
+        return fmt::format("verdict: {} -- {} {} bit for bit, max abs diff 0\n",
+                           paint("IDENTICAL", Paint::good, palette), all_values(total), total == 1 ? "agrees" : "agree");
     }
     std::string out = fmt::format("verdict: {} -- {} of {} values differ, max abs diff {}\n",
                                   paint("DIFFERENT", Paint::bad, palette),
