@@ -176,9 +176,10 @@ WalkthroughStep step_onehot(const DemoReport& report, const TextOptions& options
                     ? std::string("onehot = torch.nn.functional.one_hot(idx)")
                     : fmt::format("onehot = torch.nn.functional.one_hot(idx, num_classes={})",
                                   request.vocab_size));
-    out += paragraph(fmt::format("Each id becomes a row of V = {} numbers: all 0, except a 1 in "
-                                 "the column whose number is the id. X has one row per id: {}.",
-                                 group_thousands(request.vocab_size),
+    out += paragraph(fmt::format("Each id becomes a row of V = {}: {}a 1 in the column whose number is the id. "
+                                 "X has one row per id: {}.",
+                                 count_of(request.vocab_size, "number", "numbers"),
+                                 request.vocab_size == 1 ? "" : "all 0, except ",
                                  per_id_shape(request.shape, request.ids.size(), request.vocab_size)));
     out += '\n';
     out += render_onehot(report, options);
