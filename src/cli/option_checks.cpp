@@ -1,0 +1,199 @@
+#include "cli/option_checks.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <string_view>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "cli/exit_codes.hpp"
+#include "cli/text_input.hpp"
+#include "core/escape.hpp"
+#include "core/gpt2_tokenizer.hpp"
+#include "core/ids.hpp"
+#include "core/limits.hpp"
+
+namespace embdemo::option_checks {
+
+namespace {
+
+// 0.1, 1e-08: the shortest text of a double, as messages show bounds.
+std::string fmt_real(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", value);
+    return text;
+}  // float32 never needs more digits than that
+
+}  // namespace
+
+CommandLine fail(std::string message) {
+    CommandLine result;
+    result.exit_code = k_exit_usage;
+    result.error = std::move(message);
+    return result;
+}
+
+// "--dim \"-5\": has a sign (allowed: ...)"
+std::string bad_value(const char* option, const std::string& text, const std::string& problem,
+                      const std::string& allowed) {
+    return std::string(option) + ' ' + quote_for_message(text) + ": " + problem + " (allowed: " +
+           allowed + ')';
+}
+
+ParseResult<std::uint64_t> parse_bounded(const char* option, const std::string& text,
+                                         std::uint64_t min, std::uint64_t max) {
+    const std::string allowed =
+        "a decimal integer from " + std::to_string(min) + " to " + std::to_string(max);
+    auto parsed = parse_decimal(text, max);
+    if (!parsed) return ParseResult<std::uint64_t>::fail(bad_value(option, text, parsed.error(), allowed));
+    if (parsed.value() < min) {
+        return ParseResult<std::uint64_t>::fail(
+            bad_value(option, text, "is less than " + std::to_string(min), allowed));
+    }
+    return parsed;
+}
+
+// A finite decimal number such as 0.1 or 1e-3, at least `min` (std::strtod in the C locale,
+// which embdemo never changes): no hex, no inf or nan, nothing after the number.
+std::optional<std::string> parse_real(const char* option, const std::string& text, double min,
+                                      double& value) {
+    const std::string allowed = "a finite decimal number of at least " + fmt_real(min);
+    if (text.empty() || text.find_first_not_of("0123456789.eE+-") != std::string::npos) {
+        return bad_value(option, text, "is not a decimal number", allowed);
+    }
+    char* end = nullptr;
+    value = std::strtod(text.c_str(), &end);
+    if (end != text.c_str() + text.size()) return bad_value(option, text, "is not a decimal number", allowed);
+    if (!std::isfinite(value)) return bad_value(option, text, "is not finite", allowed);
+    if (value < min) return bad_value(option, text, "is less than " + fmt_real(min), allowed);
+    return std::nullopt;
+}
+
+// A file or directory name given to `option`: anything but empty. `allowed` says which.
+std::optional<std::string> check_path(const char* option, const std::optional<std::string>& path,
+                                      const char* allowed) {
+    if (path && path->empty()) return bad_value(option, *path, "is empty", allowed);
+    return std::nullopt;
+}
+
+// Options of the lookup lesson that mean nothing to another lesson, refused rather than ignored.
+std::optional<std::string> check_lookup_only(const RawOptions& raw, const char* lesson) {
+    const std::pair<const char*, bool> lookup_only[] = {
+        {"--trace", raw.trace && !raw.grad},  // grad has a --trace of its own
+        {"--trace-positions", raw.trace_positions.has_value()},
+        {"--walkthrough", raw.walkthrough}, {"--pause", raw.pause}, {"--show", raw.show.has_value()},
+        {"--save-weights", raw.save_weights.has_value()}, {"--export-projector", raw.export_projector.has_value()},
+        {"--labels", raw.labels.has_value()}};
+    for (const auto& [option, given] : lookup_only) {
+        if (given) {
+            return fmt::format("{} belongs to the lookup lesson, not to {} (allowed with {}: the options of "
+                               "embdemo {} --help)", option, lesson, lesson, lesson);
+        }
+    }
+    return std::nullopt;
+}
+
+// -V <= K < V, as nn.Embedding checks padding_idx.
+std::optional<std::string> parse_padding_idx(const std::string& text, std::uint64_t vocab_size,
+                                             std::optional<std::int64_t>& padding_idx) {
+    const std::string allowed = "an integer from -" + std::to_string(vocab_size) + " to " +
+                                std::to_string(vocab_size - 1) + ", as nn.Embedding allows";
+    const bool negative = !text.empty() && text[0] == '-';
+    const auto magnitude = parse_decimal(negative ? text.substr(1) : text, UINT64_MAX);
+    if (!magnitude) return bad_value("--padding-idx", text, magnitude.error(), allowed);
+    if (negative ? magnitude.value() > vocab_size : magnitude.value() >= vocab_size) {
+        return bad_value("--padding-idx", text, "is out of range for a vocab of " + group_thousands(vocab_size),
+                         allowed);
+    }
+    const auto value = static_cast<std::int64_t>(magnitude.value());
+    padding_idx = negative ? -value : value;
+    return std::nullopt;
+}
+
+// The lessons without a figure, page or script refuse those formats by name.
+std::optional<std::string> check_picture_format(const RawOptions& raw, const Options& options) {
+    if (!is_picture_format(options.format) || !is_table_lesson(raw)) return std::nullopt;
+    const char* lesson = raw.tied ? "tied" : raw.factor ? "factor" : raw.bag ? "bag" : "positions";
+    return bad_value("--format", raw.format,
+                     fmt::format("embdemo {} has no figure, page or script yet; svg, html and python are "
+                                 "the notebook lesson's and grad's", lesson),
+                     "text, json, csv, tsv, markdown");
+}
+
+// A finite decimal number above 0 (std::strtod in the C locale): no hex, nan or inf words.
+std::optional<std::string> parse_positive(const char* option, const std::string& text, const char* allowed,
+                                          double& value) {
+    const bool word = text == "nan" || text == "inf" || text == "-inf" || text == "+inf";
+    if (text.empty() || text.find_first_not_of("0123456789.eE+-") != std::string::npos) {
+        return bad_value(option, text, word ? "is not finite" : "is not a decimal number", allowed);
+    }
+    char* end = nullptr;
+    value = std::strtod(text.c_str(), &end);
+    if (end != text.c_str() + text.size()) return bad_value(option, text, "is not a decimal number", allowed);
+    if (!std::isfinite(value)) return bad_value(option, text, "is out of range", allowed);
+    if (value <= 0.0) return bad_value(option, text, "is not positive", allowed);
+    return std::nullopt;
+}
+
+// Which option gave the ids, for messages about them.
+const char* ids_option(const RawOptions& raw) { return raw.text ? "--text" : raw.text_file ? "--text-file" : "--ids"; }
+
+// The ids from --ids, --text or --text-file (exactly one of them).
+// The text of --text or --text-file, whichever is given.
+ParseResult<GivenText> given_text(const RawOptions& raw) {
+    if (raw.text) return ParseResult<GivenText>::ok({*raw.text, "--text"});
+    auto text = read_text_file(*raw.text_file);
+    if (!text) return ParseResult<GivenText>::fail(text.error());
+    return ParseResult<GivenText>::ok({std::move(text.value()), "--text-file " + quote_for_message(*raw.text_file) + ":"});
+}
+
+ParseResult<IdBatch> read_ids(const RawOptions& raw) {
+    using Result = ParseResult<IdBatch>;
+    const int given = int(raw.ids.has_value()) + int(raw.text.has_value()) + int(raw.text_file.has_value());
+    if (given > 1) {
+        return Result::fail("--ids, --text and --text-file each give the ids (allowed: one of them)");
+    }
+    if (raw.text || raw.text_file) {
+        auto text = given_text(raw);
+        if (!text) return Result::fail(text.error());
+        return ids_from_text(std::move(text.value()));
+    }
+    auto ids = parse_id_batch(*raw.ids);
+    if (!ids) {
+        return Result::fail(bad_value("--ids", *raw.ids, ids.error(),
+                                      "comma-separated non-negative decimal token ids, e.g. 2,3,1, or rows "
+                                      "of them separated by ';' for a batch"));
+    }
+    return ids;
+}
+
+// Options of other lessons, and sources of E these lessons do not take, refused by name.
+std::optional<std::string> check_table_lesson_exclusive(const RawOptions& raw, const char* lesson) {
+    if (auto problem = check_lookup_only(raw, lesson)) return problem;
+    if (raw.max_memory) {
+        // Only the lookup and grad lessons estimate their memory; a budget given here was
+        // silently ignored. These lessons are bounded by the size caps (docs/usage.md).
+        return fmt::format("--max-memory has no effect on embdemo {}, whose memory the size caps bound (allowed "
+                           "with {}: the options of embdemo {} --help)", lesson, lesson, lesson);
+    }
+    if (raw.weights || raw.init != "torch") {
+        return fmt::format("{} {}: embdemo {} draws its tables as PyTorch does after torch.manual_seed "
+                           "(allowed: --init torch, the default, and no --weights)",
+                           raw.weights ? "--weights" : "--init", raw.weights ? quote_for_message(*raw.weights)
+                                                                             : quote_for_message(raw.init), lesson);
+    }
+    return std::nullopt;
+}
+
+// The machine formats print every value: refuse a run that would print more than the cap.
+std::optional<std::string> check_printed(const char* lesson, std::uint64_t printed) {
+    if (printed <= k_max_printed_values) return std::nullopt;
+    return fmt::format("embdemo {}: the machine formats would print {} numbers (allowed: at most {}; use "
+                       "a smaller --vocab or --dim, or the text view)",
+                       lesson, group_thousands(printed), group_thousands(k_max_printed_values));
+}
+
+}  // namespace embdemo::option_checks

@@ -1,0 +1,160 @@
+// What the option parser hands its validators (cli/options.cpp declares the options with CLI11;
+// the validate_*.cpp files, which do not include CLI11, turn the raw strings into Options) and
+// the value checks they share. Internal to src/cli.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cli/options.hpp"
+#include "cli/text_input.hpp"
+#include "core/ids.hpp"
+#include "core/parse_result.hpp"
+
+namespace embdemo::option_checks {
+
+constexpr std::uint64_t k_max_precision = 9;
+constexpr std::size_t k_max_traced_positions = 64;
+constexpr std::uint64_t k_max_steps = 100;  // each step is a screenful
+
+struct RawOptions {
+    std::optional<std::string> ids;
+    std::optional<std::string> text;       // --text: GPT-2 tokens instead of --ids
+    std::optional<std::string> text_file;  // --text-file
+    std::optional<std::string> vocab;
+    std::optional<std::string> dim;
+    std::optional<std::string> seed;
+    std::string format = "text";
+    std::optional<std::string> show;
+    std::optional<std::string> weights;
+    std::optional<std::string> save_weights;
+    std::optional<std::string> export_projector;
+    std::optional<std::string> labels;
+    std::optional<std::string> max_memory;
+    std::string precision = "4";
+    bool precision_given = false;  // the default is not a request
+    std::string color = "auto";
+    std::string palette = "auto";
+    std::string init = "torch";
+    bool trace = false;
+    std::optional<std::string> trace_positions;
+    bool walkthrough = false;
+    bool pause = false;
+    // embdemo grad
+    bool grad = false;
+    std::optional<std::string> padding_idx;
+    bool scale_grad_by_freq = false;
+    std::optional<std::string> upstream;
+    std::optional<std::string> optimizer;
+    std::optional<std::string> steps;
+    std::optional<std::string> lr;
+    std::optional<std::string> momentum;
+    std::optional<std::string> weight_decay;
+    // embdemo cost
+    bool cost = false;
+    std::optional<std::string> model;
+    std::optional<std::string> tokens;
+    std::vector<std::string> shared_given;  // the main command's options on the command line
+    // embdemo tokens
+    bool tokens_lesson = false;
+    std::optional<std::string> piece;
+    // embdemo positions, tied, factor, bag: the table lessons
+    bool positions = false;
+    std::optional<std::string> context;
+    std::optional<std::string> encoding;  // positions: learned, sinusoidal or rope
+    std::optional<std::string> stride;  // positions with text: the data loader
+    std::optional<std::string> batch;
+    bool tied = false;
+    std::optional<std::string> top;
+    std::optional<std::string> hidden;
+    bool factor = false;
+    std::optional<std::string> rank;
+    bool bag = false;
+    std::optional<std::string> bags;
+    std::optional<std::string> mode;
+    std::optional<std::string> per_sample_weights;
+    // Where the two forms part ways: --max-norm/--norm-type (lookup, grad), grad's --sparse and --top
+    std::optional<std::string> max_norm;
+    std::optional<std::string> norm_type;
+    bool sparse = false;
+};
+
+// A lesson that reads --ids as B x T rows and draws its tables itself.
+inline bool is_table_lesson(const RawOptions& raw) { return raw.positions || raw.tied || raw.factor || raw.bag; }
+
+inline constexpr std::pair<const char*, OutputFormat> k_formats[] = {
+    {"text", OutputFormat::text}, {"json", OutputFormat::json}, {"csv", OutputFormat::csv},
+    {"tsv", OutputFormat::tsv}, {"markdown", OutputFormat::markdown}, {"svg", OutputFormat::svg},
+    {"html", OutputFormat::html}, {"python", OutputFormat::python}};
+
+inline constexpr std::pair<const char*, ColorMode> k_color_modes[] = {
+    {"auto", ColorMode::automatic}, {"always", ColorMode::always}, {"never", ColorMode::never}};
+
+inline constexpr std::pair<const char*, PaletteMode> k_palettes[] = {
+    {"auto", PaletteMode::automatic}, {"dark", PaletteMode::dark}, {"light", PaletteMode::light}};
+
+// The value a name stands for in one of the tables above, or nullopt.
+template <typename Value, std::size_t N>
+std::optional<Value> find_named(const std::pair<const char*, Value> (&table)[N], const std::string& name) {
+    for (const auto& [known, value] : table) {
+        if (name == known) return value;
+    }
+    return std::nullopt;
+}
+
+// "auto, always, never": a table's names, in order, for the "allowed" part of a message.
+template <typename Value, std::size_t N>
+std::string names_of(const std::pair<const char*, Value> (&table)[N]) {
+    std::string names;
+    for (const auto& entry : table) names += (names.empty() ? "" : ", ") + std::string(entry.first);
+    return names;
+}
+
+// The checks the lessons share (option_checks.cpp). A std::optional<std::string> is the problem
+// found, as one line for stderr; nullopt means the value is good.
+CommandLine fail(std::string message);
+std::string bad_value(const char* option, const std::string& text, const std::string& problem,
+                      const std::string& allowed);
+ParseResult<std::uint64_t> parse_bounded(const char* option, const std::string& text, std::uint64_t min,
+                                         std::uint64_t max);
+// parse_bounded's value stored into `target` (an integer field), or the problem.
+template <typename Target>
+std::optional<std::string> read_bounded(const char* option, const std::string& text, std::uint64_t min,
+                                        std::uint64_t max, Target& target) {
+    const auto parsed = parse_bounded(option, text, min, max);
+    if (!parsed) return parsed.error();
+    target = static_cast<Target>(parsed.value());
+    return std::nullopt;
+}
+std::optional<std::string> parse_real(const char* option, const std::string& text, double min, double& value);
+std::optional<std::string> parse_positive(const char* option, const std::string& text, const char* allowed,
+                                          double& value);
+std::optional<std::string> parse_padding_idx(const std::string& text, std::uint64_t vocab_size,
+                                             std::optional<std::int64_t>& padding_idx);
+std::optional<std::string> check_path(const char* option, const std::optional<std::string>& path, const char* allowed);
+std::optional<std::string> check_lookup_only(const RawOptions& raw, const char* lesson);
+std::optional<std::string> check_table_lesson_exclusive(const RawOptions& raw, const char* lesson);
+std::optional<std::string> check_picture_format(const RawOptions& raw, const Options& options);
+std::optional<std::string> check_printed(const char* lesson, std::uint64_t printed);
+const char* ids_option(const RawOptions& raw);
+ParseResult<GivenText> given_text(const RawOptions& raw);
+ParseResult<IdBatch> read_ids(const RawOptions& raw);
+
+// embdemo grad's options, and --max-norm/--norm-type for lookup and grad (validate_grad.cpp).
+std::optional<std::string> validate_max_norm(const RawOptions& raw, Options& options);
+std::optional<std::string> validate_grad(const RawOptions& raw, Options& options);
+
+// embdemo cost and embdemo tokens, each whole (validate_cost_tokens.cpp).
+CommandLine validate_tokens(const RawOptions& raw);
+CommandLine validate_cost(const RawOptions& raw);
+
+// The table lessons: positions, tied, factor, bag (validate_tables.cpp).
+std::optional<std::string> prepare_bag_ids(RawOptions& raw);
+std::optional<std::string> validate_table_lesson(const RawOptions& raw, Options& options);
+std::optional<std::string> apply_data_loader(const RawOptions& raw, IdBatch& ids, Options& options);
+
+}  // namespace embdemo::option_checks

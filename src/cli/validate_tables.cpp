@@ -1,0 +1,244 @@
+// The table lessons' options (positions, tied, factor, bag), turned into Options.
+#include "cli/option_checks.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <string_view>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "cli/text_input.hpp"
+#include "core/gpt2_tokenizer.hpp"
+#include "core/ids.hpp"
+#include "core/limits.hpp"
+
+namespace embdemo::option_checks {
+
+namespace {
+
+constexpr std::pair<const char*, PositionEncoding> k_encodings[] = {
+    {"learned", PositionEncoding::learned},
+    {"sinusoidal", PositionEncoding::sinusoidal},
+    {"rope", PositionEncoding::rope},
+};
+
+std::optional<std::string> validate_encoding(const RawOptions& raw, Options& options) {
+    if (!raw.encoding) return std::nullopt;
+    const auto encoding = find_named(k_encodings, *raw.encoding);
+    if (!encoding) return bad_value("--encoding", *raw.encoding, "is not a known encoding", names_of(k_encodings));
+    if (*encoding == PositionEncoding::rope && options.request.dim % 2 != 0) {
+        return bad_value("--encoding", *raw.encoding,
+                         "needs an even --dim: RoPE turns pairs of columns (j, j + d/2), and --dim is " +
+                             std::to_string(options.request.dim),
+                         "an even --dim with rope");
+    }
+    options.positions.encoding = *encoding;
+    options.positions.encoding_given = true;
+    return std::nullopt;
+}
+
+std::optional<std::string> validate_positions(const RawOptions& raw, Options& options) {
+    if (auto problem = validate_encoding(raw, options)) return problem;
+    const DemoRequest& request = options.request;
+    const std::uint64_t seq = options.id_batch.seq;
+    const std::uint64_t max_context = std::max<std::uint64_t>(seq, k_max_matrix_values / request.dim);
+    PositionsOptions& positions = options.positions;
+    positions.context = seq;
+    positions.context_inferred = !raw.context;
+    if (raw.context) {
+        const std::string allowed = fmt::format("C >= T: a decimal integer from {} to {}", seq, max_context);
+        const auto context = parse_decimal(*raw.context);
+        if (!context) return bad_value("--context", *raw.context, context.error(), allowed);
+        if (context.value() < seq) {
+            return bad_value("--context", *raw.context,
+                             fmt::format("is shorter than the sequence (T = {}): P would have no row for "
+                                         "position {}", seq, context.value()),
+                             allowed);
+        }
+        if (context.value() > max_context) {
+            return bad_value("--context", *raw.context,
+                             fmt::format("would make P {} x {}, over the limit of {} values per matrix",
+                                         group_thousands(context.value()), group_thousands(request.dim),
+                                         group_thousands(k_max_matrix_values)),
+                             allowed);
+        }
+        positions.context = context.value();
+    }
+    // one_hot(arange(T), C) @ P obeys the caps the token product does.
+    if (auto too_big = check_demo_sizes(seq, positions.context, request.dim)) {
+        return "--context: the position table's one-hot product: " + *too_big;
+    }
+    const std::uint64_t n = request.ids.size();
+    const std::uint64_t d = request.dim;
+    if (options.format == OutputFormat::text) return std::nullopt;
+    return check_printed("positions", request.vocab_size * d + positions.context * d + 4 * n * d + seq * d);
+}
+
+std::optional<std::string> validate_tied(const RawOptions& raw, Options& options) {
+    const std::uint64_t vocab = options.request.vocab_size;
+    const std::uint64_t n = options.request.ids.size();
+    const std::uint64_t d = options.request.dim;
+    TiedOptions& tied = options.tied;
+    tied.top = static_cast<std::size_t>(std::min<std::uint64_t>(5, vocab));
+    if (raw.top) {
+        const std::string allowed = fmt::format("K from 1 to the vocab, {}", vocab);
+        const auto top = parse_decimal(*raw.top);
+        if (!top) return bad_value("--top", *raw.top, top.error(), allowed);
+        if (top.value() < 1 || top.value() > vocab) {
+            return bad_value("--top", *raw.top, top.value() < 1 ? "is 0" : "is more than the vocab has ids", allowed);
+        }
+        tied.top = static_cast<std::size_t>(top.value());
+    }
+    if (raw.hidden) {
+        if (raw.hidden->empty()) return bad_value("--hidden", *raw.hidden, "is empty", "a .npy, .csv or .tsv file of n x D");
+        tied.hidden_file = *raw.hidden;
+    }
+    if (options.format == OutputFormat::text) return std::nullopt;
+    return check_printed("tied", vocab * d + n * d + n * vocab);
+}
+
+std::optional<std::string> validate_factor(const RawOptions& raw, Options& options) {
+    const std::uint64_t d = options.request.dim;
+    const std::string allowed = fmt::format("a rank from 1 to {}, below --dim", d - 1);
+    if (!raw.rank) return "embdemo factor needs --rank R (allowed: " + allowed + ", e.g. --rank " + std::to_string(std::max<std::uint64_t>(1, d / 4)) + ")";
+    const auto rank = parse_decimal(*raw.rank);
+    if (!rank) return bad_value("--rank", *raw.rank, rank.error(), allowed);
+    if (rank.value() == 0) {
+        return bad_value("--rank", *raw.rank, "is 0: E1 would have no columns and every vector would be 0", allowed);
+    }
+    if (rank.value() >= d) {
+        return bad_value("--rank", *raw.rank,
+                         fmt::format("is not below --dim {}: then V*r + r*d >= V*d, and the two factors save "
+                                     "nothing over one table", d),
+                         d > 1 ? allowed : "a --dim of at least 2, and a rank below it");
+    }
+    options.factor.rank = rank.value();
+    const std::uint64_t v = options.request.vocab_size;
+    const std::uint64_t n = options.request.ids.size();
+    const std::uint64_t r = rank.value();
+    if (options.format == OutputFormat::text) return std::nullopt;
+    return check_printed("factor", v * r + r * d + n * r + 2 * n * d);
+}
+
+std::optional<std::string> validate_bag(const RawOptions& raw, Options& options) {
+    BagOptions& bag = options.bag;
+    bag.bags = parse_bags(*raw.bags).value();  // checked by prepare_bag_ids
+    const std::string mode = raw.mode.value_or("mean");
+    if (mode == "sum" || mode == "mean" || mode == "max") {
+        bag.mode = mode == "sum" ? BagMode::sum : mode == "max" ? BagMode::max : BagMode::mean;
+    } else {
+        return bad_value("--mode", mode, "is not a mode of nn.EmbeddingBag", "sum, mean, max");
+    }
+    const std::uint64_t v = options.request.vocab_size;
+    if (raw.padding_idx) {
+        if (auto problem = parse_padding_idx(*raw.padding_idx, v, bag.padding_idx)) return problem;
+    }
+    if (raw.per_sample_weights) {
+        if (bag.mode != BagMode::sum) {
+            return bad_value("--per-sample-weights", *raw.per_sample_weights,
+                             "needs --mode sum: PyTorch supports per_sample_weights only for mode='sum'",
+                             "--mode sum with --per-sample-weights");
+        }
+        const auto weights = parse_bag_weights(*raw.per_sample_weights, bag.bags);
+        if (!weights) {
+            return bad_value("--per-sample-weights", *raw.per_sample_weights, weights.error(),
+                             "one finite decimal number per id of --bags, in the same layout");
+        }
+        bag.per_sample_weights = weights.value();
+    }
+    const std::uint64_t b = bag.bags.count();
+    const std::uint64_t d = options.request.dim;
+    if (auto too_big = check_demo_sizes(b, v, d)) return "--bags/--vocab/--dim: the multi-hot product: " + *too_big;
+    if (options.format == OutputFormat::text) return std::nullopt;
+    return check_printed("bag", v * d + b * v + 2 * b * d);
+}
+
+}  // namespace
+
+// --bags stands in for --ids in the shared checks: the bags' ids, in one list, are checked and
+// sized like any other ids, after the checks that only --bags can name properly.
+std::optional<std::string> prepare_bag_ids(RawOptions& raw) {
+    if (raw.ids) {
+        return std::string("--ids belongs to the other lessons: embdemo bag reads its ids from --bags "
+                           "(allowed: --bags \"2,3;1,1,0\")");
+    }
+    if (!raw.bags || (!raw.dim && !raw.weights)) {
+        return std::string(!raw.bags ? "--bags is" : "--dim is") +
+               " required, e.g. embdemo bag --bags \"2,3;1,1,0\" --dim 5; see embdemo bag --help";
+    }
+    const auto bags = parse_bags(*raw.bags);
+    const char* allowed = "bags of comma-separated ids separated by ';', an empty bag as nothing between two ';'";
+    if (!bags) return bad_value("--bags", *raw.bags, bags.error(), allowed);
+    if (bags.value().ids.empty()) return bad_value("--bags", *raw.bags, "has no id in any bag", "at least one id");
+    if (raw.vocab) {
+        const auto vocab = parse_bounded("--vocab", *raw.vocab, 1, UINT64_MAX);
+        if (!vocab) return vocab.error();
+        const Bags& parsed = bags.value();
+        for (std::size_t b = 0; b < parsed.count(); ++b) {
+            for (std::size_t i = parsed.offsets[b]; i < parsed.offsets[b + 1]; ++i) {
+                if (parsed.ids[i] < vocab.value()) continue;
+                return fmt::format("--bags: bag {} item {} = {} is out of range for --vocab {} (allowed: ids 0 to {})",
+                                   b, i - parsed.offsets[b] + 1, parsed.ids[i], vocab.value(), vocab.value() - 1);
+            }
+        }
+    }
+    raw.ids = fmt::format("{}", fmt::join(bags.value().ids, ","));
+    return std::nullopt;
+}
+
+std::optional<std::string> validate_table_lesson(const RawOptions& raw, Options& options) {
+    const char* lesson = raw.tied ? "tied" : raw.factor ? "factor" : raw.bag ? "bag" : "positions";
+    if (auto problem = check_table_lesson_exclusive(raw, lesson)) return problem;
+    if (raw.tied) {
+        options.lesson = Lesson::tied;
+        return validate_tied(raw, options);
+    }
+    if (raw.factor) {
+        options.lesson = Lesson::factor;
+        return validate_factor(raw, options);
+    }
+    if (raw.bag) {
+        options.lesson = Lesson::bag;
+        return validate_bag(raw, options);
+    }
+    options.lesson = Lesson::positions;
+    return validate_positions(raw, options);
+}
+
+// positions with text and --context T: the first batch of the book's data loader replaces the
+// text's ids (B x T windows); --stride and --batch mean nothing without it.
+std::optional<std::string> apply_data_loader(const RawOptions& raw, IdBatch& ids, Options& options) {
+    const bool loader = raw.positions && ids.source.from_text() && raw.context;
+    if (!loader) {
+        if (!raw.stride && !raw.batch) return std::nullopt;
+        return std::string(raw.stride ? "--stride" : "--batch") +
+               " sets the book's data loader, which embdemo positions runs for --text or --text-file with "
+               "--context T (allowed: those together)";
+    }
+    const std::uint64_t n = ids.values.size();
+    const auto context = parse_bounded("--context", *raw.context, 1, std::max<std::uint64_t>(n, 1));
+    if (!context) return context.error();
+    LoaderSettings& settings = options.positions.loader;
+    settings.context = context.value();
+    settings.stride = settings.context;
+    settings.batch = 4;  // create_dataloader_v1's own default
+    if (raw.stride) {
+        if (auto problem = read_bounded("--stride", *raw.stride, 1, std::max<std::uint64_t>(n, 1), settings.stride)) {
+            return problem;
+        }
+    }
+    if (raw.batch) {
+        if (auto problem = read_bounded("--batch", *raw.batch, 1, std::max<std::uint64_t>(n, 1), settings.batch)) {
+            return problem;
+        }
+    }
+    auto first = first_loader_batch(ids, settings);
+    if (!first) return std::string(ids_option(raw)) + ": " + first.error();
+    ids = std::move(first.value().inputs);
+    options.positions.targets = std::move(first.value().targets);
+    options.positions.windows = first.value().windows;
+    return std::nullopt;
+}
+
+}  // namespace embdemo::option_checks
