@@ -127,6 +127,18 @@ std::string rounding_sentence(const BagLesson& lesson) {
                              group_thousands(diff.differing), group_thousands(total), diff.ulps, diff.bag, diff.column);
 }
 
+// Why a bag's output is all zeros, when it is empty or holds nothing but padding_idx (which
+// every mode skips), or "".
+std::string zeros_note(const BagLesson& lesson, std::size_t b) {
+    const Bags& bags = lesson.request.bags;
+    if (bags.size(b) == 0) return "empty: zeros";
+    if (!lesson.padding_row) return "";
+    const auto first = bags.ids.begin() + static_cast<std::ptrdiff_t>(bags.offsets[b]);
+    const auto last = bags.ids.begin() + static_cast<std::ptrdiff_t>(bags.offsets[b + 1]);
+    const bool only_padding = std::all_of(first, last, [&](std::uint64_t id) { return id == *lesson.padding_row; });
+    return only_padding ? "only padding_idx: zeros" : "";
+}
+
 // Row pairs per bag: its output ("bag", or "max"), then M @ E or the winners ("from") under it.
 std::vector<BlockRow> output_rows(const BagLesson& lesson, const std::vector<std::size_t>& bag_rows) {
     const Bags& bags = lesson.request.bags;
@@ -142,7 +154,7 @@ std::vector<BlockRow> output_rows(const BagLesson& lesson, const std::vector<std
             continue;
         }
         rows.push_back({b, pad_right(bag_label(bags, b), label_width) + "  " + (is_max ? "max" : "bag"),
-                        bags.size(b) == 0 ? "empty: zeros" : "", false});
+                        zeros_note(lesson, b), false});
         rows.push_back({b, std::string(label_width, ' ') + "  " + (is_max ? "from" : "M @ E"), "", false});
     }
     return rows;
