@@ -118,10 +118,21 @@ std::string repeated_sentence(const PositionsLesson& lesson) {
     const std::string how = lesson.request.encoding == PositionEncoding::rope
                                 ? fmt::format("turns it by t = {} and t = {}", t1, t2)
                                 : fmt::format("adds P[{}] and P[{}]", t1, t2);
+    const std::size_t cols = lesson.output.cols;
+    std::string differ;
+    if (r.differing_columns == 0) {
+        differ = "yet the two output rows come out equal in float32";
+    } else if (r.differing_columns == cols) {
+        differ = cols == 1 ? "so the two output rows differ in their only column"
+                           : fmt::format("so the two output rows differ in all {} columns", group_thousands(cols));
+    } else {
+        differ = fmt::format("so the two output rows differ in {} of {} columns", group_thousands(r.differing_columns),
+                             group_thousands(cols));
+    }
     return fmt::format("Same token, two positions: id {} at {} (t = {}) and {} (t = {}) looks up the "
-                       "same row E[{}], but {}, so the two output rows differ in {} of {} columns.",
+                       "same row E[{}], but {}, {}.",
                        r.id, flat_position_label(ids, r.first), t1, flat_position_label(ids, r.second), t2,
-                       r.id, how, r.differing_columns, lesson.output.cols);
+                       r.id, how, differ);
 }
 
 std::string verdict(const PositionsLesson& lesson, Palette palette) {
