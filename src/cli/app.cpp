@@ -516,7 +516,9 @@ int run_bag(const Options& options) {
     request.per_sample_weights = options.bag.per_sample_weights;
     const BagLesson lesson = run_bag_lesson(request);
     // Exit 0 even when M @ E differs in the last bits: that is float32 summation order, not an error.
-    return write_lesson(options, lesson, bag_report, render_bag_text);
+    const bool trace = options.view == View::trace;
+    return write_lesson(options, lesson, bag_report,
+                        [trace](const BagLesson& shown, const TextOptions& text) { return render_bag_text(shown, text, trace); });
 }
 
 int run_tokens(const Options& options) {

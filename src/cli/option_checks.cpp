@@ -82,11 +82,14 @@ std::optional<std::string> check_path(const char* option, const std::optional<st
 // Options of the lookup lesson that mean nothing to another lesson, refused rather than ignored.
 std::optional<std::string> check_lookup_only(const RawOptions& raw, const char* lesson) {
     const std::pair<const char*, bool> lookup_only[] = {
-        {"--trace", raw.trace && !raw.grad},  // grad has a --trace of its own
         {"--trace-positions", raw.trace_positions.has_value()},
         {"--walkthrough", raw.walkthrough}, {"--pause", raw.pause}, {"--show", raw.show.has_value()},
         {"--save-weights", raw.save_weights.has_value()}, {"--export-projector", raw.export_projector.has_value()},
         {"--labels", raw.labels.has_value()}};
+    if (raw.trace && !raw.grad && !raw.bag) {
+        return fmt::format("--trace is a step-by-step view of the lookup, grad and bag lessons; {} has none (allowed "
+                           "with {}: the options of embdemo {} --help)", lesson, lesson, lesson);
+    }
     for (const auto& [option, given] : lookup_only) {
         if (given) {
             return fmt::format("{} belongs to the lookup lesson, not to {} (allowed with {}: the options of "

@@ -440,13 +440,15 @@ constexpr const char* k_bag_footer = R"(--bags replaces --ids here; the shared o
 embdemo --help. After torch.manual_seed(SEED), bag = nn.EmbeddingBag(V, D,
 mode=MODE, padding_idx=K) is called as bag(input, offsets), input being the
 bags' ids in one list and offsets where each bag starts. An empty bag (nothing
-between two ';', or before the first or after the last) gives zeros.
+between two ';', or before the first or after the last) gives zeros. --trace
+walks the first 8 bags step by step, the bag's way and M @ E's.
 
 Examples:
   embdemo bag --bags "2,3;1,1,0" --dim 5                mean of each bag
   embdemo bag --bags "2,3;1" --dim 5 --mode sum --per-sample-weights "0.5,2;3"
   embdemo bag --bags "2,3;;1" --dim 4 --mode max        winners; empty bag
   embdemo bag --bags "2,0,2;0" --dim 4 --padding-idx 0  padding is skipped
+  embdemo bag --bags "2,3,3" --dim 3 --trace            where an ulp comes from
 
 Exit status: 0 (M @ E may differ from the bag's output in the last bits, which
 the view measures), 2 for bad input, 1 for a failed write.)";

@@ -11,48 +11,60 @@
 namespace embdemo {
 namespace {
 
-// Sum or mean of one bag into `out` (d values, +0 on entry).
+// Sum or mean of one bag into `out` (d values, +0 on entry), each step recorded in `steps` when
+// given.
 void reduce_sum(const Matrix& weight, const BagRequest& request, std::size_t b,
-                std::optional<std::size_t> padding_row, float* out, std::size_t& count) {
+                std::optional<std::size_t> padding_row, float* out, std::size_t& count, BagSteps* steps) {
     const Bags& bags = request.bags;
     const bool weighted = !request.per_sample_weights.empty();
     for (std::size_t i = bags.offsets[b]; i < bags.offsets[b + 1]; ++i) {
         const std::uint64_t k = bags.ids[i];
-        if (padding_row && k == *padding_row) continue;
+        if (padding_row && k == *padding_row) {
+            if (steps) steps->record({BagStep::Kind::skip_padding, k, 1.0f, 0, {}});
+            continue;
+        }
         ++count;
         const float* row = weight.row(k);
+        const float w = weighted ? request.per_sample_weights[i] : 1.0f;
         if (!weighted) {
             for (std::size_t j = 0; j < weight.cols; ++j) out[j] += row[j];
         } else if (!padding_row) {
-            const float w = request.per_sample_weights[i];  // the vectorised kernel fuses
-            for (std::size_t j = 0; j < weight.cols; ++j) out[j] = std::fma(w, row[j], out[j]);
+            for (std::size_t j = 0; j < weight.cols; ++j) out[j] = std::fma(w, row[j], out[j]);  // the vectorised kernel fuses
         } else {
-            const float w = request.per_sample_weights[i];  // the generic loop rounds twice
-            for (std::size_t j = 0; j < weight.cols; ++j) out[j] += row[j] * w;
+            for (std::size_t j = 0; j < weight.cols; ++j) out[j] += row[j] * w;  // the generic loop rounds twice
         }
+        if (steps) steps->record({BagStep::Kind::add, k, w, 0, {out, out + weight.cols}});
     }
     if (request.mode == BagMode::mean) {
         const auto divisor = static_cast<float>(std::max<std::size_t>(count, 1));
         for (std::size_t j = 0; j < weight.cols; ++j) out[j] /= divisor;
+        if (steps) steps->record({BagStep::Kind::divide, 0, divisor, 0, {out, out + weight.cols}});
     }
 }
 
 // Element-wise max of one bag: the first counted row, then any strictly larger value.
 void reduce_max(const Matrix& weight, const BagRequest& request, std::size_t b,
-                std::optional<std::size_t> padding_row, float* out, float* winner, std::size_t& count) {
+                std::optional<std::size_t> padding_row, float* out, float* winner, std::size_t& count,
+                BagSteps* steps) {
     const Bags& bags = request.bags;
     for (std::size_t j = 0; j < weight.cols; ++j) winner[j] = -1.0f;
     for (std::size_t i = bags.offsets[b]; i < bags.offsets[b + 1]; ++i) {
         const std::uint64_t k = bags.ids[i];
-        if (padding_row && k == *padding_row) continue;
+        if (padding_row && k == *padding_row) {
+            if (steps) steps->record({BagStep::Kind::skip_padding, k, 1.0f, 0, {}});
+            continue;
+        }
         const float* row = weight.row(k);
+        std::size_t taken = 0;
         for (std::size_t j = 0; j < weight.cols; ++j) {
             if (count == 0 || row[j] > out[j]) {
                 out[j] = row[j];
                 winner[j] = static_cast<float>(k);
+                ++taken;
             }
         }
         ++count;
+        if (steps) steps->record({BagStep::Kind::max_offer, k, 1.0f, taken, {out, out + weight.cols}});
     }
 }
 
@@ -88,9 +100,9 @@ Matrix embedding_bag_forward(const Matrix& weight, const BagRequest& request, st
         std::size_t count = 0;
         float* row = out.values.data() + b * weight.cols;
         if (request.mode == BagMode::max) {
-            reduce_max(weight, request, b, padding_row, row, winners->values.data() + b * weight.cols, count);
+            reduce_max(weight, request, b, padding_row, row, winners->values.data() + b * weight.cols, count, nullptr);
         } else {
-            reduce_sum(weight, request, b, padding_row, row, count);
+            reduce_sum(weight, request, b, padding_row, row, count, nullptr);
         }
     }
     return out;
@@ -137,6 +149,60 @@ BagLesson run_bag_lesson(const BagRequest& request) {
         lesson.difference = compare_ulps(lesson.output, lesson.multihot_matmul);
     }
     return lesson;
+}
+
+void BagSteps::record(BagStep step) {
+    if (head.size() < k_head) {
+        head.push_back(std::move(step));
+        return;
+    }
+    if (tail.size() == k_tail) {
+        tail.erase(tail.begin());
+        ++elided;
+    }
+    tail.push_back(std::move(step));
+}
+
+BagTrace trace_bag(const BagLesson& lesson, std::size_t b) {
+    const BagRequest& request = lesson.request;
+    const std::size_t d = lesson.weight.cols;
+    BagTrace trace;
+    trace.bag = b;
+    trace.bag_row.assign(d, 0.0f);
+    std::size_t count = 0;
+    if (request.mode == BagMode::max) {
+        std::vector<float> winners(d);
+        reduce_max(lesson.weight, request, b, lesson.padding_row, trace.bag_row.data(), winners.data(), count,
+                   &trace.bag_steps);
+    } else {
+        reduce_sum(lesson.weight, request, b, lesson.padding_row, trace.bag_row.data(), count, &trace.bag_steps);
+    }
+    const float* output = lesson.output.row(b);
+    trace.bag_matches = std::equal(trace.bag_row.begin(), trace.bag_row.end(), output, [](float x, float y) {
+        return ulp_distance(x, y) == 0;
+    });
+    if (request.mode == BagMode::max) return trace;
+
+    trace.product_row.assign(d, 0.0f);
+    for (std::size_t k = 0; k < lesson.multihot.cols; ++k) {
+        const float m = lesson.multihot.at(b, k);
+        if (m == 0.0f) continue;
+        const float* row = lesson.weight.row(k);
+        for (std::size_t j = 0; j < d; ++j) trace.product_row[j] += m * row[j];
+        trace.product_steps.record({BagStep::Kind::add, k, m, 0, trace.product_row});
+    }
+    const float* product = lesson.multihot_matmul.row(b);
+    trace.product_matches = std::equal(trace.product_row.begin(), trace.product_row.end(), product,
+                                       [](float x, float y) { return ulp_distance(x, y) == 0; });
+    return trace;
+}
+
+std::vector<std::size_t> traced_bags(const BagLesson& lesson) {
+    const std::size_t count = lesson.request.bags.count();
+    std::vector<std::size_t> bags;
+    for (std::size_t b = 0; b < std::min(count, k_max_traced_bags); ++b) bags.push_back(b);
+    if (lesson.difference.ulps != 0 && lesson.difference.bag >= k_max_traced_bags) bags.push_back(lesson.difference.bag);
+    return bags;
 }
 
 }  // namespace embdemo

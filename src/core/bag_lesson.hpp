@@ -66,4 +66,47 @@ Matrix multihot_matrix(const BagRequest& request, std::optional<std::size_t> pad
 // The request must be valid: ids < V, weights only with sum, sizes within the caps.
 BagLesson run_bag_lesson(const BagRequest& request);
 
+// One step of a traced bag: a row of E added (scaled by `scale`: 1, a per-sample weight or an
+// entry of M), a padding id skipped, the division of mean, or a row offered to max. `row` is
+// the running result after the step (empty for a skipped id).
+struct BagStep {
+    enum class Kind { add, skip_padding, divide, max_offer };
+    Kind kind = Kind::add;
+    std::uint64_t id = 0;      // the row of E (not for divide)
+    float scale = 1.0f;        // add: the factor; divide: the divisor
+    std::size_t taken = 0;     // max_offer: columns this row won (all of them for the first)
+    std::vector<float> row;
+};
+
+// The steps of one reduction, the first and last few kept (a bag may hold a million ids).
+struct BagSteps {
+    static constexpr std::size_t k_head = 6;
+    static constexpr std::size_t k_tail = 3;
+    std::vector<BagStep> head;
+    std::vector<BagStep> tail;  // the last steps after the head, oldest first
+    std::size_t elided = 0;     // steps between head and tail
+    void record(BagStep step);
+};
+
+// Bag b computed again one step at a time, both ways: PyTorch's order (the same arithmetic as
+// embedding_bag_forward) and, for sum and mean, M @ E's (row b of M's nonzero entries in order
+// of k: the zero terms add +-0 to a sum that is never -0, which changes no bit). Each ends with
+// whether its last row has the lesson's bits; the tests hold both true.
+struct BagTrace {
+    std::size_t bag = 0;
+    BagSteps bag_steps;
+    BagSteps product_steps;  // empty for max
+    std::vector<float> bag_row;      // the final rows
+    std::vector<float> product_row;
+    bool bag_matches = false;        // bag_row == output row b, bit for bit
+    bool product_matches = false;    // product_row == multihot_matmul row b (sum, mean)
+};
+
+BagTrace trace_bag(const BagLesson& lesson, std::size_t b);
+
+// Which bags --trace shows: the first k_max_traced_bags, and the bag where M @ E differs most
+// when it is not among them.
+inline constexpr std::size_t k_max_traced_bags = 8;
+std::vector<std::size_t> traced_bags(const BagLesson& lesson);
+
 }  // namespace embdemo

@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "core/limits.hpp"
+#include "render/bag_trace_text.hpp"
 #include "render/lesson_blocks.hpp"
 #include "render/number_format.hpp"
 #include "render/table.hpp"
@@ -162,7 +163,7 @@ std::vector<BlockRow> output_rows(const BagLesson& lesson, const std::vector<std
 
 }  // namespace
 
-std::string render_bag_text(const BagLesson& lesson, const TextOptions& options) {
+std::string render_bag_text(const BagLesson& lesson, const TextOptions& options, bool trace) {
     const BagRequest& request = lesson.request;
     const Bags& bags = request.bags;
     const bool is_max = request.mode == BagMode::max;
@@ -202,6 +203,7 @@ std::string render_bag_text(const BagLesson& lesson, const TextOptions& options)
         pair_second = row.row != k_gap && !pair_second;
     }
     out += '\n';
+    if (trace) out += render_bag_trace(lesson, options) + '\n';
     if (is_max) {
         return out + wrap_words("max has no matrix-product form: a maximum is no weighted sum of rows, so no "
                                 "multi-hot M gives M @ E = output. Each column takes its value from one row, the "

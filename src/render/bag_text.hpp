@@ -10,6 +10,7 @@
 
 namespace embdemo {
 
-std::string render_bag_text(const BagLesson& lesson, const TextOptions& options);
+// With `trace`, the first bags step by step (render/bag_trace_text.hpp) before the verdict.
+std::string render_bag_text(const BagLesson& lesson, const TextOptions& options, bool trace = false);
 
 }  // namespace embdemo

@@ -43,6 +43,25 @@ std::size_t count_kind(const std::string& kind) {
     return count;
 }
 
+BagRequest recorded_bag_request(const testing::RecordedCase& recorded) {
+    BagRequest request;
+    const auto bags = parse_bags(recorded.key("bags"));
+    REQUIRE_MESSAGE(bags, bags.error());
+    request.bags = bags.value();
+    request.vocab_size = recorded.number("vocab");
+    request.dim = recorded.number("dim");
+    request.seed = recorded.number("seed");
+    const std::string& mode = recorded.key("mode");
+    request.mode = mode == "sum" ? BagMode::sum : mode == "max" ? BagMode::max : BagMode::mean;
+    if (recorded.key("padding") != "none") request.padding_idx = std::stoll(recorded.key("padding"));
+    if (recorded.key("weights") != "none") {
+        const auto weights = parse_bag_weights(recorded.key("weights"), request.bags);
+        REQUIRE_MESSAGE(weights, weights.error());
+        request.per_sample_weights = weights.value();
+    }
+    return request;
+}
+
 }  // namespace
 
 TEST_CASE("positions: E, P and tok(ids) + pos(arange(T)) equal torch's bit for bit") {
@@ -216,27 +235,41 @@ TEST_CASE("bag: weight and EmbeddingBag's output equal torch's bit for bit, in e
     for (const auto& recorded : recorded_cases()) {
         if (recorded.kind != "bag") continue;
         CAPTURE(recorded.label);
-        BagRequest request;
-        const auto bags = parse_bags(recorded.key("bags"));
-        REQUIRE_MESSAGE(bags, bags.error());
-        request.bags = bags.value();
-        request.vocab_size = recorded.number("vocab");
-        request.dim = recorded.number("dim");
-        request.seed = recorded.number("seed");
-        const std::string& mode = recorded.key("mode");
-        request.mode = mode == "sum" ? BagMode::sum : mode == "max" ? BagMode::max : BagMode::mean;
-        if (recorded.key("padding") != "none") request.padding_idx = std::stoll(recorded.key("padding"));
-        if (recorded.key("weights") != "none") {
-            const auto weights = parse_bag_weights(recorded.key("weights"), request.bags);
-            REQUIRE_MESSAGE(weights, weights.error());
-            request.per_sample_weights = weights.value();
-        }
+        const BagRequest request = recorded_bag_request(recorded);
         const BagLesson lesson = run_bag_lesson(request);
         CHECK(testing::matches_recorded(recorded, "weight", lesson.weight));
         CHECK(testing::matches_recorded(recorded, "output", lesson.output));
         if (request.mode != BagMode::max) worst = std::max(worst, lesson.difference.ulps);
     }
     MESSAGE("largest difference between M @ E and the bag's output: ", worst, " ulp");
+}
+
+TEST_CASE("bag --trace: each bag's steps end on torch's output row and on M @ E's row, bit for bit") {
+    std::size_t traced = 0;
+    std::size_t differing = 0;
+    for (const auto& recorded : recorded_cases()) {
+        if (recorded.kind != "bag") continue;
+        CAPTURE(recorded.label);
+        const BagLesson lesson = run_bag_lesson(recorded_bag_request(recorded));
+        for (std::size_t b = 0; b < lesson.request.bags.count(); ++b) {
+            CAPTURE(b);
+            const BagTrace trace = trace_bag(lesson, b);
+            CHECK(trace.bag_matches);
+            const std::vector<float> output(lesson.output.row(b), lesson.output.row(b) + lesson.output.cols);
+            CHECK(std::memcmp(trace.bag_row.data(), output.data(), output.size() * sizeof(float)) == 0);
+            if (lesson.request.mode == BagMode::max) {
+                CHECK(trace.product_steps.head.empty());
+                continue;
+            }
+            CHECK(trace.product_matches);
+            const float* product = lesson.multihot_matmul.row(b);
+            CHECK(std::memcmp(trace.product_row.data(), product, output.size() * sizeof(float)) == 0);
+            differing += trace.bag_row != trace.product_row;
+            ++traced;
+        }
+    }
+    CHECK(traced > 20);
+    CHECK(differing > 0);  // the recorded cases include bags where the two orders part ways
 }
 
 TEST_CASE("bag: the fused and the twice-rounded weighted sums differ, so the torch cases pin each path") {
