@@ -28,10 +28,10 @@ void reduce_sum(const Matrix& weight, const BagRequest& request, std::size_t b,
         const float w = weighted ? request.per_sample_weights[i] : 1.0f;
         if (!weighted) {
             for (std::size_t j = 0; j < weight.cols; ++j) out[j] += row[j];
-        } else if (!padding_row) {
-            for (std::size_t j = 0; j < weight.cols; ++j) out[j] = std::fma(w, row[j], out[j]);  // the vectorised kernel fuses
-        } else {
-            for (std::size_t j = 0; j < weight.cols; ++j) out[j] += row[j] * w;  // the generic loop rounds twice
+        } else if (!padding_row) {  // the vectorised kernel fuses
+            for (std::size_t j = 0; j < weight.cols; ++j) out[j] = std::fma(w, row[j], out[j]);
+        } else {  // the generic loop rounds twice
+            for (std::size_t j = 0; j < weight.cols; ++j) out[j] += row[j] * w;
         }
         if (steps) steps->record({BagStep::Kind::add, k, w, 0, {out, out + weight.cols}});
     }
@@ -68,9 +68,15 @@ void reduce_max(const Matrix& weight, const BagRequest& request, std::size_t b,
     }
 }
 
-UlpDifference compare_ulps(const Matrix& a, const Matrix& b) {
+bool same_bits(const std::vector<float>& row, const float* expected) {
+    return std::equal(row.begin(), row.end(), expected, [](float x, float y) { return ulp_distance(x, y) == 0; });
+}
+
+// Over rows [first, end) of a and b.
+UlpDifference compare_ulps(const Matrix& a, const Matrix& b, std::size_t first, std::size_t end) {
     UlpDifference worst;
-    for (std::size_t r = 0; r < a.rows; ++r) {
+    worst.bag = first;
+    for (std::size_t r = first; r < end; ++r) {
         for (std::size_t c = 0; c < a.cols; ++c) {
             const std::uint64_t ulps = ulp_distance(a.at(r, c), b.at(r, c));
             worst.differing += ulps != 0;
@@ -146,7 +152,7 @@ BagLesson run_bag_lesson(const BagRequest& request) {
     if (request.mode != BagMode::max) {
         lesson.multihot = multihot_matrix(request, lesson.padding_row);
         lesson.multihot_matmul = matmul(lesson.multihot, lesson.weight);
-        lesson.difference = compare_ulps(lesson.output, lesson.multihot_matmul);
+        lesson.difference = compare_ulps(lesson.output, lesson.multihot_matmul, 0, lesson.output.rows);
     }
     return lesson;
 }
@@ -177,10 +183,7 @@ BagTrace trace_bag(const BagLesson& lesson, std::size_t b) {
     } else {
         reduce_sum(lesson.weight, request, b, lesson.padding_row, trace.bag_row.data(), count, &trace.bag_steps);
     }
-    const float* output = lesson.output.row(b);
-    trace.bag_matches = std::equal(trace.bag_row.begin(), trace.bag_row.end(), output, [](float x, float y) {
-        return ulp_distance(x, y) == 0;
-    });
+    trace.bag_matches = same_bits(trace.bag_row, lesson.output.row(b));
     if (request.mode == BagMode::max) return trace;
 
     trace.product_row.assign(d, 0.0f);
@@ -191,9 +194,8 @@ BagTrace trace_bag(const BagLesson& lesson, std::size_t b) {
         for (std::size_t j = 0; j < d; ++j) trace.product_row[j] += m * row[j];
         trace.product_steps.record({BagStep::Kind::add, k, m, 0, trace.product_row});
     }
-    const float* product = lesson.multihot_matmul.row(b);
-    trace.product_matches = std::equal(trace.product_row.begin(), trace.product_row.end(), product,
-                                       [](float x, float y) { return ulp_distance(x, y) == 0; });
+    trace.product_matches = same_bits(trace.product_row, lesson.multihot_matmul.row(b));
+    trace.difference = compare_ulps(lesson.output, lesson.multihot_matmul, b, b + 1);
     return trace;
 }
 
@@ -201,7 +203,8 @@ std::vector<std::size_t> traced_bags(const BagLesson& lesson) {
     const std::size_t count = lesson.request.bags.count();
     std::vector<std::size_t> bags;
     for (std::size_t b = 0; b < std::min(count, k_max_traced_bags); ++b) bags.push_back(b);
-    if (lesson.difference.ulps != 0 && lesson.difference.bag >= k_max_traced_bags) bags.push_back(lesson.difference.bag);
+    const UlpDifference& worst = lesson.difference;
+    if (worst.ulps != 0 && worst.bag >= k_max_traced_bags) bags.push_back(worst.bag);
     return bags;
 }
 

@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include "core/limits.hpp"
-#include "core/rounding.hpp"
 #include "render/lesson_blocks.hpp"
 #include "render/number_format.hpp"
 #include "render/table.hpp"
@@ -33,7 +32,9 @@ Matrix step_rows(const BagSteps& steps, std::size_t d) {
         if (!step->row.empty()) with_rows.push_back(step);
     }
     Matrix m(with_rows.size(), d);
-    for (std::size_t r = 0; r < with_rows.size(); ++r) std::copy(with_rows[r]->row.begin(), with_rows[r]->row.end(), m.values.begin() + static_cast<std::ptrdiff_t>(r * d));
+    for (std::size_t r = 0; r < with_rows.size(); ++r) {
+        std::copy(with_rows[r]->row.begin(), with_rows[r]->row.end(), m.values.begin() + static_cast<std::ptrdiff_t>(r * d));
+    }
     return m;
 }
 
@@ -67,7 +68,8 @@ std::string render_steps(const BagSteps& steps, const Matrix& rows, bool scaled,
     bool first_offer = true;
     for (const BagStep* step : steps_in_order(steps)) {
         if (printed == steps.head.size() && steps.elided > 0) {
-            out += fmt::format("    ... {} more {}\n", group_thousands(steps.elided), steps.elided == 1 ? "step" : "steps");
+            const char* noun = steps.elided == 1 ? "step" : "steps";
+            out += fmt::format("    ... {} more {}\n", group_thousands(steps.elided), noun);
         }
         ++printed;
         const std::string label = step_label(*step, scaled, first_offer);
@@ -126,31 +128,21 @@ std::string result_line(bool matches, const char* what, std::size_t b) {
 }
 
 // Where this bag's two final rows part ways, with the values printed in full.
-std::string compare_line(const BagLesson& lesson, std::size_t b) {
+std::string compare_line(const BagLesson& lesson, const BagTrace& trace) {
     const std::size_t d = lesson.output.cols;
-    std::size_t differing = 0;
-    std::size_t worst_column = 0;
-    std::uint64_t worst = 0;
-    for (std::size_t j = 0; j < d; ++j) {
-        const std::uint64_t ulps = ulp_distance(lesson.output.at(b, j), lesson.multihot_matmul.at(b, j));
-        differing += ulps != 0;
-        if (ulps > worst) {
-            worst = ulps;
-            worst_column = j;
-        }
-    }
-    if (differing == 0) {
+    const std::size_t b = trace.bag;
+    const UlpDifference& diff = trace.difference;
+    if (diff.differing == 0) {
         const std::string columns = d == 1   ? std::string("the only column")
                                     : d == 2 ? std::string("both columns")
                                              : fmt::format("all {} columns", group_thousands(d));
-        return wrap_words(fmt::format("The two agree bit for bit in {} of bag {}.", columns, b),
-                          "  ", "  ");
+        return wrap_words(fmt::format("The two agree bit for bit in {} of bag {}.", columns, b), "  ", "  ");
     }
     return wrap_words(fmt::format("The two differ in {} of {} columns; most in column {}: {} (bag) and {} (M @ E), "
                                   "{} ulp apart, the same terms rounded in another order.",
-                                  group_thousands(differing), group_thousands(d), worst_column, shortest_round_trip(lesson.output.at(b, worst_column)),
-                                  shortest_round_trip(lesson.multihot_matmul.at(b, worst_column)),
-                                  worst),
+                                  group_thousands(diff.differing), group_thousands(d), diff.column,
+                                  shortest_round_trip(lesson.output.at(b, diff.column)),
+                                  shortest_round_trip(lesson.multihot_matmul.at(b, diff.column)), diff.ulps),
                       "  ", "  ");
 }
 
@@ -251,7 +243,7 @@ std::string render_bag_trace(const BagLesson& lesson, const TextOptions& options
             out += render_steps(product, view.product_rows, true, label_width, screen, palette);
             out += result_line(view.trace.product_matches, "M @ E's", b);
         }
-        out += compare_line(lesson, b);
+        out += compare_line(lesson, view.trace);
     }
     return out;
 }

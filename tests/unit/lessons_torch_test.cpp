@@ -251,6 +251,8 @@ TEST_CASE("bag --trace: each bag's steps end on torch's output row and on M @ E'
         if (recorded.kind != "bag") continue;
         CAPTURE(recorded.label);
         const BagLesson lesson = run_bag_lesson(recorded_bag_request(recorded));
+        std::size_t differing_values = 0;
+        std::uint64_t worst = 0;
         for (std::size_t b = 0; b < lesson.request.bags.count(); ++b) {
             CAPTURE(b);
             const BagTrace trace = trace_bag(lesson, b);
@@ -265,7 +267,15 @@ TEST_CASE("bag --trace: each bag's steps end on torch's output row and on M @ E'
             const float* product = lesson.multihot_matmul.row(b);
             CHECK(std::memcmp(trace.product_row.data(), product, output.size() * sizeof(float)) == 0);
             differing += trace.bag_row != trace.product_row;
+            differing_values += trace.difference.differing;
+            worst = std::max(worst, trace.difference.ulps);
+            CHECK(trace.difference.bag == b);
             ++traced;
+        }
+        // The bags' own differences add up to the lesson's.
+        if (lesson.request.mode != BagMode::max) {
+            CHECK(differing_values == lesson.difference.differing);
+            CHECK(worst == lesson.difference.ulps);
         }
     }
     CHECK(traced > 20);
