@@ -42,18 +42,21 @@ std::string header(const GradLesson& lesson) {
     for (const Parameter& token : token_parameters(request.ids)) out += format_parameter_row(token);
     out += fmt::format("  vocab  {}{}\n", v, request.vocab_inferred ? "  (largest id + 1; set it with --vocab)" : "");
     out += fmt::format("  dim    {}\n", d);
-    out += fmt::format("  shapes E {} x {}, G {} x {}, X {} x {}, both dE {} x {}\n", v, d,
-                       group_thousands(n), d, group_thousands(n), v, v, d);
+    out += wrap_words(fmt::format("E {} x {}, G {} x {}, X {} x {}, both dE {} x {}", v, d, group_thousands(n), d,
+                                  group_thousands(n), v, v, d),
+                      "  shapes ", "         ");
     const bool drawn = request.origin.kind == WeightOrigin::Kind::torch ||
                        request.origin.kind == WeightOrigin::Kind::torch_randint;
     if (drawn || request.upstream == UpstreamSource::randn) {
-        out += fmt::format("  seed   {}  (torch.manual_seed, then {}{})\n", request.seed,
-                           drawn ? "E" : "", request.upstream == UpstreamSource::randn
-                                                 ? fmt::format("{}G = torch.randn({}, {})", drawn ? ", then " : "",
-                                                               request.ids.batched ? fmt::format("{}, {}", request.ids.batch, request.ids.seq)
-                                                                                   : std::to_string(n),
-                                                               request.dim)
-                                                 : "");
+        const std::string g_shape =
+            request.ids.batched ? fmt::format("{}, {}", request.ids.batch, request.ids.seq) : std::to_string(n);
+        const std::string g_draw = request.upstream == UpstreamSource::randn
+                                       ? fmt::format("{}G = torch.randn({}, {})", drawn ? ", then " : "", g_shape,
+                                                     request.dim)
+                                       : "";
+        // A 20-digit seed beside the note passes 80 columns: the note then takes its own line.
+        out += format_parameter_row(
+            {"seed", std::to_string(request.seed), fmt::format("torch.manual_seed, then {}{}", drawn ? "E" : "", g_draw)});
     }
     const std::string module = fmt::format("nn.Embedding({}, {}, padding_idx={}, scale_grad_by_freq={}{}{})",
                                            request.vocab_size, request.dim,
