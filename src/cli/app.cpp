@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "cli/bench_exec.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/files.hpp"
@@ -69,11 +71,25 @@ void print_error(const std::string& message) {
 // ("--save-weights \"e.npy\" was"). A reader that closed its pipe early (`embdemo ... | head -1`)
 // chose to stop reading, which is no news to the user: exit 1 without a message, unless files
 // were dropped.
+// One write() for the whole text where the kernel takes it: stdio would cut it into 4 KiB calls, and
+// a reader that leaves after the first line (`| head -1`) could close the pipe between two of them
+// although all of it fit in the pipe.
 int write_stdout(const std::string& text, const std::string& not_written = "") {
     errno = 0;
-    const std::size_t written = std::fwrite(text.data(), 1, text.size(), stdout);
-    if (written == text.size() && std::fflush(stdout) == 0 && !std::ferror(stdout)) return k_exit_ok;
-    const int error = errno;
+    int error = std::fflush(stdout) == 0 ? 0 : errno;
+    const char* next = text.data();
+    std::size_t left = text.size();
+    while (error == 0 && left > 0) {
+        const ssize_t written = ::write(STDOUT_FILENO, next, left);
+        if (written < 0 && errno == EINTR) continue;
+        if (written <= 0) {
+            error = written < 0 ? errno : EIO;
+            break;
+        }
+        next += written;
+        left -= static_cast<std::size_t>(written);
+    }
+    if (error == 0) return k_exit_ok;
     if (error != EPIPE || !not_written.empty()) {
         print_error(std::string("cannot write to standard output: ") + (error ? std::strerror(error) : "write failed") +
                     (not_written.empty() ? "" : ", so " + not_written + " not written"));

@@ -264,13 +264,16 @@ std::optional<std::string> validate_view(const RawOptions& raw, Options& options
     if (view && options.format != OutputFormat::text) {
         return std::string(view) + " is a text view (allowed: --format text, the default)";
     }
-    if (raw.trace_positions && !raw.trace) {
+    // The other lessons refuse --trace-positions and --pause by name (check_lookup_only), with or
+    // without --trace: "needs --trace" would send the user to a second refusal.
+    const bool lookup = !raw.grad && !is_table_lesson(raw);
+    if (lookup && raw.trace_positions && !raw.trace) {
         return std::string("--trace-positions needs --trace");
     }
-    if (raw.pause && !view) return std::string("--pause needs --trace or --walkthrough");
+    if (lookup && raw.pause && !view) return std::string("--pause needs --trace or --walkthrough");
     options.view = raw.trace ? View::trace : raw.walkthrough ? View::walkthrough : View::plain;
     options.pause = raw.pause;
-    if (raw.trace_positions) {
+    if (lookup && raw.trace_positions) {
         const std::size_t count = options.request.ids.size();
         const auto positions = parse_id_list(*raw.trace_positions);
         const std::string allowed =
@@ -441,7 +444,8 @@ embdemo --help. After torch.manual_seed(SEED), bag = nn.EmbeddingBag(V, D,
 mode=MODE, padding_idx=K) is called as bag(input, offsets), input being the
 bags' ids in one list and offsets where each bag starts. An empty bag (nothing
 between two ';', or before the first or after the last) gives zeros. --trace
-walks the first 8 bags step by step, the bag's way and M @ E's.
+adds up the first 8 bags (and the one where M @ E differs most) step by step,
+in the kernel's order and, for sum and mean, in M @ E's.
 
 Examples:
   embdemo bag --bags "2,3;1,1,0" --dim 5                mean of each bag

@@ -149,7 +149,7 @@ std::optional<std::string> validate_bag(const RawOptions& raw, Options& options)
     }
     const std::uint64_t b = bag.bags.count();
     const std::uint64_t d = options.request.dim;
-    if (auto too_big = check_demo_sizes(b, v, d)) return "--bags/--vocab/--dim: the multi-hot product: " + *too_big;
+    if (auto too_big = check_demo_sizes(b, v, d, true)) return "--bags/--vocab/--dim: " + *too_big;
     if (options.format == OutputFormat::text) return std::nullopt;
     return check_printed("bag", v * d + b * v + 2 * b * d);
 }

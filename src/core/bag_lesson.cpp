@@ -55,6 +55,7 @@ void reduce_max(const Matrix& weight, const BagRequest& request, std::size_t b,
             continue;
         }
         const float* row = weight.row(k);
+        const BagStep::Kind kind = count == 0 ? BagStep::Kind::max_take : BagStep::Kind::max_offer;
         std::size_t taken = 0;
         for (std::size_t j = 0; j < weight.cols; ++j) {
             if (count == 0 || row[j] > out[j]) {
@@ -64,7 +65,7 @@ void reduce_max(const Matrix& weight, const BagRequest& request, std::size_t b,
             }
         }
         ++count;
-        if (steps) steps->record({BagStep::Kind::max_offer, k, 1.0f, taken, {out, out + weight.cols}});
+        if (steps) steps->record({kind, k, 1.0f, taken, {out, out + weight.cols}});
     }
 }
 
@@ -74,16 +75,25 @@ bool same_bits(const std::vector<float>& row, const float* expected) {
 
 // Over rows [first, end) of a and b.
 UlpDifference compare_ulps(const Matrix& a, const Matrix& b, std::size_t first, std::size_t end) {
-    UlpDifference worst;
-    worst.bag = first;
+    UlpDifference diff;
+    diff.bag = first;
     for (std::size_t r = first; r < end; ++r) {
         for (std::size_t c = 0; c < a.cols; ++c) {
-            const std::uint64_t ulps = ulp_distance(a.at(r, c), b.at(r, c));
-            worst.differing += ulps != 0;
-            if (ulps > worst.ulps) worst = {ulps, r, c, worst.differing};
+            const float x = a.at(r, c);
+            const float y = b.at(r, c);
+            const std::uint64_t ulps = ulp_distance(x, y);
+            if (ulps == 0) continue;
+            ++diff.differing;
+            diff.zero_signs += x == 0.0f && y == 0.0f;
+            diff.non_finite += !std::isfinite(x) || !std::isfinite(y);
+            if (ulps > diff.ulps) {
+                diff.ulps = ulps;
+                diff.bag = r;
+                diff.column = c;
+            }
         }
     }
-    return worst;
+    return diff;
 }
 
 }  // namespace
@@ -162,11 +172,41 @@ void BagSteps::record(BagStep step) {
         head.push_back(std::move(step));
         return;
     }
-    if (tail.size() == k_tail) {
+    if (tail.size() == k_tail + 1) {
         tail.erase(tail.begin());
-        ++elided;
+        ++dropped;
     }
     tail.push_back(std::move(step));
+}
+
+std::size_t BagSteps::hidden() const { return dropped == 0 ? 0 : dropped + tail.size() - k_tail; }
+
+std::vector<const BagStep*> BagSteps::shown() const {
+    std::vector<const BagStep*> steps;
+    for (const BagStep& step : head) steps.push_back(&step);
+    for (std::size_t i = hidden() == 0 ? 0 : tail.size() - k_tail; i < tail.size(); ++i) steps.push_back(&tail[i]);
+    return steps;
+}
+
+BagRouteDifferences route_differences(const BagLesson& lesson, std::optional<std::size_t> bag) {
+    const BagRequest& request = lesson.request;
+    const Bags& bags = request.bags;
+    BagRouteDifferences ways;
+    if (request.mode == BagMode::max) return ways;
+    const std::size_t first = bag.value_or(0);
+    const std::size_t end = bag ? *bag + 1 : bags.count();
+    for (std::size_t b = first; b < end; ++b) {
+        std::vector<std::uint64_t> counted;
+        for (std::size_t i = bags.offsets[b]; i < bags.offsets[b + 1]; ++i) {
+            if (!(lesson.padding_row && bags.ids[i] == *lesson.padding_row)) counted.push_back(bags.ids[i]);
+        }
+        ways.reordered |= !std::is_sorted(counted.begin(), counted.end());
+        std::sort(counted.begin(), counted.end());
+        ways.merged_repeats |= std::adjacent_find(counted.begin(), counted.end()) != counted.end();
+        ways.divided_first |= request.mode == BagMode::mean && counted.size() > 1;
+        ways.fused |= !request.per_sample_weights.empty() && !lesson.padding_row && !counted.empty();
+    }
+    return ways;
 }
 
 BagTrace trace_bag(const BagLesson& lesson, std::size_t b) {

@@ -30,12 +30,26 @@ struct BagRequest {
     std::vector<float> per_sample_weights;     // one per id (sum mode only), or empty
 };
 
-// Where M @ E and the bag's output differ most.
+// Where M @ E and the bag's output differ most. The distance counts float32 bit patterns in
+// order, so +0 against -0 is 1 and a pair with inf or nan gives a number that measures no
+// rounding: the counts below let a view say so.
 struct UlpDifference {
     std::uint64_t ulps = 0;      // 0: identical
     std::size_t bag = 0;
     std::size_t column = 0;
     std::size_t differing = 0;   // values whose bits differ
+    std::size_t zero_signs = 0;  // of those: +0 against -0, equal as numbers
+    std::size_t non_finite = 0;  // of those: inf or nan on either side
+};
+
+// The ways M @ E's arithmetic departs from the kernel's, for one bag or for all: each can cost
+// the last bits, and none of them holds where the two agree by construction.
+struct BagRouteDifferences {
+    bool reordered = false;       // the counted ids are not in increasing order
+    bool merged_repeats = false;  // an id counted twice: M sums its counts or weights, then scales once
+    bool divided_first = false;   // mean of two or more rows: M's entries are count / n, rounded
+    bool fused = false;           // per-sample weights without padding_idx: the kernel fuses w * E[k]
+    bool any() const { return reordered || merged_repeats || divided_first || fused; }
 };
 
 struct BagLesson {
@@ -66,11 +80,14 @@ Matrix multihot_matrix(const BagRequest& request, std::optional<std::size_t> pad
 // The request must be valid: ids < V, weights only with sum, sizes within the caps.
 BagLesson run_bag_lesson(const BagRequest& request);
 
+// The ways M @ E departs from the kernel in bag b, or in any bag (nullopt).
+BagRouteDifferences route_differences(const BagLesson& lesson, std::optional<std::size_t> bag);
+
 // One step of a traced bag: a row of E added (scaled by `scale`: 1, a per-sample weight or an
-// entry of M), a padding id skipped, the division of mean, or a row offered to max. `row` is
-// the running result after the step (empty for a skipped id).
+// entry of M), a padding id skipped, the division of mean, max's first counted row, or a later
+// row offered to max. `row` is the running result after the step (empty for a skipped id).
 struct BagStep {
-    enum class Kind { add, skip_padding, divide, max_offer };
+    enum class Kind { add, skip_padding, divide, max_take, max_offer };
     Kind kind = Kind::add;
     std::uint64_t id = 0;      // the row of E (not for divide)
     float scale = 1.0f;        // add: the factor; divide: the divisor
@@ -78,14 +95,18 @@ struct BagStep {
     std::vector<float> row;
 };
 
-// The steps of one reduction, the first and last few kept (a bag may hold a million ids).
+// The steps of one reduction, the first and last few kept (a bag may hold a million ids). One
+// step more than shown is kept at the end, so that a single step is never left out.
 struct BagSteps {
     static constexpr std::size_t k_head = 6;
     static constexpr std::size_t k_tail = 3;
     std::vector<BagStep> head;
-    std::vector<BagStep> tail;  // the last steps after the head, oldest first
-    std::size_t elided = 0;     // steps between head and tail
+    std::vector<BagStep> tail;  // the last steps after the head, oldest first (up to k_tail + 1)
+    std::size_t dropped = 0;    // steps between head and tail that were not kept
     void record(BagStep step);
+    std::size_t total() const { return head.size() + dropped + tail.size(); }
+    std::size_t hidden() const;                  // steps a view leaves out: 0, or 2 and more
+    std::vector<const BagStep*> shown() const;   // the rest, in order
 };
 
 // Bag b computed again one step at a time, both ways: PyTorch's order (the same arithmetic as

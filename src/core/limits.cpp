@@ -20,7 +20,7 @@ std::string describe_byte_amount(double bytes) {
     return text;
 }
 
-std::optional<std::string> check_matrix(const char* what, std::uint64_t rows, std::uint64_t cols) {
+std::optional<std::string> check_matrix(const std::string& what, std::uint64_t rows, std::uint64_t cols) {
     const auto values = checked_multiply(rows, cols);
     if (values && *values <= k_max_matrix_values) return std::nullopt;
     std::string message = std::string(what) + " would be " + group_thousands(rows) + " x " +
@@ -47,21 +47,23 @@ std::optional<std::uint64_t> checked_multiply(std::uint64_t a, std::uint64_t b) 
 }
 
 std::optional<std::string> check_demo_sizes(std::uint64_t id_count, std::uint64_t vocab_size,
-                                            std::uint64_t dim) {
+                                            std::uint64_t dim, bool bags) {
+    const std::string rows = bags ? "bags" : "ids";
     if (auto problem = check_matrix("the embedding matrix E (vocab x dim)", vocab_size, dim)) {
         return problem;
     }
-    if (auto problem = check_matrix("the one-hot matrix X (ids x vocab)", id_count, vocab_size)) {
+    const std::string matrix = bags ? "the multi-hot matrix M" : "the one-hot matrix X";
+    if (auto problem = check_matrix(matrix + " (" + rows + " x vocab)", id_count, vocab_size)) {
         return problem;
     }
-    if (auto problem = check_matrix("the result (ids x dim)", id_count, dim)) return problem;
+    if (auto problem = check_matrix("the result (" + rows + " x dim)", id_count, dim)) return problem;
     const auto terms = checked_multiply(id_count * vocab_size, dim);  // both factors capped above
     if (!terms || *terms > k_max_product_terms) {
-        return "the one-hot product would take " + group_thousands(id_count) + " x " +
-               group_thousands(vocab_size) + " x " + group_thousands(dim) +
+        return std::string(bags ? "the multi-hot product" : "the one-hot product") + " would take " +
+               group_thousands(id_count) + " x " + group_thousands(vocab_size) + " x " + group_thousands(dim) +
                (terms ? " = " + group_thousands(*terms) : std::string(" (more than 2^64)")) +
-               " multiply-adds; the limit is " + group_thousands(k_max_product_terms) +
-               " (use fewer ids or a smaller vocab or dim)";
+               " multiply-adds; the limit is " + group_thousands(k_max_product_terms) + " (use fewer " + rows +
+               " or a smaller vocab or dim)";
     }
     return std::nullopt;
 }

@@ -21,9 +21,10 @@ inline constexpr std::uint64_t k_max_product_terms = std::uint64_t{1} << 31;
 std::optional<std::uint64_t> checked_multiply(std::uint64_t a, std::uint64_t b);
 
 // nullopt when a demo with these sizes fits the caps; otherwise a message that names the
-// offending matrix, its size, the memory it would need and the cap.
+// offending matrix, its size, the memory it would need and the cap. With `bags`, the rows are
+// EmbeddingBag's bags and the product is the multi-hot M @ E.
 std::optional<std::string> check_demo_sizes(std::uint64_t id_count, std::uint64_t vocab_size,
-                                            std::uint64_t dim);
+                                            std::uint64_t dim, bool bags = false);
 
 // "37.3 GiB": the memory `values` float32 numbers take.
 std::string describe_float32_bytes(std::uint64_t values);

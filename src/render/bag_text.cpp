@@ -1,6 +1,7 @@
 #include "render/bag_text.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 #include <fmt/format.h>
@@ -82,8 +83,9 @@ std::string bag_label(const Bags& bags, std::size_t b) {
 std::string multihot_block(const BagLesson& lesson, const std::vector<std::size_t>& bag_rows, const TextOptions& options) {
     const BagRequest& request = lesson.request;
     const char* entry = !request.per_sample_weights.empty() ? "the sum of k's weights in bag b"
-                        : request.mode == BagMode::mean     ? "(count of k in bag b) / (ids in bag b)"
-                                                            : "count of k in bag b";
+                        : request.mode != BagMode::mean     ? "count of k in bag b"
+                        : lesson.padding_row                ? "(count of k in bag b) / (ids in bag b, padding_idx not counted)"
+                                                            : "(count of k in bag b) / (ids in bag b)";
     std::vector<BlockRow> rows;
     for (const std::size_t b : bag_rows) rows.push_back({b, b == k_gap ? "" : fmt::format("bag {}", b), "", false});
     const Screen screen = choose_screen({{&lesson.multihot, bag_rows}}, lesson.multihot.cols, options.precision,
@@ -118,14 +120,39 @@ std::string rounding_sentence(const BagLesson& lesson) {
         "The bag adds its rows in bag order{}; M @ E {}adds over k = 0..{} in vocabulary order",
         mean ? " and divides by the count at the end" : "", mean ? "divides first, then " : "",
         lesson.request.vocab_size - 1);
-    if (diff.ulps == 0) {
+    if (diff.differing == 0) {
         return how + fmt::format(". Here the two agree bit for bit in {}; other bags can make them "
                                  "differ in the last bits, float32 addition not being associative.",
                                  total == 1 ? std::string("their only value") : all_values(total));
     }
-    return how + fmt::format(", and float32 addition is not associative: {} of {} values differ, by at most {} ulp "
-                             "(bag {}, column {}). Neither is wrong: the same terms, rounded in another order.",
-                             group_thousands(diff.differing), group_thousands(total), diff.ulps, diff.bag, diff.column);
+    const std::string route =
+        route_clause(route_differences(lesson, std::nullopt), !lesson.request.per_sample_weights.empty());
+    std::string subject = how_many_differ(diff.differing, total, "value", "values");
+    subject[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(subject[0])));
+    std::string text = how + fmt::format(". {} {} at bag {}, column {}: {}.", subject,
+                                         diff.differing == 1 ? "differs," : "differ; most", diff.bag, diff.column,
+                                         pair_clause(lesson.output.at(diff.bag, diff.column),
+                                                     lesson.multihot_matmul.at(diff.bag, diff.column), diff.ulps));
+    if (diff.non_finite > 0) {
+        return text + fmt::format(" Both follow float32's rules{}, and {} overflowed in one of the two.",
+                                  route.empty() ? "" : ", but M @ E " + route,
+                                  count_of(diff.non_finite, "value", "values"));
+    }
+    return text + (route.empty() ? "" : " Neither is wrong: the same terms, but M @ E " + route + ".");
+}
+
+// The verdict's detail, from how the two differ.
+std::string verdict_detail(const UlpDifference& diff) {
+    if (diff.differing == 0) return "M @ E equals the bag's output bit for bit";
+    if (diff.non_finite > 0) return "M @ E and the bag's output differ where float32 overflowed (exit status stays 0)";
+    if (diff.zero_signs == diff.differing) {
+        return fmt::format("M @ E equals the bag's output as numbers; {} in sign (exit status stays 0)",
+                           diff.differing == 1 ? std::string("one zero differs") : fmt::format("{} zeros differ",
+                                                                                              diff.differing));
+    }
+    return fmt::format("M @ E is the bag's output to within {} (the same terms, computed another way; exit "
+                       "status stays 0)",
+                       count_of(diff.ulps, "ulp", "ulps"));
 }
 
 // Why a bag's output is all zeros, when it is empty or holds nothing but padding_idx (which
@@ -211,13 +238,7 @@ std::string render_bag_text(const BagLesson& lesson, const TextOptions& options,
                                 "", "");
     }
     out += wrap_words(rounding_sentence(lesson), "", "");
-    const UlpDifference& diff = lesson.difference;
-    return out + render_verdict(diff.ulps == 0,
-                                diff.ulps == 0 ? "M @ E equals the bag's output bit for bit"
-                                               : fmt::format("M @ E is the bag's output to within {} ulp (summation "
-                                                             "order; exit status stays 0)",
-                                                             diff.ulps),
-                                options.palette);
+    return out + render_verdict(lesson.difference.differing == 0, verdict_detail(lesson.difference), options.palette);
 }
 
 }  // namespace embdemo

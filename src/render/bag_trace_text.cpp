@@ -1,6 +1,7 @@
 #include "render/bag_trace_text.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -15,20 +16,13 @@ namespace {
 // A traced bag and its steps' rows as matrices, so that the screen can size their columns.
 struct BagTraceView {
     BagTrace trace;
-    Matrix bag_rows;      // one row per step that has a row (a skipped padding id has none)
-    Matrix product_rows;  // M @ E's steps (sum and mean)
+    Matrix bag_rows;      // one row per shown step that has a row (a skipped padding id has none)
+    Matrix product_rows;  // M @ E's shown steps (sum and mean)
 };
-
-std::vector<const BagStep*> steps_in_order(const BagSteps& steps) {
-    std::vector<const BagStep*> all;
-    for (const BagStep& step : steps.head) all.push_back(&step);
-    for (const BagStep& step : steps.tail) all.push_back(&step);
-    return all;
-}
 
 Matrix step_rows(const BagSteps& steps, std::size_t d) {
     std::vector<const BagStep*> with_rows;
-    for (const BagStep* step : steps_in_order(steps)) {
+    for (const BagStep* step : steps.shown()) {
         if (!step->row.empty()) with_rows.push_back(step);
     }
     Matrix m(with_rows.size(), d);
@@ -38,43 +32,51 @@ Matrix step_rows(const BagSteps& steps, std::size_t d) {
     return m;
 }
 
-// "+ E[2]", "+ 0.5 * E[2]", "/ 3", "max E[3]", "skip E[0]".
-std::string step_label(const BagStep& step, bool scaled, bool first_offer) {
+// "+ E[2]", "+ 0.5 * E[2]", "/ 3", "take E[2]", "max E[3]", "skip E[0]".
+std::string step_label(const BagStep& step, bool scaled) {
     switch (step.kind) {
         case BagStep::Kind::add:
             return scaled ? fmt::format("+ {} * E[{}]", shortest_round_trip(step.scale), step.id)
                           : fmt::format("+ E[{}]", step.id);
         case BagStep::Kind::skip_padding: return fmt::format("skip E[{}]", step.id);
-        case BagStep::Kind::divide: return fmt::format("/ {}", shortest_round_trip(step.scale));
-        case BagStep::Kind::max_offer: return fmt::format("{} E[{}]", first_offer ? "take" : "max", step.id);
+        case BagStep::Kind::divide: return "/ " + group_thousands(static_cast<std::uint64_t>(step.scale));
+        case BagStep::Kind::max_take: return fmt::format("take E[{}]", step.id);
+        case BagStep::Kind::max_offer: return fmt::format("max E[{}]", step.id);
     }
     return "";
 }
 
 std::string wins(std::size_t taken, std::size_t d) { return fmt::format("wins {} of {}", taken, d); }
 
-std::string step_note(const BagStep& step, std::size_t d, bool first_offer) {
+std::string step_note(const BagStep& step, std::size_t d) {
     if (step.kind == BagStep::Kind::skip_padding) return "padding_idx";
-    if (step.kind != BagStep::Kind::max_offer || first_offer) return "";
+    if (step.kind != BagStep::Kind::max_offer) return "";
     return step.taken == 0 ? "wins none" : wins(step.taken, d);
 }
 
-// The steps of one side, with "... N more" where the middle ones are left out.
+// "    column    0       1  ...       7": which column each cell is, over a bag's steps.
+std::string column_numbers(std::size_t label_width, const Screen& screen) {
+    std::string cells;
+    for (const std::size_t c : screen.cols) {
+        if (!cells.empty()) cells += ' ';
+        cells += c == k_gap ? std::string("...") : pad_left(std::to_string(c), screen.format.width);
+    }
+    return fmt::format("    {}  {}\n", pad_right("column", label_width), cells);
+}
+
+// The steps of one side, with "... N more steps" where the middle ones are left out.
 std::string render_steps(const BagSteps& steps, const Matrix& rows, bool scaled, std::size_t label_width,
                          const Screen& screen, Palette palette) {
     std::string out;
     std::size_t printed = 0;
     std::size_t row = 0;
-    bool first_offer = true;
-    for (const BagStep* step : steps_in_order(steps)) {
-        if (printed == steps.head.size() && steps.elided > 0) {
-            const char* noun = steps.elided == 1 ? "step" : "steps";
-            out += fmt::format("    ... {} more {}\n", group_thousands(steps.elided), noun);
+    for (const BagStep* step : steps.shown()) {
+        if (printed == steps.head.size() && steps.hidden() > 0) {
+            out += fmt::format("    ... {} more steps\n", group_thousands(steps.hidden()));
         }
         ++printed;
-        const std::string label = step_label(*step, scaled, first_offer);
-        const std::string note = step_note(*step, rows.cols, first_offer);
-        if (step->kind == BagStep::Kind::max_offer) first_offer = false;
+        const std::string label = step_label(*step, scaled);
+        const std::string note = step_note(*step, rows.cols);
         if (step->row.empty()) {
             out += fmt::format("    {}   {}\n", pad_right(label, label_width), note);
             continue;
@@ -91,7 +93,8 @@ std::string bag_intro(const BagLesson& lesson, std::size_t b) {
     const BagRequest& request = lesson.request;
     const std::size_t count = lesson.bag_sizes[b];
     if (request.mode == BagMode::max) {
-        return "bag(input, offsets) takes the first row, then each value of a later row that is strictly larger:";
+        return "bag(input, offsets) takes the first counted row, then each value of a later row that is strictly "
+               "larger:";
     }
     std::string how = "bag(input, offsets) adds the rows in bag order from +0";
     if (weighted(lesson)) {
@@ -102,15 +105,15 @@ std::string bag_intro(const BagLesson& lesson, std::size_t b) {
     }
     if (request.mode == BagMode::mean) {
         how += count == 0 ? ", then divides by 1 (max(count, 1): no row counted)"
-                          : fmt::format(", then divides by the count, {}", count);
+                          : fmt::format(", then divides by the count, {}", group_thousands(count));
     }
     return how + ":";
 }
 
 std::string product_intro(const BagLesson& lesson, std::size_t b, std::size_t terms) {
-    if (terms == 0) return fmt::format("M @ E: row {} of M is all zeros, so its row is +0 too.", b);
-    const std::string entry = weighted(lesson)                        ? std::string("its summed weights")
-                              : lesson.request.mode == BagMode::mean ? fmt::format("its count / {}", lesson.bag_sizes[b])
+    if (terms == 0) return fmt::format("M @ E: row {} of M is all zeros, so row {} of M @ E is +0.", b, b);
+    const std::string entry = weighted(lesson)                        ? std::string("the sum of its weights")
+                              : lesson.request.mode == BagMode::mean ? "its count / " + group_thousands(lesson.bag_sizes[b])
                                                                      : std::string("its count");
     const std::uint64_t zeros = lesson.request.vocab_size - terms;
     const std::string skipped = zeros == 0   ? ""
@@ -127,22 +130,26 @@ std::string result_line(bool matches, const char* what, std::size_t b) {
                    : fmt::format("    which is NOT {} row {}: the trace and the lesson disagree\n", what, b);
 }
 
-// Where this bag's two final rows part ways, with the values printed in full.
+// Where this bag's two final rows part ways, and why.
 std::string compare_line(const BagLesson& lesson, const BagTrace& trace) {
     const std::size_t d = lesson.output.cols;
     const std::size_t b = trace.bag;
     const UlpDifference& diff = trace.difference;
     if (diff.differing == 0) {
-        const std::string columns = d == 1   ? std::string("the only column")
+        const std::string columns = d == 1   ? std::string("its only column")
                                     : d == 2 ? std::string("both columns")
                                              : fmt::format("all {} columns", group_thousands(d));
         return wrap_words(fmt::format("The two agree bit for bit in {} of bag {}.", columns, b), "  ", "  ");
     }
-    return wrap_words(fmt::format("The two differ in {} of {} columns; most in column {}: {} (bag) and {} (M @ E), "
-                                  "{} ulp apart, the same terms rounded in another order.",
-                                  group_thousands(diff.differing), group_thousands(d), diff.column,
-                                  shortest_round_trip(lesson.output.at(b, diff.column)),
-                                  shortest_round_trip(lesson.multihot_matmul.at(b, diff.column)), diff.ulps),
+    const std::string route = route_clause(route_differences(lesson, b), weighted(lesson));
+    const std::string where = diff.differing == 1 ? fmt::format("only in column {}", diff.column)
+                                                  : fmt::format("in {}; most in column {}",
+                                                                how_many_differ(diff.differing, d, "column", "columns"),
+                                                                diff.column);
+    return wrap_words(fmt::format("The two differ {}: {}.{}", where,
+                                  pair_clause(lesson.output.at(b, diff.column), lesson.multihot_matmul.at(b, diff.column),
+                                              diff.ulps),
+                                  route.empty() ? "" : " M @ E " + route + "."),
                       "  ", "  ");
 }
 
@@ -154,7 +161,7 @@ std::string bag_title(const BagLesson& lesson, std::size_t b) {
     if (counted == 0 && ids > 0) {
         what += ids == 1 ? ", padding_idx" : ", all padding_idx";
     } else if (counted != ids) {
-        what += fmt::format(", {} of them padding_idx", ids - counted);
+        what += fmt::format(", {} of them padding_idx", group_thousands(ids - counted));
     }
     return fmt::format("bag {} ({}):", b, what);
 }
@@ -183,16 +190,12 @@ std::vector<ScreenBlock> trace_blocks(const BagTraceView& view) {
 }
 
 std::size_t bag_trace_label_width(const BagLesson& lesson, const std::vector<BagTraceView>& views) {
-    std::size_t width = 0;
+    std::size_t width = std::string("column").size();
     for (const BagTraceView& view : views) {
-        for (const BagStep* step : steps_in_order(view.trace.bag_steps)) {
-            for (const bool first_offer : {false, true}) {
-                width = std::max(width, step_label(*step, weighted(lesson), first_offer).size());
-            }
+        for (const BagStep* step : view.trace.bag_steps.shown()) {
+            width = std::max(width, step_label(*step, weighted(lesson)).size());
         }
-        for (const BagStep* step : steps_in_order(view.trace.product_steps)) {
-            width = std::max(width, step_label(*step, true, false).size());
-        }
+        for (const BagStep* step : view.trace.product_steps.shown()) width = std::max(width, step_label(*step, true).size());
     }
     return width;
 }
@@ -203,44 +206,83 @@ std::size_t bag_trace_note_width(const BagLesson& lesson) {
     return lesson.request.mode == BagMode::max ? wins(d, d).size() : 0;
 }
 
+// "(the only bag)", "(all 9 bags)", "(bags 0 to 7 of 12, and bag 9, where M @ E differs most)".
+std::string traced_what(const BagLesson& lesson, const std::vector<BagTraceView>& views) {
+    const std::size_t bag_count = lesson.request.bags.count();
+    if (views.size() == bag_count) {
+        return bag_count == 1 ? "the only bag" : bag_count == 2 ? "both bags" : fmt::format("all {} bags", bag_count);
+    }
+    std::string shown = fmt::format("bags 0 to {} of {}", k_max_traced_bags - 1, group_thousands(bag_count));
+    if (views.size() > k_max_traced_bags) {
+        shown += fmt::format(", and bag {}, where M @ E differs most", views.back().trace.bag);
+    }
+    return shown;
+}
+
 }  // namespace
+
+std::string route_clause(const BagRouteDifferences& ways, bool weighted) {
+    std::vector<std::string> parts;
+    if (ways.reordered) parts.emplace_back("adds the rows in another order");
+    if (ways.merged_repeats) {
+        parts.emplace_back(weighted ? "sums a repeated id's weights before they scale its row"
+                                    : "scales a repeated id's row by its count instead of adding it again");
+    }
+    if (ways.divided_first) parts.emplace_back("divides before adding instead of after");
+    if (ways.fused) parts.emplace_back("rounds each w * E[k] before adding it, where the kernel fuses the two");
+    std::string clause;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        const char* separator = i == 0 ? "" : i + 1 < parts.size() ? ", " : parts.size() == 2 ? " and " : ", and ";
+        clause += separator + parts[i];
+    }
+    return clause;
+}
+
+std::string pair_clause(float bag_value, float product_value, std::uint64_t ulps) {
+    const std::string values =
+        fmt::format("{} (bag) and {} (M @ E)", shortest_round_trip(bag_value), shortest_round_trip(product_value));
+    if (bag_value == 0.0f && product_value == 0.0f) return values + ", equal numbers whose zeros differ in sign";
+    if (!std::isfinite(bag_value) || !std::isfinite(product_value)) {
+        return values + ", where float32 overflowed: no distance in ulps means anything there";
+    }
+    return values + ", " + count_of(ulps, "ulp", "ulps") + " apart";
+}
+
+std::string how_many_differ(std::size_t differing, std::size_t total, const char* noun, const char* nouns) {
+    if (differing < total) return fmt::format("{} of {} {}", group_thousands(differing), group_thousands(total), nouns);
+    if (total == 1) return fmt::format("its only {}", noun);
+    if (total == 2) return fmt::format("both {}", nouns);
+    return fmt::format("all {} {}", group_thousands(total), nouns);
+}
 
 std::string render_bag_trace(const BagLesson& lesson, const TextOptions& options) {
     const std::vector<BagTraceView> views = bag_trace_views(lesson);
-    const Palette palette = options.palette;
-    const std::size_t bag_count = lesson.request.bags.count();
     const std::size_t label_width = bag_trace_label_width(lesson, views);
     const std::size_t budget = block_cells_budget(label_width, bag_trace_note_width(lesson));
     const bool is_max = lesson.request.mode == BagMode::max;
-    std::string shown = views.size() == bag_count
-                            ? (bag_count == 1   ? std::string("the only bag")
-                               : bag_count == 2 ? std::string("both bags")
-                                                : fmt::format("all {} bags", bag_count))
-                            : fmt::format("bags 0 to {} of {}", std::min(bag_count, k_max_traced_bags) - 1,
-                                          group_thousands(bag_count));
-    if (views.size() > std::min(bag_count, k_max_traced_bags)) {
-        shown += fmt::format(", and bag {}, where M @ E differs most", views.back().trace.bag);
-    }
-    std::string out = wrap_words(fmt::format("Step by step ({}): the running row after each step{}", shown,
-                                             is_max ? "" : ", in both orders"),
+    std::string out = wrap_words(fmt::format("Step by step ({}): the running row after each step{}",
+                                             traced_what(lesson, views), is_max ? "" : ", in both orders"),
                                  "", "  ");
     for (const BagTraceView& view : views) {
         const std::size_t b = view.trace.bag;
-        // A screen per bag: a long bag's running sums need wider cells than a short one's.
-        const Screen screen = choose_screen(trace_blocks(view), lesson.output.cols, options.precision, budget);
+        // A screen per bag: a long bag's running sums need wider cells than a short one's. The
+        // column the closing sentence names stays in view.
+        std::vector<std::size_t> named;
+        if (view.trace.difference.differing > 0) named.push_back(view.trace.difference.column);
+        const Screen screen = choose_screen(trace_blocks(view), lesson.output.cols, options.precision, budget, named);
         out += '\n' + bag_title(lesson, b) + '\n';
         out += wrap_words(bag_intro(lesson, b), "  ", "  ");
-        out += render_steps(view.trace.bag_steps, view.bag_rows, weighted(lesson), label_width, screen, palette);
-        if (lesson.bag_sizes[b] == 0 && !(lesson.request.mode == BagMode::mean)) {
+        if (view.bag_rows.rows > 0 || view.product_rows.rows > 0) out += column_numbers(label_width, screen);
+        out += render_steps(view.trace.bag_steps, view.bag_rows, weighted(lesson), label_width, screen, options.palette);
+        if (lesson.bag_sizes[b] == 0 && lesson.request.mode != BagMode::mean) {
             out += "    no row counted: the row stays +0 in every column\n";
         }
         out += result_line(view.trace.bag_matches, "the output's", b);
         if (is_max) continue;
         const BagSteps& product = view.trace.product_steps;
-        const std::size_t terms = product.head.size() + product.elided + product.tail.size();
-        out += wrap_words(product_intro(lesson, b, terms), "  ", "  ");
-        if (terms > 0) {
-            out += render_steps(product, view.product_rows, true, label_width, screen, palette);
+        out += wrap_words(product_intro(lesson, b, product.total()), "  ", "  ");
+        if (product.total() > 0) {
+            out += render_steps(product, view.product_rows, true, label_width, screen, options.palette);
             out += result_line(view.trace.product_matches, "M @ E's", b);
         }
         out += compare_line(lesson, view.trace);

@@ -86,6 +86,11 @@ std::string wrap_words(const std::string& text, const std::string& first_prefix,
     while (start < text.size()) {
         std::size_t end = text.find(' ', start);
         if (end == std::string::npos) end = text.size();
+        // "M @ E" is one name to a reader: a line never ends or starts at its "@".
+        while (text.compare(end, 3, " @ ") == 0) {
+            end = text.find(' ', end + 3);
+            if (end == std::string::npos) end = text.size();
+        }
         const std::string word = text.substr(start, end - start);
         if (line_has_word && line.size() + 1 + word.size() > k_max_line_width) {
             while (line.size() > prefix.size() && line.back() == ' ') line.pop_back();  // "a  (b)" broke at the gap

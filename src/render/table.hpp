@@ -53,7 +53,8 @@ std::string format_row_cells(const Matrix& m, std::size_t r, const std::vector<s
                              const NumberFormat& format);
 
 // `text` wrapped at spaces into lines of at most k_max_line_width columns (a longer word keeps
-// its own line), the first starting with `first_prefix`, the others with `prefix`.
+// its own line), the first starting with `first_prefix`, the others with `prefix`. The spaces
+// around a lone "@" do not break: "M @ E" stays on one line.
 std::string wrap_words(const std::string& text, const std::string& first_prefix,
                        const std::string& prefix);
 

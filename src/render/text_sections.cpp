@@ -195,7 +195,7 @@ std::size_t results_cells_budget(const DemoReport& report) {
 }
 
 Screen choose_screen(const std::vector<ScreenBlock>& blocks, std::size_t cols, int precision,
-                     std::size_t budget) {
+                     std::size_t budget, const std::vector<std::size_t>& always_show) {
     const auto format_for = [&](const std::vector<std::size_t>& shown_cols) {
         std::vector<float> shown;
         for (const ScreenBlock& block : blocks) {
@@ -209,7 +209,7 @@ Screen choose_screen(const std::vector<ScreenBlock>& blocks, std::size_t cols, i
     };
     std::vector<std::vector<std::size_t>> candidates{visible_positions(cols, false)};
     for (std::size_t edges = k_edge_items; edges >= 1; --edges) {
-        candidates.push_back(visible_positions(cols, true, {}, edges));
+        candidates.push_back(visible_positions(cols, true, always_show, edges));
     }
     for (const auto& candidate : candidates) {
         Screen screen{candidate, format_for(candidate)};

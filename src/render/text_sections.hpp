@@ -51,9 +51,10 @@ struct ScreenBlock {
 };
 
 // The columns (of `cols` in all) that fit `budget` characters of cells for every block, and the
-// one number format of every value those columns show.
+// one number format of every value those columns show. A summarised screen keeps the columns
+// `always_show` (a column a sentence names) in view.
 Screen choose_screen(const std::vector<ScreenBlock>& blocks, std::size_t cols, int precision,
-                     std::size_t budget);
+                     std::size_t budget, const std::vector<std::size_t>& always_show = {});
 
 // The columns that fit `budget` characters of cells (all of them when they fit, otherwise
 // PyTorch's edge columns, fewer edges when three do not fit), and the format of every value

@@ -100,7 +100,8 @@ cmp -s "$work/kept.npy" "$work/kept.before" || fail "/dev/full: an existing --sa
 # when head leaves): nothing on stderr, embdemo exits 1 (not killed by SIGPIPE), the pipeline
 # exits with head's 0, and nothing is left on disk. The text views are summarised: the longest
 # (64 traced positions, about 52 KB) fits in the pipe, so embdemo may finish first (0) or meet
-# the closed pipe (1), but says nothing either way.
+# the closed pipe (1), but says nothing either way. An output over stdio's 4 KiB buffer and under
+# the pipe's 64 KiB goes in one write(), so it is all written before head can leave: 0.
 ids_55=$(seq -s, 0 54)  # GPT-2's table at the product limit
 ids_64=$(seq -s, 1000 1063)
 positions_64=$(seq -s, 0 63)
@@ -109,6 +110,7 @@ head_runs=(
   "1 --ids $ids_55 --vocab 50257 --dim 768 --format python"
   "1 --ids 1 --vocab 1000 --dim 100 --format csv --show weight"
   "0|1 --ids $ids_64 --vocab 10000 --dim 768 --trace --trace-positions $positions_64"
+  "0 bag --bags 2,3,3;1;0,1;2;3;1,2;0;3,3 --dim 3 --trace"
 )
 for line in "${head_runs[@]}"; do
   read -ra args <<<"$line"

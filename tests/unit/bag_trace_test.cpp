@@ -19,22 +19,29 @@ BagRequest bag_request(const char* bags, BagMode mode, std::uint64_t vocab, std:
 
 }  // namespace
 
-TEST_CASE("BagSteps keeps the first and the last steps and counts the ones between") {
-    BagSteps steps;
-    for (std::uint64_t id = 0; id < 20; ++id) steps.record({BagStep::Kind::add, id, 1.0f, 0, {}});
-    REQUIRE(steps.head.size() == BagSteps::k_head);
-    REQUIRE(steps.tail.size() == BagSteps::k_tail);
-    CHECK(steps.head.front().id == 0);
-    CHECK(steps.head.back().id == BagSteps::k_head - 1);
-    CHECK(steps.tail.front().id == 20 - BagSteps::k_tail);
-    CHECK(steps.tail.back().id == 19);
-    CHECK(steps.elided == 20 - BagSteps::k_head - BagSteps::k_tail);
+TEST_CASE("BagSteps shows the first and the last steps, and never hides a single step") {
+    const auto record = [](std::uint64_t count) {
+        BagSteps steps;
+        for (std::uint64_t id = 0; id < count; ++id) steps.record({BagStep::Kind::add, id, 1.0f, 0, {}});
+        return steps;
+    };
+    const auto shown_ids = [](const BagSteps& steps) {
+        std::vector<std::uint64_t> ids;
+        for (const BagStep* step : steps.shown()) ids.push_back(step->id);
+        return ids;
+    };
+    const BagSteps many = record(20);
+    CHECK(many.total() == 20);
+    CHECK(many.hidden() == 20 - BagSteps::k_head - BagSteps::k_tail);
+    CHECK(shown_ids(many) == std::vector<std::uint64_t>{0, 1, 2, 3, 4, 5, 17, 18, 19});
 
-    BagSteps few;
-    for (std::uint64_t id = 0; id < 7; ++id) few.record({BagStep::Kind::add, id, 1.0f, 0, {}});
-    CHECK(few.head.size() == 6);
-    CHECK(few.tail.size() == 1);
-    CHECK(few.elided == 0);
+    CHECK(record(7).hidden() == 0);
+    CHECK(shown_ids(record(7)).size() == 7);
+    // Ten steps: hiding one would take a line to save a line, so all ten are shown.
+    CHECK(record(10).hidden() == 0);
+    CHECK(shown_ids(record(10)).size() == 10);
+    CHECK(record(11).hidden() == 2);
+    CHECK(shown_ids(record(11)) == std::vector<std::uint64_t>{0, 1, 2, 3, 4, 5, 8, 9, 10});
 }
 
 TEST_CASE("a long mean bag is traced to the division, and its last row is the output's") {
@@ -44,13 +51,14 @@ TEST_CASE("a long mean bag is traced to the division, and its last row is the ou
     const BagTrace trace = trace_bag(lesson, 0);
     CHECK(trace.bag_matches);
     CHECK(trace.product_matches);
-    CHECK(trace.bag_steps.elided == 50 + 1 - BagSteps::k_head - BagSteps::k_tail);
+    CHECK(trace.bag_steps.total() == 50 + 1);
+    CHECK(trace.bag_steps.hidden() == 50 + 1 - BagSteps::k_head - BagSteps::k_tail);
     REQUIRE(!trace.bag_steps.tail.empty());
     CHECK(trace.bag_steps.tail.back().kind == BagStep::Kind::divide);
     CHECK(trace.bag_steps.tail.back().scale == 50.0f);
     // M @ E has one term per distinct id, in order of k.
-    CHECK(trace.product_steps.head.size() == 6);
-    CHECK(trace.product_steps.tail.size() == 1);
+    CHECK(trace.product_steps.total() == 7);
+    CHECK(trace.product_steps.hidden() == 0);
     CHECK(trace.product_steps.tail.back().id == 6);
 }
 
@@ -60,11 +68,13 @@ TEST_CASE("padding ids are skipped steps without a row; max records how many col
     const BagLesson lesson = run_bag_lesson(request);
     const BagTrace trace = trace_bag(lesson, 0);
     REQUIRE(trace.bag_steps.head.size() == 3);
+    CHECK(trace.bag_steps.head[0].kind == BagStep::Kind::max_take);
     CHECK(trace.bag_steps.head[0].taken == 5);  // the first row takes every column
     CHECK(trace.bag_steps.head[1].kind == BagStep::Kind::skip_padding);
     CHECK(trace.bag_steps.head[1].row.empty());
     std::size_t won_by_3 = 0;
     for (std::size_t j = 0; j < 5; ++j) won_by_3 += lesson.winners.at(0, j) == 3.0f;
+    CHECK(trace.bag_steps.head[2].kind == BagStep::Kind::max_offer);
     CHECK(trace.bag_steps.head[2].taken == won_by_3);
     CHECK(trace.bag_matches);
 }
@@ -73,13 +83,44 @@ TEST_CASE("--trace shows the first eight bags, and the one where M @ E differs m
     BagLesson lesson = run_bag_lesson(bag_request("1;2;3;1;2;3;1;2;3;1;2;3", BagMode::sum, 4, 2));
     lesson.difference = {};
     CHECK(traced_bags(lesson) == std::vector<std::size_t>{0, 1, 2, 3, 4, 5, 6, 7});
-    lesson.difference = {1, 10, 0, 1};
+    lesson.difference = {1, 10, 0, 1, 0, 0};
     CHECK(traced_bags(lesson) == std::vector<std::size_t>{0, 1, 2, 3, 4, 5, 6, 7, 10});
-    lesson.difference = {1, 3, 0, 1};
+    lesson.difference = {1, 3, 0, 1, 0, 0};
     CHECK(traced_bags(lesson).size() == 8);
 
     const BagLesson two = run_bag_lesson(bag_request("1;2", BagMode::sum, 4, 2));
     CHECK(traced_bags(two) == std::vector<std::size_t>{0, 1});
+}
+
+TEST_CASE("route_differences names each way M @ E departs from the kernel, and none where they agree") {
+    const auto ways = [](const char* bags, BagMode mode, std::vector<float> weights = {}) {
+        BagRequest request = bag_request(bags, mode, 5, 2);
+        request.per_sample_weights = std::move(weights);
+        return route_differences(run_bag_lesson(request), std::nullopt);
+    };
+    CHECK(!ways("1,2,4", BagMode::sum).any());             // in order, no repeats: the same arithmetic
+    CHECK(ways("2,1", BagMode::sum).reordered);
+    CHECK(!ways("2,1", BagMode::sum).merged_repeats);
+    CHECK(ways("3,3", BagMode::sum).merged_repeats);
+    CHECK(!ways("3,3", BagMode::sum).reordered);
+    CHECK(ways("1,2", BagMode::mean).divided_first);
+    CHECK(!ways("1;2", BagMode::mean).divided_first);     // a mean of one row divides by 1
+    CHECK(ways("1,2", BagMode::sum, {0.5f, 2.0f}).fused);
+    CHECK(!ways("1,2", BagMode::max).any());
+}
+
+TEST_CASE("the lesson's difference counts signed zeros and values that are not finite apart") {
+    BagRequest request = bag_request("2", BagMode::sum, 3, 3);
+    request.per_sample_weights = {-1e-45f};  // the fused product rounds to -0; +0 + -0 is +0
+    const BagLesson tiny = run_bag_lesson(request);
+    CHECK(tiny.difference.differing > 0);
+    CHECK(tiny.difference.zero_signs == tiny.difference.differing);
+    CHECK(tiny.difference.non_finite == 0);
+
+    request = bag_request("2,2", BagMode::sum, 3, 3);
+    request.per_sample_weights = {3e38f, 3e38f};  // M's entry overflows to inf; the bag's sum need not
+    const BagLesson huge = run_bag_lesson(request);
+    CHECK(huge.difference.non_finite > 0);
 }
 
 }  // namespace embdemo
