@@ -368,7 +368,8 @@ void declare_positions_options(CLI::App& positions, RawOptions& raw) {
 
 // The first lines of the help footer of positions, tied and factor.
 constexpr const char* k_table_lesson_shared = R"(The shared options --ids, --vocab, --dim, --seed, --format (text, json, csv,
-tsv), --precision, --color and --palette work here as in embdemo --help.
+tsv, markdown), --precision, --color and --palette work here as in embdemo
+--help.
 )";
 
 constexpr const char* k_positions_footer = R"(--ids takes a batch too: "2,3,1;0,1,1" is torch.tensor([[2,3,1],[0,1,1]]), and
@@ -439,13 +440,14 @@ void declare_bag_options(CLI::App& bag, RawOptions& raw) {
 }
 
 constexpr const char* k_bag_footer = R"(--bags replaces --ids here; the shared options --vocab, --dim, --seed,
---format (text, json, csv, tsv), --precision, --color and --palette work as in
-embdemo --help. After torch.manual_seed(SEED), bag = nn.EmbeddingBag(V, D,
-mode=MODE, padding_idx=K) is called as bag(input, offsets), input being the
-bags' ids in one list and offsets where each bag starts. An empty bag (nothing
-between two ';', or before the first or after the last) gives zeros. --trace
-adds up the first 8 bags (and the one where M @ E differs most) step by step,
-in the kernel's order and, for sum and mean, in M @ E's.
+--format (text, json, csv, tsv, markdown), --precision, --color and --palette
+work as in embdemo --help. After torch.manual_seed(SEED), bag =
+nn.EmbeddingBag(V, D, mode=MODE, padding_idx=K) is called as bag(input,
+offsets), input being the bags' ids in one list and offsets where each bag
+starts. An empty bag (nothing between two ';', or before the first or after the
+last) gives zeros. --trace adds up the first 8 bags (and the one where M @ E
+differs most) step by step, in the kernel's order and, for sum and mean, in
+M @ E's.
 
 Examples:
   embdemo bag --bags "2,3;1,1,0" --dim 5                mean of each bag

@@ -77,20 +77,23 @@ bool same_bits(const std::vector<float>& row, const float* expected) {
 UlpDifference compare_ulps(const Matrix& a, const Matrix& b, std::size_t first, std::size_t end) {
     UlpDifference diff;
     diff.bag = first;
+    bool is_zero_sign = false;  // the pair kept is +0 against -0
     for (std::size_t r = first; r < end; ++r) {
         for (std::size_t c = 0; c < a.cols; ++c) {
             const float x = a.at(r, c);
             const float y = b.at(r, c);
             const std::uint64_t ulps = ulp_distance(x, y);
             if (ulps == 0) continue;
-            ++diff.differing;
-            diff.zero_signs += x == 0.0f && y == 0.0f;
-            diff.non_finite += !std::isfinite(x) || !std::isfinite(y);
-            if (ulps > diff.ulps) {
+            const bool zero_sign = x == 0.0f && y == 0.0f;
+            if (diff.differing++ == 0 || (!zero_sign && (is_zero_sign || ulps > diff.ulps))) {
+                // A real difference outranks +0 against -0, which the distance puts at 1 ulp.
                 diff.ulps = ulps;
                 diff.bag = r;
                 diff.column = c;
+                is_zero_sign = zero_sign;
             }
+            diff.zero_signs += zero_sign;
+            diff.non_finite += !std::isfinite(x) || !std::isfinite(y);
         }
     }
     return diff;
@@ -188,25 +191,111 @@ std::vector<const BagStep*> BagSteps::shown() const {
     return steps;
 }
 
-BagRouteDifferences route_differences(const BagLesson& lesson, std::optional<std::size_t> bag) {
+namespace {
+
+// Which of M @ E's departures from the kernel a computation of one bag takes.
+struct Route {
+    bool sorted = false;
+    bool merged = false;
+    bool divide_first = false;
+    bool fused = false;
+};
+
+// Bag b computed along `route`. The kernel's own route (nothing taken, `fused` as the kernel
+// does it) gives the output row; all of them with `fused` false give M @ E's row (M @ E also
+// adds 0 * E[k] for the ids the bag lacks: +-0 on a sum that starts at +0 and, without fused
+// products, is never -0, so no bit changes).
+std::vector<float> reduce_along(const BagLesson& lesson, std::size_t b, const Route& route) {
     const BagRequest& request = lesson.request;
     const Bags& bags = request.bags;
-    BagRouteDifferences ways;
-    if (request.mode == BagMode::max) return ways;
-    const std::size_t first = bag.value_or(0);
-    const std::size_t end = bag ? *bag + 1 : bags.count();
-    for (std::size_t b = first; b < end; ++b) {
-        std::vector<std::uint64_t> counted;
-        for (std::size_t i = bags.offsets[b]; i < bags.offsets[b + 1]; ++i) {
-            if (!(lesson.padding_row && bags.ids[i] == *lesson.padding_row)) counted.push_back(bags.ids[i]);
-        }
-        ways.reordered |= !std::is_sorted(counted.begin(), counted.end());
-        std::sort(counted.begin(), counted.end());
-        ways.merged_repeats |= std::adjacent_find(counted.begin(), counted.end()) != counted.end();
-        ways.divided_first |= request.mode == BagMode::mean && counted.size() > 1;
-        ways.fused |= !request.per_sample_weights.empty() && !lesson.padding_row && !counted.empty();
+    struct Term {
+        std::uint64_t id;
+        float scale;
+    };
+    std::vector<Term> terms;
+    for (std::size_t i = bags.offsets[b]; i < bags.offsets[b + 1]; ++i) {
+        if (lesson.padding_row && bags.ids[i] == *lesson.padding_row) continue;
+        terms.push_back({bags.ids[i], request.per_sample_weights.empty() ? 1.0f : request.per_sample_weights[i]});
     }
+    const auto n = static_cast<float>(std::max<std::size_t>(terms.size(), 1));
+    const bool mean = request.mode == BagMode::mean;
+    if (route.sorted) {
+        std::stable_sort(terms.begin(), terms.end(), [](const Term& x, const Term& y) { return x.id < y.id; });
+    }
+    if (route.merged) {  // M's entry: the counts or weights of one id summed in bag order
+        std::vector<Term> merged;
+        for (const Term& term : terms) {
+            const auto same = std::find_if(merged.begin(), merged.end(), [&](const Term& m) { return m.id == term.id; });
+            if (same == merged.end()) {
+                merged.push_back(term);
+            } else {
+                same->scale += term.scale;
+            }
+        }
+        terms = std::move(merged);
+    }
+    if (mean && route.divide_first) {
+        for (Term& term : terms) term.scale /= n;
+    }
+    std::vector<float> row(lesson.weight.cols, 0.0f);
+    for (const Term& term : terms) {
+        const float* e = lesson.weight.row(term.id);
+        for (std::size_t j = 0; j < row.size(); ++j) {
+            row[j] = route.fused ? std::fma(term.scale, e[j], row[j]) : row[j] + term.scale * e[j];
+        }
+    }
+    if (mean && !route.divide_first) {
+        for (float& value : row) value /= n;
+    }
+    return row;
+}
+
+bool same_row_bits(const std::vector<float>& a, const std::vector<float>& b) {
+    return std::equal(a.begin(), a.end(), b.begin(), [](float x, float y) { return ulp_distance(x, y) == 0; });
+}
+
+BagRouteDifferences bag_route_differences(const BagLesson& lesson, std::size_t b) {
+    BagRouteDifferences ways;
+    if (lesson.request.mode == BagMode::max) return ways;
+    Route route;
+    route.fused = !lesson.request.per_sample_weights.empty() && !lesson.padding_row;
+    std::vector<float> before = reduce_along(lesson, b, route);
+    const auto take = [&](bool Route::*change, bool value, bool BagRouteDifferences::*way) {
+        route.*change = value;
+        std::vector<float> after = reduce_along(lesson, b, route);
+        ways.*way = !same_row_bits(before, after);
+        before = std::move(after);
+    };
+    take(&Route::sorted, true, &BagRouteDifferences::reordered);
+    take(&Route::merged, true, &BagRouteDifferences::merged_repeats);
+    take(&Route::divide_first, true, &BagRouteDifferences::divided_first);
+    take(&Route::fused, false, &BagRouteDifferences::fused);
+    const float* product = lesson.multihot_matmul.row(b);
+    ways.reached = same_bits(before, product);
     return ways;
+}
+
+}  // namespace
+
+BagRouteDifferences route_differences(const BagLesson& lesson, std::optional<std::size_t> bag) {
+    if (bag) return bag_route_differences(lesson, *bag);
+    BagRouteDifferences any;
+    any.reached = true;
+    if (lesson.request.mode == BagMode::max) return any;
+    const std::size_t d = lesson.output.cols;
+    for (std::size_t b = 0; b < lesson.request.bags.count(); ++b) {
+        if (std::equal(lesson.output.row(b), lesson.output.row(b) + d, lesson.multihot_matmul.row(b),
+                       [](float x, float y) { return ulp_distance(x, y) == 0; })) {
+            continue;
+        }
+        const BagRouteDifferences ways = bag_route_differences(lesson, b);
+        any.reordered |= ways.reordered;
+        any.merged_repeats |= ways.merged_repeats;
+        any.divided_first |= ways.divided_first;
+        any.fused |= ways.fused;
+        any.reached &= ways.reached;
+    }
+    return any;
 }
 
 BagTrace trace_bag(const BagLesson& lesson, std::size_t b) {

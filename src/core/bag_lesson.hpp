@@ -42,14 +42,18 @@ struct UlpDifference {
     std::size_t non_finite = 0;  // of those: inf or nan on either side
 };
 
-// The ways M @ E's arithmetic departs from the kernel's, for one bag or for all: each can cost
-// the last bits, and none of them holds where the two agree by construction.
+// The ways M @ E's arithmetic departs from the kernel's that changed bits in a bag. Found by
+// walking from the kernel's arithmetic to M @ E's one change at a time (sort the ids by k, merge
+// a repeated id into one scaled row, divide before adding, round the products the kernel fuses)
+// and keeping the changes after which the row's bits differ: a change that cannot matter here
+// (two terms in either order, dividing by a power of two, products that are exact) is not named.
 struct BagRouteDifferences {
-    bool reordered = false;       // the counted ids are not in increasing order
-    bool merged_repeats = false;  // an id counted twice: M sums its counts or weights, then scales once
-    bool divided_first = false;   // mean of two or more rows: M's entries are count / n, rounded
-    bool fused = false;           // per-sample weights without padding_idx: the kernel fuses w * E[k]
+    bool reordered = false;       // adding the rows in order of k
+    bool merged_repeats = false;  // a repeated id's count or summed weights scaling its row once
+    bool divided_first = false;   // mean: scaling by count / n before adding, not dividing after
+    bool fused = false;           // rounding each w * E[k] before adding, where the kernel fuses
     bool any() const { return reordered || merged_repeats || divided_first || fused; }
+    bool reached = false;         // the walk ended on M @ E's row bit for bit (the tests hold it)
 };
 
 struct BagLesson {
@@ -80,7 +84,7 @@ Matrix multihot_matrix(const BagRequest& request, std::optional<std::size_t> pad
 // The request must be valid: ids < V, weights only with sum, sizes within the caps.
 BagLesson run_bag_lesson(const BagRequest& request);
 
-// The ways M @ E departs from the kernel in bag b, or in any bag (nullopt).
+// The changes that matter in bag b; with nullopt, in any bag whose two rows differ.
 BagRouteDifferences route_differences(const BagLesson& lesson, std::optional<std::size_t> bag);
 
 // One step of a traced bag: a row of E added (scaled by `scale`: 1, a per-sample weight or an

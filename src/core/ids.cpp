@@ -200,7 +200,7 @@ ParseResult<std::vector<float>> parse_bag_weights(std::string_view text, const B
             start = comma + 1;
         }
         if (count != bags.size(b)) {
-            return Result::fail(bag_name(b) + " has " + std::to_string(count) + " weights but " +
+            return Result::fail(bag_name(b) + " has " + std::to_string(count) + (count == 1 ? " weight" : " weights") + " but " +
                                 std::to_string(bags.size(b)) + (bags.size(b) == 1 ? " id" : " ids") +
                                 " (one weight per id)");
         }

@@ -53,7 +53,9 @@ LessonReport bag_report(const BagLesson& lesson) {
     const std::size_t d = request.dim;
     report.tables.push_back({"weight", "E = bag.weight", &lesson.weight, {v, d}, false});
     if (!is_max) report.tables.push_back({"multihot", "M", &lesson.multihot, {b, v}, false});
-    report.tables.push_back({"output", "bag(input, offsets)", &lesson.output, {b, d}, false});
+    const char* output_formula = request.per_sample_weights.empty() ? "bag(input, offsets)"
+                                                                     : "bag(input, offsets, per_sample_weights)";
+    report.tables.push_back({"output", output_formula, &lesson.output, {b, d}, false});
     if (!is_max) {
         report.tables.push_back({"multihot_matmul", "M @ E", &lesson.multihot_matmul, {b, d}, false});
     } else {

@@ -134,11 +134,11 @@ std::string rounding_sentence(const BagLesson& lesson) {
                                          pair_clause(lesson.output.at(diff.bag, diff.column),
                                                      lesson.multihot_matmul.at(diff.bag, diff.column), diff.ulps));
     if (diff.non_finite > 0) {
-        return text + fmt::format(" Both follow float32's rules{}, and {} overflowed in one of the two.",
-                                  route.empty() ? "" : ", but M @ E " + route,
-                                  count_of(diff.non_finite, "value", "values"));
+        text += fmt::format(" Both follow float32's rules; {} {} inf or nan on one side or both.",
+                            count_of(diff.non_finite, "value", "values"), diff.non_finite == 1 ? "is" : "are");
+        return text + (route.empty() ? "" : " M @ E " + route + ".");
     }
-    return text + (route.empty() ? "" : " Neither is wrong: the same terms, but M @ E " + route + ".");
+    return text + (route.empty() ? "" : " Neither is wrong: M @ E " + route + ".");
 }
 
 // The verdict's detail, from how the two differ.
@@ -201,13 +201,18 @@ std::string render_bag_text(const BagLesson& lesson, const TextOptions& options,
         e_rows.push_back({k, k == k_gap ? "" : std::to_string(k), lesson.padding_row == k ? "padding_idx" : "",
                           used.count(k) > 0});
     }
-    const std::vector<std::size_t> bag_rows = shown_rows(bags.count(), request.dim);
+    // The bag and column the closing sentence names stay in view.
+    const UlpDifference& diff = lesson.difference;
+    const bool named = !is_max && diff.differing > 0;
+    const std::vector<std::size_t> bag_rows =
+        shown_rows(bags.count(), request.dim, named ? std::vector<std::size_t>{diff.bag} : std::vector<std::size_t>{});
     const std::vector<BlockRow> out_rows = output_rows(lesson, bag_rows);
     const std::size_t out_label = widest_label(out_rows);
     std::vector<ScreenBlock> blocks = {{&lesson.weight, e_shown}, {&lesson.output, bag_rows}};
     if (!is_max) blocks.push_back({&lesson.multihot_matmul, bag_rows});
     const Screen screen = choose_screen(blocks, request.dim, options.precision,
-                                        std::min(block_cells_budget(out_label, 12), block_cells_budget(widest_label(e_rows), 11)));
+                                        std::min(block_cells_budget(out_label, 12), block_cells_budget(widest_label(e_rows), 11)),
+                                        named ? std::vector<std::size_t>{diff.column} : std::vector<std::size_t>{});
 
     std::string out = header(lesson) + '\n';
     out += wrap_words(fmt::format("E = bag.weight   {} x {}   > marks the rows the bags use", group_thousands(request.vocab_size),

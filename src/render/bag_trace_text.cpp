@@ -136,10 +136,10 @@ std::string compare_line(const BagLesson& lesson, const BagTrace& trace) {
     const std::size_t b = trace.bag;
     const UlpDifference& diff = trace.difference;
     if (diff.differing == 0) {
-        const std::string columns = d == 1   ? std::string("its only column")
-                                    : d == 2 ? std::string("both columns")
-                                             : fmt::format("all {} columns", group_thousands(d));
-        return wrap_words(fmt::format("The two agree bit for bit in {} of bag {}.", columns, b), "  ", "  ");
+        const std::string columns = d == 1   ? fmt::format("bag {}'s only column", b)
+                                    : d == 2 ? fmt::format("both columns of bag {}", b)
+                                             : fmt::format("all {} columns of bag {}", group_thousands(d), b);
+        return wrap_words(fmt::format("The two agree bit for bit in {}.", columns), "  ", "  ");
     }
     const std::string route = route_clause(route_differences(lesson, b), weighted(lesson));
     const std::string where = diff.differing == 1 ? fmt::format("only in column {}", diff.column)

@@ -211,6 +211,8 @@ Screen choose_screen(const std::vector<ScreenBlock>& blocks, std::size_t cols, i
     for (std::size_t edges = k_edge_items; edges >= 1; --edges) {
         candidates.push_back(visible_positions(cols, true, always_show, edges));
     }
+    // Past 80 columns is worse than a named column out of view.
+    if (!always_show.empty()) candidates.push_back(visible_positions(cols, true, {}, 1));
     for (const auto& candidate : candidates) {
         Screen screen{candidate, format_for(candidate)};
         if (cells_width(candidate, screen.format.width) <= budget) return screen;

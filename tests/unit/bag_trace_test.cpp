@@ -92,21 +92,52 @@ TEST_CASE("--trace shows the first eight bags, and the one where M @ E differs m
     CHECK(traced_bags(two) == std::vector<std::size_t>{0, 1});
 }
 
-TEST_CASE("route_differences names each way M @ E departs from the kernel, and none where they agree") {
-    const auto ways = [](const char* bags, BagMode mode, std::vector<float> weights = {}) {
-        BagRequest request = bag_request(bags, mode, 5, 2);
+TEST_CASE("route_differences names only the changes that alter bits, and walks to M @ E's row") {
+    const auto lesson_for = [](const char* bags, BagMode mode, std::uint64_t seed, std::vector<float> weights = {}) {
+        BagRequest request = bag_request(bags, mode, 6, 8);
+        request.seed = seed;
         request.per_sample_weights = std::move(weights);
-        return route_differences(run_bag_lesson(request), std::nullopt);
+        return run_bag_lesson(request);
     };
-    CHECK(!ways("1,2,4", BagMode::sum).any());             // in order, no repeats: the same arithmetic
-    CHECK(ways("2,1", BagMode::sum).reordered);
-    CHECK(!ways("2,1", BagMode::sum).merged_repeats);
-    CHECK(ways("3,3", BagMode::sum).merged_repeats);
-    CHECK(!ways("3,3", BagMode::sum).reordered);
-    CHECK(ways("1,2", BagMode::mean).divided_first);
-    CHECK(!ways("1;2", BagMode::mean).divided_first);     // a mean of one row divides by 1
-    CHECK(ways("1,2", BagMode::sum, {0.5f, 2.0f}).fused);
-    CHECK(!ways("1,2", BagMode::max).any());
+    BagRouteDifferences seen;  // each way named somewhere
+    for (std::uint64_t seed = 0; seed < 40; ++seed) {
+        CAPTURE(seed);
+        // Distinct ids out of order, no weights: only the order can matter.
+        const BagLesson shuffled = lesson_for("5,1,3,2", BagMode::sum, seed);
+        const BagRouteDifferences order = route_differences(shuffled, 0);
+        CHECK(order.reached);
+        CHECK(order.reordered == (shuffled.difference.differing > 0));
+        CHECK((!order.merged_repeats && !order.divided_first && !order.fused));
+        seen.reordered |= order.reordered;
+        // Two terms add alike in either order.
+        CHECK(!route_differences(lesson_for("3,2", BagMode::sum, seed), 0).reordered);
+        // Dividing by a power of two first is exact: a sorted mean of 4 distinct rows agrees.
+        const BagLesson four = lesson_for("0,1,2,3", BagMode::mean, seed);
+        CHECK(four.difference.differing == 0);
+        CHECK(!route_differences(four, 0).any());
+        // Weights of 1 make products exact: nothing to fuse.
+        CHECK(!route_differences(lesson_for("3,2,1", BagMode::sum, seed, {1, 1, 1}), 0).fused);
+        const BagRouteDifferences repeat = route_differences(lesson_for("2,3,3", BagMode::sum, seed), 0);
+        CHECK(repeat.reached);
+        seen.merged_repeats |= repeat.merged_repeats;
+        const BagRouteDifferences thirds = route_differences(lesson_for("1,2,4", BagMode::mean, seed), 0);
+        CHECK(thirds.reached);
+        CHECK(!thirds.reordered);
+        seen.divided_first |= thirds.divided_first;
+        const BagRouteDifferences fused = route_differences(lesson_for("1,2", BagMode::sum, seed, {1.1f, 0.9f}), 0);
+        CHECK(fused.reached);
+        seen.fused |= fused.fused;
+        // The run's ways come only from bags whose two rows differ.
+        const BagLesson mixed = lesson_for("3,2;1,2,4;0", BagMode::mean, seed);
+        const BagRouteDifferences all = route_differences(mixed, std::nullopt);
+        CHECK(all.reached);
+        CHECK(!all.reordered);  // only [3, 2] is out of order, and two terms add alike
+    }
+    CHECK(seen.reordered);
+    CHECK(seen.merged_repeats);
+    CHECK(seen.divided_first);
+    CHECK(seen.fused);
+    CHECK(!route_differences(lesson_for("1,2", BagMode::max, 1), 0).any());
 }
 
 TEST_CASE("the lesson's difference counts signed zeros and values that are not finite apart") {

@@ -268,6 +268,11 @@ TEST_CASE("bag --trace: each bag's steps end on torch's output row and on M @ E'
             CHECK(std::memcmp(trace.product_row.data(), product, output.size() * sizeof(float)) == 0);
             differing += trace.bag_row != trace.product_row;
             differing_values += trace.difference.differing;
+            const BagRouteDifferences ways = route_differences(lesson, b);
+            CHECK(ways.reached);  // the walk from the kernel's arithmetic ends on M @ E's row
+            // A bag that differs names a cause (one whose rows agree may still pass through two
+            // changes that cancel; its view names none).
+            if (trace.difference.differing > 0) CHECK(ways.any());
             worst = std::max(worst, trace.difference.ulps);
             CHECK(trace.difference.bag == b);
             ++traced;
@@ -306,7 +311,7 @@ TEST_CASE("parse_bags reads empty bags, and parse_bag_weights wants one weight p
     CHECK_FALSE(parse_bags(""));
     CHECK(parse_bags("2,x").error() == "bag 0 item 2 \"x\" is not a decimal integer");
     CHECK(parse_bag_weights("1;2", parse_bags("1,2;3").value()).error() ==
-          "bag 0 has 1 weights but 2 ids (one weight per id)");
+          "bag 0 has 1 weight but 2 ids (one weight per id)");
     CHECK(parse_bag_weights("1,2", parse_bags("1,2;3").value()).error() == "has 1 bag but --bags has 2");
     CHECK(parse_bag_weights("1,nan;3", parse_bags("1,2;3").value()).error() ==
           "bag 0 item 2 \"nan\" is not a decimal number");
