@@ -86,9 +86,12 @@ std::string wrap_words(const std::string& text, const std::string& first_prefix,
     while (start < text.size()) {
         std::size_t end = text.find(' ', start);
         if (end == std::string::npos) end = text.size();
-        // "M @ E" is one name to a reader: a line never ends or starts at its "@".
-        while (text.compare(end, 3, " @ ") == 0) {
-            end = text.find(' ', end + 3);
+        // "M @ E", "3 x 50,257" and "1 ulp" are read as one: a line never ends or starts at their
+        // "@" or "x", nor between a count and "ulp".
+        while (text.compare(end, 3, " @ ") == 0 || text.compare(end, 3, " x ") == 0 ||
+               text.compare(end, 4, " ulp") == 0) {
+            const std::size_t next = text.compare(end, 4, " ulp") == 0 ? end + 1 : end + 3;
+            end = text.find(' ', next);
             if (end == std::string::npos) end = text.size();
         }
         const std::string word = text.substr(start, end - start);

@@ -54,7 +54,8 @@ std::string format_row_cells(const Matrix& m, std::size_t r, const std::vector<s
 
 // `text` wrapped at spaces into lines of at most k_max_line_width columns (a longer word keeps
 // its own line), the first starting with `first_prefix`, the others with `prefix`. The spaces
-// around a lone "@" do not break: "M @ E" stays on one line.
+// around a lone "@" or "x", and before "ulp", do not break: "M @ E", "3 x 50,257" and "1 ulp"
+// stay on one line.
 std::string wrap_words(const std::string& text, const std::string& first_prefix,
                        const std::string& prefix);
 
