@@ -250,10 +250,6 @@ std::vector<float> reduce_along(const BagLesson& lesson, std::size_t b, const Ro
     return row;
 }
 
-bool same_row_bits(const std::vector<float>& a, const std::vector<float>& b) {
-    return std::equal(a.begin(), a.end(), b.begin(), [](float x, float y) { return ulp_distance(x, y) == 0; });
-}
-
 BagRouteDifferences bag_route_differences(const BagLesson& lesson, std::size_t b) {
     BagRouteDifferences ways;
     if (lesson.request.mode == BagMode::max) return ways;
@@ -263,7 +259,7 @@ BagRouteDifferences bag_route_differences(const BagLesson& lesson, std::size_t b
     const auto take = [&](bool Route::*change, bool value, bool BagRouteDifferences::*way) {
         route.*change = value;
         std::vector<float> after = reduce_along(lesson, b, route);
-        ways.*way = !same_row_bits(before, after);
+        ways.*way = !same_bits(before, after.data());
         before = std::move(after);
     };
     take(&Route::sorted, true, &BagRouteDifferences::reordered);
@@ -284,10 +280,8 @@ BagRouteDifferences route_differences(const BagLesson& lesson, std::optional<std
     if (lesson.request.mode == BagMode::max) return any;
     const std::size_t d = lesson.output.cols;
     for (std::size_t b = 0; b < lesson.request.bags.count(); ++b) {
-        if (std::equal(lesson.output.row(b), lesson.output.row(b) + d, lesson.multihot_matmul.row(b),
-                       [](float x, float y) { return ulp_distance(x, y) == 0; })) {
-            continue;
-        }
+        const std::vector<float> output(lesson.output.row(b), lesson.output.row(b) + d);
+        if (same_bits(output, lesson.multihot_matmul.row(b))) continue;
         const BagRouteDifferences ways = bag_route_differences(lesson, b);
         any.reordered |= ways.reordered;
         any.merged_repeats |= ways.merged_repeats;
