@@ -193,7 +193,8 @@ std::vector<const BagStep*> BagSteps::shown() const {
 
 namespace {
 
-// Which of M @ E's departures from the kernel a computation of one bag takes.
+// Which of M @ E's departures from the kernel a computation of one bag takes (`merged` only
+// with `sorted`, as the path takes them).
 struct Route {
     bool sorted = false;
     bool merged = false;
@@ -223,13 +224,13 @@ std::vector<float> reduce_along(const BagLesson& lesson, std::size_t b, const Ro
         std::stable_sort(terms.begin(), terms.end(), [](const Term& x, const Term& y) { return x.id < y.id; });
     }
     if (route.merged) {  // M's entry: the counts or weights of one id summed in bag order
+        // Merging follows sorting on the path, so an id's terms are adjacent and still in bag order.
         std::vector<Term> merged;
         for (const Term& term : terms) {
-            const auto same = std::find_if(merged.begin(), merged.end(), [&](const Term& m) { return m.id == term.id; });
-            if (same == merged.end()) {
-                merged.push_back(term);
+            if (!merged.empty() && merged.back().id == term.id) {
+                merged.back().scale += term.scale;
             } else {
-                same->scale += term.scale;
+                merged.push_back(term);
             }
         }
         terms = std::move(merged);
