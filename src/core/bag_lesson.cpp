@@ -320,6 +320,7 @@ BagTrace trace_bag(const BagLesson& lesson, std::size_t b) {
     }
     trace.product_matches = same_bits(trace.product_row, lesson.multihot_matmul.row(b));
     trace.difference = compare_ulps(lesson.output, lesson.multihot_matmul, b, b + 1);
+    trace.ways = route_differences(lesson, b);
     return trace;
 }
 

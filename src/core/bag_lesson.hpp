@@ -126,6 +126,7 @@ struct BagTrace {
     bool bag_matches = false;        // bag_row == output row b, bit for bit
     bool product_matches = false;    // product_row == multihot_matmul row b (sum, mean)
     UlpDifference difference;        // output row b vs M @ E row b (sum, mean)
+    BagRouteDifferences ways;        // route_differences(lesson, b) (sum, mean)
 };
 
 BagTrace trace_bag(const BagLesson& lesson, std::size_t b);

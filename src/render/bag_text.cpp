@@ -99,17 +99,10 @@ std::string multihot_block(const BagLesson& lesson, const std::vector<std::size_
 
 // The winners of max, aligned under the output's cells.
 std::string winner_cells(const BagLesson& lesson, std::size_t b, const Screen& screen) {
-    std::string out;
-    for (const std::size_t c : screen.cols) {
-        if (!out.empty()) out += ' ';
-        if (c == k_gap) {
-            out += "...";
-            continue;
-        }
+    return text_cells(screen, [&](std::size_t c) {
         const float winner = lesson.winners.at(b, c);
-        out += pad_left(winner < 0 ? "-" : fmt::format("{}", static_cast<long long>(winner)), screen.format.width);
-    }
-    return out;
+        return winner < 0 ? std::string("-") : std::to_string(static_cast<long long>(winner));
+    });
 }
 
 std::string rounding_sentence(const BagLesson& lesson) {

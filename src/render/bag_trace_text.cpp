@@ -56,11 +56,7 @@ std::string step_note(const BagStep& step, std::size_t d) {
 
 // "    column    0       1  ...       7": which column each cell is, over a bag's steps.
 std::string column_numbers(std::size_t label_width, const Screen& screen) {
-    std::string cells;
-    for (const std::size_t c : screen.cols) {
-        if (!cells.empty()) cells += ' ';
-        cells += c == k_gap ? std::string("...") : pad_left(std::to_string(c), screen.format.width);
-    }
+    const std::string cells = text_cells(screen, [](std::size_t c) { return std::to_string(c); });
     return fmt::format("    {}  {}\n", pad_right("column", label_width), cells);
 }
 
@@ -141,7 +137,7 @@ std::string compare_line(const BagLesson& lesson, const BagTrace& trace) {
                                              : fmt::format("all {} columns of bag {}", group_thousands(d), b);
         return wrap_words(fmt::format("The two agree bit for bit in {}.", columns), "  ", "  ");
     }
-    const std::string route = route_clause(route_differences(lesson, b), weighted(lesson));
+    const std::string route = route_clause(trace.ways, weighted(lesson));
     const std::string where = diff.differing == 1 ? fmt::format("only in column {}", diff.column)
                                                   : fmt::format("in {}; most in column {}",
                                                                 how_many_differ(diff.differing, d, "column", "columns"),

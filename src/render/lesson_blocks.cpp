@@ -83,6 +83,15 @@ std::string render_block(const Matrix& m, const std::vector<BlockRow>& rows, std
     return out;
 }
 
+std::string text_cells(const Screen& screen, const std::function<std::string(std::size_t)>& cell) {
+    std::string out;
+    for (const std::size_t c : screen.cols) {
+        if (!out.empty()) out += ' ';
+        out += c == k_gap ? std::string("...") : pad_left(cell(c), screen.format.width);
+    }
+    return out;
+}
+
 std::string flat_position_label(const IdBatch& ids, std::size_t flat) {
     if (!ids.batched) return fmt::format("ids[{}]", flat);
     return fmt::format("ids[{},{}]", flat / ids.seq, flat % ids.seq);

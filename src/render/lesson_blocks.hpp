@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,10 @@ std::size_t block_cells_budget(std::size_t label_width, std::size_t note_width);
 // The rows of `m`, labels padded to `label_width`.
 std::string render_block(const Matrix& m, const std::vector<BlockRow>& rows, std::size_t label_width,
                          const Screen& screen, Palette palette);
+
+// Text aligned under a screen's number cells, one `cell(column)` per shown column and "..." at a
+// gap: the winning ids of max, the column numbers of a trace.
+std::string text_cells(const Screen& screen, const std::function<std::string(std::size_t)>& cell);
 
 // "ids[2]", or "ids[1,0]" in a batch: torch's index of a flat position.
 std::string flat_position_label(const IdBatch& ids, std::size_t flat);

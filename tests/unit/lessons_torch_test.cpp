@@ -268,7 +268,7 @@ TEST_CASE("bag --trace: each bag's steps end on torch's output row and on M @ E'
             CHECK(std::memcmp(trace.product_row.data(), product, output.size() * sizeof(float)) == 0);
             differing += trace.bag_row != trace.product_row;
             differing_values += trace.difference.differing;
-            const BagRouteDifferences ways = route_differences(lesson, b);
+            const BagRouteDifferences& ways = trace.ways;
             CHECK(ways.reached);  // the walk from the kernel's arithmetic ends on M @ E's row
             // A bag that differs names a cause (one whose rows agree may still pass through two
             // changes that cancel; its view names none).
