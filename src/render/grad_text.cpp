@@ -38,10 +38,12 @@ std::string header(const GradLesson& lesson) {
     const std::string d = group_thousands(request.dim);
     std::string out = "Embedding backward two ways: scatter-add vs one_hot(ids).T @ G\n";
     const std::string shape = describe_id_count(request.ids.shape(), n);
-    out += fmt::format("  ids    {}  ({})\n", format_id_batch(request.ids), shape);
+    // Every name/value row goes through format_parameter_row, which moves a note that would pass
+    // 80 columns to a line of its own (a 20-digit seed did).
+    out += format_parameter_row({"ids", format_id_batch(request.ids), shape});
     for (const Parameter& token : token_parameters(request.ids)) out += format_parameter_row(token);
-    out += fmt::format("  vocab  {}{}\n", v, request.vocab_inferred ? "  (largest id + 1; set it with --vocab)" : "");
-    out += fmt::format("  dim    {}\n", d);
+    out += format_parameter_row({"vocab", v, request.vocab_inferred ? "largest id + 1; set it with --vocab" : ""});
+    out += format_parameter_row({"dim", d, ""});
     out += wrap_words(fmt::format("E {} x {}, G {} x {}, X {} x {}, both dE {} x {}", v, d, group_thousands(n), d,
                                   group_thousands(n), v, v, d),
                       "  shapes ", "         ");
@@ -54,7 +56,6 @@ std::string header(const GradLesson& lesson) {
                                        ? fmt::format("{}G = torch.randn({}, {})", drawn ? ", then " : "", g_shape,
                                                      request.dim)
                                        : "";
-        // A 20-digit seed beside the note passes 80 columns: the note then takes its own line.
         out += format_parameter_row(
             {"seed", std::to_string(request.seed), fmt::format("torch.manual_seed, then {}{}", drawn ? "E" : "", g_draw)});
     }
