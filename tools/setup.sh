@@ -11,10 +11,12 @@ cd "$(dirname "$0")/.."
 # libxml2-utils (xmllint), librsvg2-bin (rsvg-convert): the SVG checks; chromium, chromium-driver,
 # python3-selenium: the HTML lesson's browser test (ctest label `browser`).
 # clang, libclang-rt-14-dev (libFuzzer and the sanitizers' runtimes for clang): tools/fuzz.sh.
+# python3-torch, python3-numpy: the live tests against PyTorch (ctest label torch-live); cmark:
+# rendering the Markdown output in tests.
 packages=(g++ cmake make libcli11-dev libfmt-dev libxtensor-dev xtl-dev libxsimd-dev doctest-dev
           help2man locales bsdutils time libopenblas-dev libutf8proc-dev
           libxml2-utils librsvg2-bin chromium chromium-driver python3-selenium
-          clang libclang-rt-14-dev)
+          clang libclang-rt-14-dev python3-torch python3-numpy cmark)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||

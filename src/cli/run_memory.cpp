@@ -57,10 +57,8 @@ std::vector<Buffer> run_buffers(const Options& options, const DemoRequest& reque
         case OutputFormat::html: break;  // summarised: a few kilobytes
     }
     if (options.max_norm) buffers.push_back({"E after max_norm (vocab x dim)", request.vocab_size * request.dim, 4});
-    if (options.view == View::walkthrough || options.format == OutputFormat::html) {
-        // Step 5 draws nn.Linear(V, d)'s own initial weight to show it differs from E.
-        buffers.push_back({"nn.Linear's own weight for the walkthrough", request.vocab_size * request.dim, 4});
-    }
+    // The walkthrough's step 5 draws nn.Linear(V, d)'s own initial weight (V x d) after the
+    // product is done, in the place W = E.T held (demo_buffers): no buffer of its own.
     if (!options.save_weights.empty() || !options.export_projector.empty()) {
         buffers.push_back({"a piece of an output file", k_values_per_file_piece, k_file_piece_bytes_per_value});
     }

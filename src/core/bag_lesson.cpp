@@ -1,5 +1,7 @@
 #include "core/bag_lesson.hpp"
 
+#include "core/torch_matmul.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -166,6 +168,8 @@ BagLesson run_bag_lesson(const BagRequest& request) {
         lesson.multihot = multihot_matrix(request, lesson.padding_row);
         lesson.multihot_matmul = matmul(lesson.multihot, lesson.weight);
         lesson.difference = compare_ulps(lesson.output, lesson.multihot_matmul, 0, lesson.output.rows);
+        lesson.torch_matmul = torch_mm(lesson.multihot, lesson.weight);
+        lesson.torch_difference = compare_ulps(lesson.output, lesson.torch_matmul, 0, lesson.output.rows);
     }
     return lesson;
 }

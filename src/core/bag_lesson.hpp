@@ -63,9 +63,12 @@ struct BagLesson {
     Matrix output;            // B x d: bag(input, offsets, per_sample_weights), PyTorch's arithmetic
     std::vector<std::size_t> bag_sizes;  // ids per bag that count (padding excluded): mean's divisor
     Matrix multihot;          // M, B x V (sum and mean; empty for max)
-    Matrix multihot_matmul;   // M @ E, B x d, summed in order of k (sum and mean; empty for max)
+    Matrix multihot_matmul;   // the in-order M @ E: embdemo's reference arithmetic, each M[b, k] * E[k]
+                              // rounded, then added in order of k from +0 (sum and mean; empty for max)
+    Matrix torch_matmul;      // M @ E as PyTorch's `@` computes it on this machine: the BLAS (sum and mean)
     Matrix winners;           // max: B x d, the id whose row won each column, -1 for an empty bag
     UlpDifference difference; // output vs multihot_matmul (sum and mean)
+    UlpDifference torch_difference; // output vs torch_matmul (sum and mean)
 };
 
 // EmbeddingBag's forward on the CPU as PyTorch 1.13 computes it (aten EmbeddingBag.cpp):

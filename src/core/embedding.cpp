@@ -20,6 +20,7 @@
 #include <limits>
 
 #include "core/rows.hpp"
+#include "core/torch_matmul.hpp"
 
 namespace embdemo {
 namespace {
@@ -149,21 +150,14 @@ Matrix embedding_backward(const Matrix& upstream, const TokenIds& ids, std::size
 }
 
 Matrix onehot_backward(const Matrix& upstream, const TokenIds& ids, std::size_t vocab_size) {
-    const std::size_t d = upstream.cols;
-    Matrix grad(vocab_size, d);
-    for (std::size_t k = 0; k < vocab_size; ++k) {
-        float* dE_k = grad.values.data() + k * d;
-        // dE[k][j] = sum over i of X[i][k] * G[i][j], in order i = 0, 1, ... from +0.0. Positions
-        // with another id add 0 * G[i][j] = ±0, which changes nothing when G is finite; the
-        // matching positions add 1 * G[i][j] exactly. That is why, for a plain embedding, this
-        // equals the scatter-add bit for bit; it ignores padding_idx and scale_grad_by_freq.
-        for (std::size_t i = 0; i < ids.size(); ++i) {
-            const float x_ik = ids[i] == k ? 1.0f : 0.0f;
-            const float* g_i = upstream.row(i);
-            for (std::size_t j = 0; j < d; ++j) dE_k[j] += x_ik * g_i[j];
-        }
-    }
-    return grad;
+    // W.grad after (one_hot(ids).float() @ W).backward(G): autograd's mm_mat2_backward computes
+    // X.T @ G, or (G.T @ X).T when W is "column-major" (V = d = 1), through the BLAS. Positions
+    // with another id add 0 * G[t, j] = ±0, which changes nothing when G is finite, and the
+    // matching positions add 1 * G[t, j] exactly: that is why, for a plain embedding, this equals
+    // the scatter-add bit for bit. It ignores padding_idx and scale_grad_by_freq.
+    const Matrix x = one_hot(ids, vocab_size);
+    if (vocab_size == 1 && upstream.cols == 1) return transpose(torch_mm_transposed_left(upstream, x));
+    return torch_mm_transposed_left(x, upstream);
 }
 
 float frequency_scale(std::size_t count) { return static_cast<float>(1.0 / static_cast<double>(count)); }

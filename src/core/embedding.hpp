@@ -26,9 +26,9 @@ Matrix one_hot(const TokenIds& ids, std::size_t vocab_size);
 // E[ids]: row i of the result is a copy of row ids[i] of E.  n x d
 Matrix lookup(const Matrix& weight, const TokenIds& ids);
 
-// The plain reference product A·B with one float accumulator per output, summed over k in
-// order. It is the computation being explained, so it computes every term (no skipping zeros)
-// and is no BLAS; it is only laid out so that the compiler can vectorise it.
+// The in-order reference product A·B: one float accumulator per output from +0.0, each term
+// rounded, then added in order of k. It is the arithmetic a learner can follow by hand (the bag
+// lesson's reference sum); PyTorch's `@` goes through the BLAS instead (torch_matmul.hpp).
 Matrix matmul(const Matrix& a, const Matrix& b);
 
 // Mᵀ. nn.Linear(V, d) stores its weight as W = Eᵀ (d x V, out x in).
@@ -58,9 +58,9 @@ Matrix embedding_backward(const Matrix& upstream, const TokenIds& ids, std::size
 // PyTorch computes 1.0 / count in double, and its add kernel casts it to float.
 float frequency_scale(std::size_t count);
 
-// one_hot(ids)ᵀ · G: dE[k][j] = sum over i of X[i][k] * G[i][j], one float accumulator per
-// element summed in order i = 0, 1, ... from +0.0, like matmul(transpose(one_hot(ids, V)), G)
-// but without building the V x n matrix. V x d
+// one_hot(ids)ᵀ · G: the gradient nn.Linear's weight W = E would receive from
+// (one_hot(ids).float() @ W).backward(G), computed as PyTorch's autograd computes it, through
+// the BLAS (torch_matmul.hpp). V x d
 Matrix onehot_backward(const Matrix& upstream, const TokenIds& ids, std::size_t vocab_size);
 
 struct Comparison {

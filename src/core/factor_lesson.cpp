@@ -1,6 +1,7 @@
 #include "core/factor_lesson.hpp"
 
 #include "core/init.hpp"
+#include "core/torch_matmul.hpp"
 #include "core/torch_rng.hpp"
 
 namespace embdemo {
@@ -15,13 +16,14 @@ FactorLesson run_factor_lesson(const FactorRequest& request) {
     // torch.manual_seed(seed); e1 = nn.Embedding(V, r); proj = nn.Linear(r, d, bias=False)
     TorchGenerator generator(request.seed);
     lesson.e1 = torch_embedding_weight(generator, request.vocab_size, request.rank);
-    lesson.e2 = transpose(torch_linear_weight(generator, request.rank, request.dim));
+    const Matrix proj_weight = torch_linear_weight(generator, request.rank, request.dim);  // d x r
+    lesson.e2 = transpose(proj_weight);
     const TokenIds& ids = request.ids.values;
     lesson.lookup_e1 = lookup(lesson.e1, ids);
-    lesson.onehot_e1 = matmul(one_hot(ids, request.vocab_size), lesson.e1);
-    // proj(x) = x @ weight.T = x @ E2: each value summed over the r columns of x in order.
-    lesson.output = matmul(lesson.lookup_e1, lesson.e2);
-    lesson.onehot_output = matmul(lesson.onehot_e1, lesson.e2);
+    lesson.onehot_e1 = torch_mm(one_hot(ids, request.vocab_size), lesson.e1);
+    // proj(x) = F.linear(x, proj.weight) = x @ E2, through the BLAS exactly as PyTorch calls it.
+    lesson.output = torch_linear(lesson.lookup_e1, proj_weight);
+    lesson.onehot_output = torch_linear(lesson.onehot_e1, proj_weight);
     lesson.first_check = compare_exact(lesson.lookup_e1, lesson.onehot_e1);
     lesson.output_check = compare_exact(lesson.output, lesson.onehot_output);
     lesson.here = factor_parameters(request.vocab_size, request.dim, request.rank);

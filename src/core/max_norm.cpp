@@ -16,13 +16,20 @@ float row_norm(const float* row, std::size_t d, double norm_type) {
         }
         return largest;
     }
-    double sum = 0.0;
-    for (std::size_t j = 0; j < d; ++j) {
-        const double magnitude = std::fabs(static_cast<double>(row[j]));
-        sum += norm_type == 1.0 ? magnitude : norm_type == 2.0 ? magnitude * magnitude : std::pow(magnitude, norm_type);
+    if (norm_type == 2.0) {
+        double sum = 0.0;
+        for (std::size_t j = 0; j < d; ++j) sum += static_cast<double>(row[j]) * static_cast<double>(row[j]);
+        return static_cast<float>(std::sqrt(sum));
     }
-    const double norm = norm_type == 1.0 ? sum : norm_type == 2.0 ? std::sqrt(sum) : std::pow(sum, 1.0 / norm_type);
-    return static_cast<float>(norm);
+    // Other p: ATen's NormOneOps / NormOps accumulate in float32, in order, with powf; the
+    // live test against torch (tests/scripts/torch_live.py) found the double sum 1 ulp off.
+    const auto p = static_cast<float>(norm_type);
+    float sum = 0.0f;
+    for (std::size_t j = 0; j < d; ++j) {
+        const float magnitude = std::fabs(row[j]);
+        sum += p == 1.0f ? magnitude : std::pow(magnitude, p);
+    }
+    return p == 1.0f ? sum : std::pow(sum, 1.0f / p);
 }
 
 std::vector<RenormRow> embedding_renorm(Matrix& weight, const TokenIds& ids, const MaxNorm& max_norm) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "core/torch_matmul.hpp"
+
 namespace embdemo {
 
 MaxNormLesson run_max_norm_lesson(const MaxNormRequest& request, Matrix weight) {
@@ -14,8 +16,8 @@ MaxNormLesson run_max_norm_lesson(const MaxNormRequest& request, Matrix weight) 
     lesson.rows = embedding_renorm(lesson.weight_after, ids, request.max_norm);
     lesson.lookup = lookup(lesson.weight_after, ids);
     const Matrix x = one_hot(ids, lesson.weight.rows);
-    lesson.onehot_drawn = matmul(x, lesson.weight);
-    lesson.onehot_after = matmul(x, lesson.weight_after);
+    lesson.onehot_drawn = torch_mm(x, lesson.weight);
+    lesson.onehot_after = torch_mm(x, lesson.weight_after);
     lesson.drawn_check = compare_exact(lesson.lookup, lesson.onehot_drawn);
     lesson.after_check = compare_exact(lesson.lookup, lesson.onehot_after);
     // What a second call would see: the rescaled rows' norms are now M up to float32 rounding.

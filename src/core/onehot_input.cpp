@@ -5,45 +5,16 @@
 #include <cmath>
 #include <numeric>
 
+#include "core/embedding.hpp"
+#include "core/torch_matmul.hpp"
+
 namespace embdemo {
 
-namespace {
-
-// The k-blocks of a dot product of length d as OpenBLAS's sgemm driver splits K: blocks of
-// k_gemm_q while at least two remain, then the rest in two halves (the first rounded up to a
-// multiple of k_gemm_unroll), or whole when it fits one block.
-constexpr std::size_t k_gemm_q = 320;  // found by comparing with torch on the development machine
-constexpr std::size_t k_gemm_unroll = 8;
-
-std::size_t next_block(std::size_t remaining) {
-    if (remaining >= 2 * k_gemm_q) return k_gemm_q;
-    if (remaining > k_gemm_q) return (remaining / 2 + k_gemm_unroll - 1) / k_gemm_unroll * k_gemm_unroll;
-    return remaining;
-}
-
-}  // namespace
-
 Matrix onehot_input_gradient(const Matrix& upstream, const Matrix& weight) {
-    const std::size_t n = upstream.rows;
-    const std::size_t V = weight.rows;
-    const std::size_t d = weight.cols;
-    Matrix scores(n, V);
-    for (std::size_t t = 0; t < n; ++t) {
-        const float* g = upstream.row(t);
-        for (std::size_t v = 0; v < V; ++v) {
-            const float* e = weight.row(v);
-            float total = 0.0f;
-            for (std::size_t k0 = 0; k0 < d;) {
-                const std::size_t k1 = k0 + next_block(d - k0);
-                float block = 0.0f;  // one fused multiply-add per term, in order of k
-                for (std::size_t k = k0; k < k1; ++k) block = std::fma(g[k], e[k], block);
-                total += block;  // C += alpha * block with alpha = 1
-                k0 = k1;
-            }
-            scores.at(t, v) = total;
-        }
-    }
-    return scores;
+    // X.grad after (X @ E).backward(G): autograd's mm_mat1_backward computes G @ E.T, or
+    // (E @ G.T).T when X is "column-major" (n = V = 1), through the BLAS as PyTorch does.
+    if (upstream.rows == 1 && weight.rows == 1) return transpose(torch_linear(weight, upstream));
+    return torch_linear(upstream, weight);
 }
 
 std::vector<std::size_t> lowest_scores(const Matrix& scores, std::size_t t, std::size_t count) {

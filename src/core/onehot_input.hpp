@@ -14,12 +14,8 @@
 
 namespace embdemo {
 
-// G @ Eᵀ: out[t][v] = sum over j of G[t][j] * E[v][j] in float32: a chain of fused multiply-adds
-// over j within blocks of at most 320 terms, the blocks' sums added in order, which is how
-// OpenBLAS's sgemm (the BLAS of Debian's torch) adds one element for some shapes on the
-// development machine. Torch does not specify the order (it depends on the BLAS, the CPU and
-// the shapes), so the promise is 1e-5 relative to the dot product's scale, max(1, sum over j of
-// |G[t][j] * E[v][j]|). n x V
+// G @ Eᵀ, as PyTorch's autograd computes X.grad for out = X @ E (through the BLAS, see
+// torch_matmul.hpp), so the scores are PyTorch's bit for bit on this machine. n x V
 Matrix onehot_input_gradient(const Matrix& upstream, const Matrix& weight);
 
 // The `count` columns of row t with the lowest scores (the swaps that most lower the loss to

@@ -57,7 +57,10 @@ LessonReport bag_report(const BagLesson& lesson) {
                                                                      : "bag(input, offsets, per_sample_weights)";
     report.tables.push_back({"output", output_formula, &lesson.output, {b, d}, false});
     if (!is_max) {
-        report.tables.push_back({"multihot_matmul", "M @ E", &lesson.multihot_matmul, {b, d}, false});
+        report.tables.push_back({"multihot_matmul", "the in-order M @ E (embdemo's reference arithmetic)",
+                                 &lesson.multihot_matmul, {b, d}, false});
+        report.tables.push_back({"torch_matmul", "M @ E through the BLAS, as PyTorch's @", &lesson.torch_matmul,
+                                 {b, d}, false});
     } else {
         report.tables.push_back({"winners", "the id whose row won each column, -1 in an empty bag", &lesson.winners,
                                  {b, d}, true});
@@ -71,6 +74,9 @@ LessonReport bag_report(const BagLesson& lesson) {
         report.checks.push_back({"max_ulps_at", diff.ulps == 0 ? "null"
                                                                : fmt::format("{{\"bag\": {}, \"column\": {}}}", diff.bag,
                                                                              diff.column)});
+        const UlpDifference& torch_diff = lesson.torch_difference;
+        report.checks.push_back({"torch_matmul_identical", torch_diff.differing == 0 ? "true" : "false"});
+        report.checks.push_back({"torch_matmul_differing", std::to_string(torch_diff.differing)});
     }
     return report;
 }

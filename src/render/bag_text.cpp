@@ -110,7 +110,7 @@ std::string rounding_sentence(const BagLesson& lesson) {
     const std::size_t total = lesson.output.values.size();
     const bool mean = lesson.request.mode == BagMode::mean;
     const std::string how = fmt::format(
-        "The bag adds its rows in bag order{}; M @ E {}adds over k = 0..{} in vocabulary order",
+        "The bag adds its rows in bag order{}; the in-order M @ E {}adds over k = 0..{} in vocabulary order",
         mean ? " and divides by the count at the end" : "", mean ? "divides first, then " : "",
         lesson.request.vocab_size - 1);
     if (diff.differing == 0) {
@@ -129,21 +129,33 @@ std::string rounding_sentence(const BagLesson& lesson) {
     if (diff.non_finite > 0) {
         text += fmt::format(" Both follow float32's rules; {} {} inf or nan on one side or both.",
                             count_of(diff.non_finite, "value", "values"), diff.non_finite == 1 ? "is" : "are");
-        return text + (route.empty() ? "" : " M @ E " + route + ".");
+        return text + (route.empty() ? "" : " The in-order M @ E " + route + ".");
     }
-    return text + (route.empty() ? "" : " Neither is wrong: M @ E " + route + ".");
+    return text + (route.empty() ? "" : " Neither is wrong: the in-order M @ E " + route + ".");
+}
+
+// What PyTorch's own `M @ bag.weight` gives on this machine (the BLAS, as embdemo calls it the way
+// PyTorch does), so that the in-order reference is never taken for it.
+std::string torch_matmul_sentence(const BagLesson& lesson) {
+    const UlpDifference& diff = lesson.torch_difference;
+    const std::string subject = "PyTorch's M @ bag.weight (through the BLAS, on this machine)";
+    if (diff.differing == 0) return subject + " equals the bag's output bit for bit.";
+    const std::size_t total = lesson.output.values.size();
+    const std::string by = diff.non_finite > 0 ? "" : fmt::format(", by up to {}", count_of(diff.ulps, "ulp", "ulps"));
+    return fmt::format("{} differs from the bag's output in {} of {} values{}.", subject,
+                       group_thousands(diff.differing), group_thousands(total), by);
 }
 
 // The verdict's detail, from how the two differ.
 std::string verdict_detail(const UlpDifference& diff) {
-    if (diff.differing == 0) return "M @ E equals the bag's output bit for bit";
-    if (diff.non_finite > 0) return "M @ E and the bag's output differ where float32 overflowed (exit status stays 0)";
+    if (diff.differing == 0) return "the in-order M @ E equals the bag's output bit for bit";
+    if (diff.non_finite > 0) return "the in-order M @ E and the bag's output differ where float32 overflowed (exit status stays 0)";
     if (diff.zero_signs == diff.differing) {
-        return fmt::format("M @ E equals the bag's output as numbers; {} in sign (exit status stays 0)",
+        return fmt::format("the in-order M @ E equals the bag's output as numbers; {} in sign (exit status stays 0)",
                            diff.differing == 1 ? std::string("one zero differs") : fmt::format("{} zeros differ",
                                                                                               diff.differing));
     }
-    return fmt::format("M @ E is the bag's output to within {} (computed another way; exit status stays 0)",
+    return fmt::format("the in-order M @ E is the bag's output to within {} (computed another way; exit status stays 0)",
                        count_of(diff.ulps, "ulp", "ulps"));
 }
 
@@ -175,7 +187,7 @@ std::vector<BlockRow> output_rows(const BagLesson& lesson, const std::vector<std
         }
         rows.push_back({b, pad_right(bag_label(bags, b), label_width) + "  " + (is_max ? "max" : "bag"),
                         zeros_note(lesson, b), false});
-        rows.push_back({b, std::string(label_width, ' ') + "  " + (is_max ? "from" : "M @ E"), "", false});
+        rows.push_back({b, std::string(label_width, ' ') + "  " + (is_max ? "from" : "in order"), "", false});
     }
     return rows;
 }
@@ -213,7 +225,7 @@ std::string render_bag_text(const BagLesson& lesson, const TextOptions& options,
     if (!is_max) out += '\n' + multihot_block(lesson, bag_rows, options);
     out += '\n' + wrap_words(fmt::format("output = bag(input, offsets{}), and {} under it   {} x {}",
                                          request.per_sample_weights.empty() ? "" : ", per_sample_weights",
-                                         is_max ? "the winning id per column" : "M @ E", group_thousands(bags.count()),
+                                         is_max ? "the winning id per column" : "the in-order M @ E", group_thousands(bags.count()),
                                          group_thousands(request.dim)),
                              "", "  ");
     bool pair_second = false;
@@ -235,6 +247,7 @@ std::string render_bag_text(const BagLesson& lesson, const TextOptions& options,
                                 "", "");
     }
     out += wrap_words(rounding_sentence(lesson), "", "");
+    out += wrap_words(torch_matmul_sentence(lesson), "", "");
     return out + render_verdict(lesson.difference.differing == 0, verdict_detail(lesson.difference), options.palette);
 }
 

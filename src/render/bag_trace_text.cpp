@@ -107,7 +107,7 @@ std::string bag_intro(const BagLesson& lesson, std::size_t b) {
 }
 
 std::string product_intro(const BagLesson& lesson, std::size_t b, std::size_t terms) {
-    if (terms == 0) return fmt::format("M @ E: row {} of M is all zeros, so row {} of M @ E is +0.", b, b);
+    if (terms == 0) return fmt::format("In order: row {} of M is all zeros, so row {} of the in-order M @ E is +0.", b, b);
     const std::string entry = weighted(lesson)                        ? std::string("the sum of its weights")
                               : lesson.request.mode == BagMode::mean ? "its count / " + group_thousands(lesson.bag_sizes[b])
                                                                      : std::string("its count");
@@ -116,7 +116,7 @@ std::string product_intro(const BagLesson& lesson, std::size_t b, std::size_t te
                                 : zeros == 1 ? " (its other term is zero and changes no bit)"
                                              : fmt::format(" (its other {} terms are zero and change no bit)",
                                                            group_thousands(zeros));
-    return fmt::format("M @ E scales each row by its entry of M first ({}), then adds them in order of k from +0{}:",
+    return fmt::format("The in-order M @ E scales each row by its entry of M first ({}), then adds them in order of k from +0{}:",
                        entry, skipped);
 }
 
@@ -145,7 +145,7 @@ std::string compare_line(const BagLesson& lesson, const BagTrace& trace) {
     return wrap_words(fmt::format("The two differ {}: {}.{}", where,
                                   pair_clause(lesson.output.at(b, diff.column), lesson.multihot_matmul.at(b, diff.column),
                                               diff.ulps),
-                                  route.empty() ? "" : " M @ E " + route + "."),
+                                  route.empty() ? "" : " The in-order M @ E " + route + "."),
                       "  ", "  ");
 }
 
@@ -210,7 +210,7 @@ std::string traced_what(const BagLesson& lesson, const std::vector<BagTraceView>
     }
     std::string shown = fmt::format("bags 0 to {} of {}", k_max_traced_bags - 1, group_thousands(bag_count));
     if (views.size() > k_max_traced_bags) {
-        shown += fmt::format(", and bag {}, where M @ E differs most", views.back().trace.bag);
+        shown += fmt::format(", and bag {}, where the in-order M @ E differs most", views.back().trace.bag);
     }
     return shown;
 }
@@ -236,7 +236,7 @@ std::string route_clause(const BagRouteDifferences& ways, bool weighted) {
 
 std::string pair_clause(float bag_value, float product_value, std::uint64_t ulps) {
     const std::string values =
-        fmt::format("{} (bag) and {} (M @ E)", shortest_round_trip(bag_value), shortest_round_trip(product_value));
+        fmt::format("{} (bag) and {} (in order)", shortest_round_trip(bag_value), shortest_round_trip(product_value));
     if (bag_value == 0.0f && product_value == 0.0f) return values + ", equal numbers whose zeros differ in sign";
     if (!std::isfinite(bag_value) || !std::isfinite(product_value)) {
         return values + ", where float32 overflowed: no distance in ulps means anything there";
@@ -279,7 +279,7 @@ std::string render_bag_trace(const BagLesson& lesson, const TextOptions& options
         out += wrap_words(product_intro(lesson, b, product.total()), "  ", "  ");
         if (product.total() > 0) {
             out += render_steps(product, view.product_rows, true, label_width, screen, options.palette);
-            out += result_line(view.trace.product_matches, "M @ E's", b);
+            out += result_line(view.trace.product_matches, "the in-order M @ E's", b);
         }
         out += compare_line(lesson, view.trace);
     }
