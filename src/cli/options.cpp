@@ -488,7 +488,7 @@ std::optional<std::string> validate_sizes(const RawOptions& raw, Options& option
             if (request.ids[i] >= request.vocab_size) {
                 const std::string token =
                     request.source.from_text() ? " \"" + request.source.token_of(request.ids[i]) + "\"" : "";
-                return std::string(ids_option(raw)) + ": ids[" + index_text(request.shape, i) +
+                return std::string(ids_option(raw)) + ": ids[" + torch_index(request.shape, i) +
                        "] = " + std::to_string(request.ids[i]) + token + " is out of range for --vocab " +
                        std::to_string(request.vocab_size) + " (allowed: ids 0 to " +
                        std::to_string(request.vocab_size - 1) + ")";
@@ -496,6 +496,7 @@ std::optional<std::string> validate_sizes(const RawOptions& raw, Options& option
         }
     } else if (request.source.from_text() && !raw.weights) {
         request.vocab_size = k_gpt2_vocab_size;  // the table the tokenizer's ids index
+        request.vocab_source = DemoRequest::VocabSource::gpt2_tokenizer;
     } else if (!raw.weights) {
         if (largest_id == UINT64_MAX) {
             return "--ids: id " + std::to_string(largest_id) +
@@ -503,7 +504,9 @@ std::optional<std::string> validate_sizes(const RawOptions& raw, Options& option
         }
         request.vocab_size = largest_id + 1;
         request.vocab_inferred = true;
+        request.vocab_source = DemoRequest::VocabSource::largest_id;
     }
+    if (raw.weights) request.vocab_source = DemoRequest::VocabSource::weights_file;
 
     if (raw.dim) {
         if (auto problem = read_bounded("--dim", *raw.dim, 1, UINT64_MAX, request.dim)) return problem;
