@@ -66,8 +66,8 @@ std::string header(const PositionsLesson& lesson) {
                        fmt::format("the first batch of create_dataloader_v1(batch_size={}, max_length={}, "
                                    "stride={}, shuffle=False, drop_last=True)",
                                    loader.batch, loader.context, loader.stride),
-                       fmt::format("the text makes {} windows of {} tokens", group_thousands(request.windows),
-                                   loader.context)},
+                       fmt::format("the text makes {} of {}", count_of(request.windows, "window", "windows"),
+                                   count_of(loader.context, "token", "tokens"))},
                       {"targets", format_id_batch(target_batch(request.targets, ids.batch, ids.seq)),
                        "each window shifted by one token: what the model learns to predict"}});
     }

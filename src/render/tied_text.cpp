@@ -159,7 +159,8 @@ std::string render_tied_text(const TiedLesson& lesson, const TextOptions& option
     out += '\n' + wrap_words(fmt::format("logits = H @ E.T = F.linear(H, E)   {} x {}   column k is token id k",
                        group_thousands(lesson.logits.rows), group_thousands(lesson.logits.cols)), "", "  ");
     out += render_block(lesson.logits, logit_rows, widest_label(logit_rows), logit_screen, options.palette);
-    out += '\n' + wrap_words(fmt::format("Top {} token ids per position (logit in parentheses)", lesson.request.top), "", "  ");
+    out += '\n' + wrap_words((lesson.request.top == 1 ? std::string("Top token id per position (logit in parentheses)")
+                                                  : fmt::format("Top {} token ids per position (logit in parentheses)", lesson.request.top)), "", "  ");
     out += top_lines(lesson, shown_logits, logit_screen.format);
     return out + '\n' + explanations(lesson);
 }

@@ -342,12 +342,14 @@ std::string describe_cost(const EmbeddingCost& cost) {
     return fmt::format(
         "    one-hot product  X with {} ({} as float32), then\n"
         "                     {} x {} x {} = {},\n"
-        "                     {} of them by zero\n"
+        "                     {} by zero\n"
         "    lookup           {} copied, no multiplications\n",
         count_of(cost.onehot_entries, "entry", "entries"), describe_float32_bytes(cost.onehot_entries),
         group_thousands(cost.ids), group_thousands(cost.vocab_size), group_thousands(cost.dim),
         count_of(cost.product_multiplies, "multiplication", "multiplications"),
-        group_thousands(cost.zero_multiplies), count_of(cost.lookup_copies, "number", "numbers"));
+        cost.product_multiplies == 1 ? (cost.zero_multiplies == 0 ? std::string("not") : std::string("it is"))
+                                     : group_thousands(cost.zero_multiplies) + " of them",
+        count_of(cost.lookup_copies, "number", "numbers"));
 }
 
 WalkthroughStep step_cost(const DemoReport& report) {
