@@ -358,10 +358,10 @@ void declare_positions_options(CLI::App& positions, RawOptions& raw) {
     positions.add_option("--encoding", raw.encoding, "learned (default), sinusoidal or rope")
         ->type_name("KIND")
         ->multi_option_policy(CLI::MultiOptionPolicy::Throw);
-    positions.add_option("--stride", raw.stride, "with --text(-file) and --context T: the loader's S (default T)")
+    positions.add_option("--stride", raw.stride, "with --text and --context: the loader's S (default T)")
         ->type_name("S")
         ->multi_option_policy(CLI::MultiOptionPolicy::Throw);
-    positions.add_option("--batch", raw.batch, "with --text(-file) and --context T: the loader's B (default 4)")
+    positions.add_option("--batch", raw.batch, "with --text and --context: the loader's B (default 4)")
         ->type_name("B")
         ->multi_option_policy(CLI::MultiOptionPolicy::Throw);
 }
@@ -488,7 +488,7 @@ std::optional<std::string> validate_sizes(const RawOptions& raw, Options& option
             if (request.ids[i] >= request.vocab_size) {
                 const std::string token =
                     request.source.from_text() ? " \"" + request.source.token_of(request.ids[i]) + "\"" : "";
-                return std::string(ids_option(raw)) + ": ids[" + index_text(request.shape, i) +
+                return std::string(ids_option(raw)) + ": ids[" + torch_index(request.shape, i) +
                        "] = " + std::to_string(request.ids[i]) + token + " is out of range for --vocab " +
                        std::to_string(request.vocab_size) + " (allowed: ids 0 to " +
                        std::to_string(request.vocab_size - 1) + ")";
@@ -496,6 +496,7 @@ std::optional<std::string> validate_sizes(const RawOptions& raw, Options& option
         }
     } else if (request.source.from_text() && !raw.weights) {
         request.vocab_size = k_gpt2_vocab_size;  // the table the tokenizer's ids index
+        request.vocab_source = DemoRequest::VocabSource::gpt2_tokenizer;
     } else if (!raw.weights) {
         if (largest_id == UINT64_MAX) {
             return "--ids: id " + std::to_string(largest_id) +
@@ -503,7 +504,9 @@ std::optional<std::string> validate_sizes(const RawOptions& raw, Options& option
         }
         request.vocab_size = largest_id + 1;
         request.vocab_inferred = true;
+        request.vocab_source = DemoRequest::VocabSource::largest_id;
     }
+    if (raw.weights) request.vocab_source = DemoRequest::VocabSource::weights_file;
 
     if (raw.dim) {
         if (auto problem = read_bounded("--dim", *raw.dim, 1, UINT64_MAX, request.dim)) return problem;
@@ -703,11 +706,11 @@ struct CommandLineParser::Parts {
         // lesson's name (fallthrough), so they are parsed and validated in one place.
         CLI::App* lookup = app.add_subcommand("lookup", "the notebook's demonstration (the default)");
         lookup->fallthrough();
-        grad = app.add_subcommand("grad", "the backward pass two ways: only used rows get a gradient");
+        grad = app.add_subcommand("grad", "backward two ways: only used rows get a gradient");
         grad->fallthrough();
         grad->footer(k_grad_footer);
         declare_grad_options(*grad, raw);
-        cost = app.add_subcommand("cost", "the analytic cost of both forms for n, V, d or a real model");
+        cost = app.add_subcommand("cost", "the cost of both forms for n, V, d or a real model");
         cost->fallthrough();
         cost->footer(k_cost_footer);
         declare_cost_options(*cost, raw);
@@ -727,10 +730,10 @@ struct CommandLineParser::Parts {
         declare_tied_options(*tied, raw);
         factor = add_lesson("factor", "ALBERT's factorised table: E1[ids] @ E2", shared + k_factor_footer);
         declare_factor_options(*factor, raw);
-        tokens = add_lesson("tokens", "GPT-2's tokenizer step by step: text -> pieces -> merges -> ids",
+        tokens = add_lesson("tokens", "GPT-2's tokenizer: text -> pieces -> merges -> ids",
                             k_tokens_footer);
         declare_tokens_options(*tokens, raw);
-        bag = add_lesson("bag", "nn.EmbeddingBag as a multi-hot product (sum, mean, max)", k_bag_footer);
+        bag = add_lesson("bag", "nn.EmbeddingBag as a multi-hot product: sum/mean/max", k_bag_footer);
         declare_bag_options(*bag, raw);
         app.require_subcommand(0, 1);
     }

@@ -122,6 +122,11 @@ std::string index_text(const IdShape& shape, std::size_t i) {
     return std::to_string(i / shape.seq) + ',' + std::to_string(i % shape.seq);
 }
 
+std::string torch_index(const IdShape& shape, std::size_t i) {
+    if (!shape.batched || shape.seq == 0) return std::to_string(i);
+    return std::to_string(i / shape.seq) + ", " + std::to_string(i % shape.seq);
+}
+
 namespace {
 
 // The pieces of `text` between ';', blanks trimmed: one per bag, empty for an empty bag.

@@ -36,6 +36,10 @@ struct IdShape {
 // Flat position `i` as torch indexes the ids tensor: "2" in a list, "1,0" (b, t) in a batch.
 std::string index_text(const IdShape& shape, std::size_t i);
 
+// The same position in the one notation of the lessons outside grad (docs/design.md, Notation):
+// "2" in a list, "1, 0" in a batch, as PyTorch writes ids[1, 0].
+std::string torch_index(const IdShape& shape, std::size_t i);
+
 // Where ids came from when they were not typed: the text (--text, --text-file) and, per id, its
 // GPT-2 token as views quote it (core/gpt2_tokenizer's token_label). Empty for --ids.
 struct IdSource {

@@ -23,6 +23,25 @@ struct MaxNormRequest {
     MaxNorm max_norm;
 };
 
+// What a second emb(ids) would find in one rescaled row: the claim the text view's "next:" line
+// states, kept as data so that a test can run that second call and check it.
+struct RenormAfter {
+    enum class Kind {
+        at_max_norm,   // the norm is M to within float32 rounding (the usual case)
+        below,         // finite and at most M, but not M (the scale was 0, or 1e-7 mattered): left
+        above,         // finite and still above M: rescaled again
+        nan_norm,      // the row holds nan (inf * scale): nan > M is false, so it is left
+        inf_norm,      // the norm is inf: rescaled again
+    };
+    std::size_t row = 0;
+    float norm = 0.0f;  // its P-norm after the call
+    Kind kind = Kind::at_max_norm;
+};
+
+// Classifies a rescaled row's norm after the call against M. "At max_norm" allows 1e-6 of M:
+// the scale and every element were rounded to float32 once each (a few units in the last place).
+RenormAfter::Kind classify_norm_after(float norm, double max_norm);
+
 struct MaxNormLesson {
     MaxNormRequest request;
     Matrix weight;                // E as drawn (or loaded), V x d
@@ -35,7 +54,9 @@ struct MaxNormLesson {
     Comparison after_check;       // lookup vs onehot_after
     // The largest norm of a rescaled row after the call: M to within float32 rounding, on either
     // side (whether a second call rescales such a row again depends on torch's last bit).
+    // Only rows whose norm after is finite count (nan would hide in std::max); 0 when none.
     float largest_norm_after = 0.0f;
+    std::vector<RenormAfter> after;  // every rescaled row, ascending
 };
 
 // `weight` is E as the lookup lesson builds it (any origin). The request must be valid.

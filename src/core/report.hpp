@@ -32,6 +32,14 @@ struct DemoRequest {
 
     std::uint64_t vocab_size = 0;
     bool vocab_inferred = false;  // vocab_size came from max(ids) + 1, as the notebook does
+    // Where V came from, so that a view never credits --vocab with a size it did not set.
+    enum class VocabSource {
+        option,          // --vocab
+        largest_id,      // max(ids) + 1 (vocab_inferred)
+        weights_file,    // the rows of --weights
+        gpt2_tokenizer,  // --text or --text-file without --vocab: GPT-2's 50,257 ids
+    };
+    VocabSource vocab_source = VocabSource::option;
     std::uint64_t dim = 0;
     std::uint64_t seed = 123;
     WeightOrigin origin;

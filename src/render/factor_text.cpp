@@ -7,6 +7,7 @@
 
 #include "core/limits.hpp"
 #include "render/lesson_blocks.hpp"
+#include "render/parameters.hpp"
 #include "render/table.hpp"
 
 namespace embdemo {
@@ -19,12 +20,13 @@ std::string header(const FactorLesson& lesson) {
     return render_header_lines(
         "Factorised embedding (ALBERT): E1[ids] @ E2 instead of one V x d table",
         {{"ids", format_id_batch(ids), shape},
-         {"vocab", group_thousands(request.vocab_size), request.vocab_inferred ? "largest id + 1; set it with --vocab" : ""},
+         {"vocab", group_thousands(request.vocab_size), vocab_note(table_vocab_source(request.vocab_inferred, request.ids, request.vocab_size))},
          {"dim", group_thousands(request.dim), "d, the width the model works in"},
          {"rank", group_thousands(request.rank), "r, the width of the table"},
          {"seed", std::to_string(request.seed),
-          fmt::format("torch.manual_seed, then e1 = nn.Embedding({}, {}), then proj = nn.Linear({}, {}, bias=False)",
-                      request.vocab_size, request.rank, request.rank, request.dim)}}, ids);
+          seed_note(request.seed, fmt::format("torch.manual_seed, then e1 = nn.Embedding({}, {}), then proj = "
+                                              "nn.Linear({}, {}, bias=False)",
+                                              request.vocab_size, request.rank, request.rank, request.dim))}}, ids);
 }
 
 // Row pairs: the first route on top, the one-hot route under it.
@@ -60,16 +62,24 @@ std::string render_pairs(const Matrix& a, const Matrix& b, const std::vector<Blo
     return out;
 }
 
+// V*r + r*d < V*d exactly when r < V*d/(V+d): the largest rank that saves parameters is below it.
+double saving_bound(const FactorRequest& request) {
+    return static_cast<double>(request.vocab_size) * static_cast<double>(request.dim) /
+           static_cast<double>(request.vocab_size + request.dim);
+}
+
 std::string parameter_lines(const FactorLesson& lesson) {
     const FactorRequest& request = lesson.request;
     const FactorParameters& here = lesson.here;
     const std::string verdict =
         here.factored < here.full ? fmt::format("{:.1f}x fewer", static_cast<double>(here.full) / static_cast<double>(here.factored))
         : here.factored == here.full ? "no saving"
-                                     : fmt::format("more than one table: at these sizes r must be below V*d/(V+d) = "
-                                                   "{:.2f} to save",
-                                                   static_cast<double>(here.full) /
-                                                       static_cast<double>(request.vocab_size + request.dim));
+        : saving_bound(request) > 1.0
+            ? fmt::format("more than one table: at these sizes r must be below V*d/(V+d) = {:.2f} to save",
+                          saving_bound(request))
+            : fmt::format("more than one table: at these sizes no rank saves, since V*r + r*d >= V*d for every "
+                          "r >= 1 (V*d/(V+d) = {:.2f})",
+                          saving_bound(request));
     std::string out = wrap_words(fmt::format("Parameters here: one table V*d = {} x {} = {}; factored V*r + r*d = {} + {} = "
                                              "{} ({}).",
                                              group_thousands(request.vocab_size), group_thousands(request.dim),
@@ -120,9 +130,14 @@ std::string render_factor_text(const FactorLesson& lesson, const TextOptions& op
     out += '\n' + wrap_words(fmt::format("Then @ E2: proj(e1(ids)), and the one-hot route under it   {} x {}",
                        group_thousands(lesson.output.rows), group_thousands(request.dim)), "", "  ");
     out += render_pairs(lesson.output, lesson.onehot_output, wide, wide_screen, options.palette);
-    out += '\n' + wrap_words(fmt::format("The layer is an embedding with table E1 @ E2 ({} x {}, rank at most {}), "
+    // rank(E1 @ E2) <= min(V, r, d): E1 has V rows and r columns, E2 has r rows and d columns.
+    const std::uint64_t rank_bound = std::min({request.vocab_size, request.rank, request.dim});
+    out += '\n' + wrap_words(fmt::format("The layer is an embedding with table E1 @ E2 ({} x {}, rank at most {}{}), "
                                          "which ALBERT never stores.",
-                                         group_thousands(request.vocab_size), group_thousands(request.dim), request.rank),
+                                         group_thousands(request.vocab_size), group_thousands(request.dim),
+                                         group_thousands(rank_bound),
+                                         rank_bound < request.rank ? fmt::format(" = min(V, d, r), below r = {}", request.rank)
+                                                                   : std::string()),
                              "", "");
     out += parameter_lines(lesson);
     const bool identical = lesson.first_check.identical && lesson.output_check.identical;

@@ -1,5 +1,7 @@
 #include "render/figure.hpp"
 
+#include <cstring>
+
 #include <fmt/format.h>
 
 #include "core/limits.hpp"
@@ -11,8 +13,8 @@
 namespace embdemo {
 namespace {
 
-// Labels for positions in ids: "ids[1,0]" in a batch, as torch indexes it.
-std::string id_position(const IdShape& shape, std::size_t i) { return fmt::format("ids[{}]", index_text(shape, i)); }
+// Labels for positions in ids: "ids[1, 0]" in a batch, as torch indexes it.
+std::string id_position(const IdShape& shape, std::size_t i) { return fmt::format("ids[{}]", torch_index(shape, i)); }
 
 // The ids as a one-column matrix, each row keyed by its id.
 FigureMatrix ids_column(const DemoRequest& request, const std::vector<std::size_t>& rows, const IdKeys& keys) {
@@ -55,7 +57,10 @@ FigureMatrix result_matrix(const DemoReport& report, const Matrix& m, const std:
         const std::uint64_t id = report.request.ids[i];
         row.label = id_position(report.request.shape, i);
         row.key = key_of(keys, id);
-        row.note = fmt::format("E[{}]", id);
+        // A product row is E's row only when it has the lookup's bits; otherwise (nan, -0.0 or inf
+        // in E) it is labelled as what it is, the product row.
+        const bool same = std::memcmp(m.row(i), report.lookup.row(i), m.cols * sizeof(float)) == 0;
+        row.note = same ? fmt::format("E[{}]", id) : fmt::format("X[{}] @ E", torch_index(report.request.shape, i));
     });
     out.name = name;
     out.shape = per_id_shape(report.request.shape, m.rows, m.cols);

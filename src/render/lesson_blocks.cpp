@@ -94,7 +94,7 @@ std::string text_cells(const Screen& screen, const std::function<std::string(std
 
 std::string flat_position_label(const IdBatch& ids, std::size_t flat) {
     if (!ids.batched) return fmt::format("ids[{}]", flat);
-    return fmt::format("ids[{},{}]", flat / ids.seq, flat % ids.seq);
+    return fmt::format("ids[{}, {}]", flat / ids.seq, flat % ids.seq);
 }
 
 std::string render_verdict(bool identical, const std::string& detail, Palette palette) {

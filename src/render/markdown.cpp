@@ -159,7 +159,7 @@ std::string paired_results_table(const DemoReport& report, int precision) {
         }
         std::vector<std::string> first{std::to_string(ids[r]), fmt::format("`E[{}]`", ids[r])};
         for (auto& cell : number_cells(lookup, r, cols, lookup_format)) first.push_back(std::move(cell));
-        std::vector<std::string> second{"", fmt::format("`X[{}] @ E`", index_text(report.request.shape, r))};
+        std::vector<std::string> second{"", fmt::format("`X[{}] @ E`", torch_index(report.request.shape, r))};
         for (auto& cell : number_cells(product, r, cols, product_format)) second.push_back(std::move(cell));
         out += table_row(first) + table_row(second);
     }

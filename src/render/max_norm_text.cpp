@@ -28,10 +28,81 @@ std::string header(const MaxNormLesson& lesson) {
                             "  module ", "         ");
 }
 
-// "[2] id 1": the label of row i of an n x d result.
+// "ids[2] = 1": the label of row i of an n x d result.
 std::string result_label(const IdBatch& ids, std::size_t i) {
-    return fmt::format("{}  id {}", ids.batched ? fmt::format("[{},{}]", i / ids.seq, i % ids.seq) : fmt::format("[{}]", i),
+    return fmt::format("ids[{}] = {}", torch_index(ids.shape(), i),
                        ids.values[i]);
+}
+
+// "row 1", "rows 1 and 3", "rows 0, 1, 2, ... (9 in all)".
+std::string list_rows(const std::vector<std::size_t>& rows) {
+    if (rows.size() == 1) return fmt::format("row {}", rows[0]);
+    if (rows.size() <= 4) {
+        std::string text = "rows ";
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            text += fmt::format("{}{}", i == 0 ? "" : i + 1 == rows.size() ? " and " : ", ", rows[i]);
+        }
+        return text;
+    }
+    return fmt::format("rows {}, {}, {}, ... ({} in all)", rows[0], rows[1], rows[2], group_thousands(rows.size()));
+}
+
+// What the rescaled rows look like to a second call, one clause per kind of row in
+// lesson.after (usually one: every norm is max_norm to within rounding).
+std::string second_call(const MaxNormLesson& lesson) {
+    using Kind = RenormAfter::Kind;
+    std::vector<std::string> clauses;
+    for (const Kind kind : {Kind::at_max_norm, Kind::below, Kind::above, Kind::nan_norm, Kind::inf_norm}) {
+        std::vector<std::size_t> rows;
+        float largest = 0.0f;
+        bool scaled_by_zero = true;
+        for (const RenormAfter& row : lesson.after) {
+            if (row.kind != kind) continue;
+            rows.push_back(row.row);
+            if (rows.size() == 1 || row.norm > largest) largest = row.norm;
+            for (const RenormRow& seen : lesson.rows) {
+                if (seen.row == row.row && seen.scale != 0.0f) scaled_by_zero = false;
+            }
+        }
+        if (rows.empty()) continue;
+        const bool one = rows.size() == 1;
+        const bool all = rows.size() == lesson.after.size();
+        const std::string who = all && !one ? "the rescaled rows" : list_rows(rows);
+        const std::string norms = one ? fmt::format("norm {}", shortest_round_trip(largest))
+                                      : fmt::format("norms up to {}", shortest_round_trip(largest));
+        switch (kind) {
+            case Kind::at_max_norm:
+                // Every rescaled row (the usual case) keeps the sentence the goldens have always had.
+                clauses.push_back(fmt::format("{} max_norm to within float32 rounding ({} {}), so at most a rounding "
+                                              "step is left to rescale",
+                                              all ? std::string("the rescaled rows' norms are now")
+                                                  : who + (one ? "'s norm is now" : "' norms are now"),
+                                              all || !one ? "largest" : "norm", shortest_round_trip(largest)));
+                break;
+            case Kind::below:
+                clauses.push_back(fmt::format("{} now {} {}, not above max_norm, so {} left as {} {}", who,
+                                              one ? "has" : "have", norms, one ? "it is" : "they are", one ? "it" : "they",
+                                              one ? "is" : "are"));
+                break;
+            case Kind::above:
+                clauses.push_back(fmt::format("{} now {} {}, still above max_norm, so {} rescaled again", who,
+                                              one ? "has" : "have", norms, one ? "it is" : "they are"));
+                break;
+            case Kind::nan_norm:
+                clauses.push_back(fmt::format("{} now {} nan{}, so {} nan, and nan > max_norm is false: {} left as {} {}",
+                                              who, one ? "holds" : "hold", scaled_by_zero ? " (inf * 0, the scale being 0)" : "",
+                                              one ? "its norm is" : "their norms are", one ? "it is" : "they are",
+                                              one ? "it" : "they", one ? "is" : "are"));
+                break;
+            case Kind::inf_norm:
+                clauses.push_back(fmt::format("{} now {} norm inf, still above max_norm, so {} rescaled again", who,
+                                              one ? "has" : "have", one ? "it is" : "they are"));
+                break;
+        }
+    }
+    std::string text;
+    for (const std::string& clause : clauses) text += (text.empty() ? "" : "; ") + clause;
+    return text;
 }
 
 std::string verdict(const MaxNormLesson& lesson, Palette palette) {
@@ -61,16 +132,13 @@ std::string verdict(const MaxNormLesson& lesson, Palette palette) {
                           "  why: ", "       ");
     }
     out += wrap_words(fmt::format("with E after the call, one_hot(ids) @ E {} the lookup{}", after.identical ? "equals" : "still differs from",
-                                  after.identical ? " bit for bit" : fmt::format(" in {} values (-0.0, inf or nan in E)", after.differing)),
+                                  after.identical ? " bit for bit" : fmt::format(" in {} (-0.0, inf or nan in E)", count_of(after.differing, "value", "values"))),
                       "  then: ", "        ");
     if (rescaled == 0) {
         return out + wrap_words("a second emb(ids) finds the same rows, all within max_norm: it changes nothing",
                                 "  next: ", "        ");
     }
-    return out + wrap_words(fmt::format("a second emb(ids) reads E as the first call left it: the rescaled rows' "
-                                        "norms are now max_norm to within float32 rounding (largest {}), so at "
-                                        "most a rounding step is left to rescale",
-                                        shortest_round_trip(lesson.largest_norm_after)),
+    return out + wrap_words("a second emb(ids) reads E as the first call left it: " + second_call(lesson),
                             "  next: ", "        ");
 }
 

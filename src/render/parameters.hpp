@@ -29,4 +29,15 @@ std::vector<Parameter> demo_parameters(const DemoRequest& request, const std::st
 std::vector<Parameter> token_parameters(const IdBatch& ids);
 constexpr std::size_t k_max_listed_tokens = 24;
 
+// The note beside "vocab": where V came from ("largest id + 1; set it with --vocab", "rows in
+// the file", "GPT-2's vocabulary"), or "" for --vocab.
+std::string vocab_note(DemoRequest::VocabSource source);
+
+// The table lessons keep only vocab_inferred; their ids say whether --text chose GPT-2's V.
+DemoRequest::VocabSource table_vocab_source(bool vocab_inferred, const IdBatch& ids, std::uint64_t vocab_size);
+
+// The note beside "seed": `base`, plus what PyTorch's CPU generator keeps of a seed of 2^32 or
+// more (its low 32 bits, so seed 2^32 + 123 draws seed 123's numbers).
+std::string seed_note(std::uint64_t seed, const std::string& base);
+
 }  // namespace embdemo

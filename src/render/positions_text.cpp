@@ -9,6 +9,7 @@
 
 #include "core/limits.hpp"
 #include "render/lesson_blocks.hpp"
+#include "render/parameters.hpp"
 #include "render/table.hpp"
 
 namespace embdemo {
@@ -24,7 +25,7 @@ const char* title(PositionEncoding encoding) {
     return "Token and position embeddings: E[ids] + P[0..T), two lookup tables added";
 }
 
-std::string seed_note(const PositionsRequest& request) {
+std::string positions_seed_note(const PositionsRequest& request) {
     const std::string e = fmt::format("torch.manual_seed, then E = nn.Embedding({}, {})", request.vocab_size, request.dim);
     switch (request.encoding) {
         case PositionEncoding::sinusoidal: return e + "; the sinusoidal P is computed, not drawn";
@@ -52,11 +53,11 @@ std::string header(const PositionsLesson& lesson) {
     const std::string shape = ids.batched ? fmt::format("B x T = {} x {}", ids.batch, ids.seq) : fmt::format("T = {}", ids.seq);
     std::vector<HeaderLine> lines{
         {"ids", format_id_batch(ids), shape},
-        {"vocab", group_thousands(request.vocab_size), request.vocab_inferred ? "largest id + 1; set it with --vocab" : ""},
+        {"vocab", group_thousands(request.vocab_size), vocab_note(table_vocab_source(request.vocab_inferred, request.ids, request.vocab_size))},
         {"dim", group_thousands(request.dim), ""},
         {"context", group_thousands(request.context),
          request.context_inferred ? "C = T; a model sets C, e.g. GPT-2's 1,024; --context" : "C, the longest sequence P serves"},
-        {"seed", std::to_string(request.seed), seed_note(request)}};
+        {"seed", std::to_string(request.seed), seed_note(request.seed, positions_seed_note(request))}};
     if (request.encoding_given) lines.push_back({"encoding", encoding_name(request.encoding), encoding_note(request)});
     if (!request.targets.empty()) {
         const LoaderSettings& loader = request.loader;
@@ -65,8 +66,8 @@ std::string header(const PositionsLesson& lesson) {
                        fmt::format("the first batch of create_dataloader_v1(batch_size={}, max_length={}, "
                                    "stride={}, shuffle=False, drop_last=True)",
                                    loader.batch, loader.context, loader.stride),
-                       fmt::format("the text makes {} windows of {} tokens", group_thousands(request.windows),
-                                   loader.context)},
+                       fmt::format("the text makes {} of {}", count_of(request.windows, "window", "windows"),
+                                   count_of(loader.context, "token", "tokens"))},
                       {"targets", format_id_batch(target_batch(request.targets, ids.batch, ids.seq)),
                        "each window shifted by one token: what the model learns to predict"}});
     }
@@ -190,19 +191,27 @@ std::string compare_section(const PositionsLesson& lesson, int precision) {
     const EncodingOutputs& c = *lesson.compared;
     const IdBatch& ids = lesson.request.ids;
     const std::size_t cd = lesson.request.context * lesson.request.dim;
+    const std::size_t rows = std::min<std::size_t>(3, ids.values.size());
+    const std::size_t cols = std::min<std::size_t>(4, lesson.request.dim);
+    // "first 3 rows; first 4 columns", or "the only row; all 2 columns" when that is all there is.
+    const auto part = [](std::size_t shown, std::size_t total, const char* one, const char* many) {
+        if (total == 1) return fmt::format("the only {}", one);
+        if (shown == total) return total == 2 ? fmt::format("both {}", many) : fmt::format("all {} {}", total, many);
+        return shown == 1 ? fmt::format("first {}", one) : fmt::format("first {} {}", shown, many);
+    };
     std::string out = wrap_words(
-        fmt::format("The three encodings on the same ids (first {} rows; first 4 columns): learned adds a trained "
+        fmt::format("The three encodings on the same ids ({}; {}): learned adds a trained "
                     "row P[t] ({} parameters), sinusoidal adds a fixed row ({} values, 0 parameters), RoPE turns "
                     "the row (0 parameters, no table).",
-                    std::min<std::size_t>(3, ids.values.size()), group_thousands(cd), group_thousands(cd)),
+                    part(rows, ids.values.size(), "row", "rows"), part(cols, lesson.request.dim, "column", "columns"),
+                    group_thousands(cd), group_thousands(cd)),
         "", "");
-    const std::size_t cols = std::min<std::size_t>(4, lesson.request.dim);
     const auto cells = [&](const Matrix& m, std::size_t i) {
         std::string text;
         for (std::size_t j = 0; j < cols; ++j) text += fmt::format(" {:>9.{}f}", m.at(i, j), std::min(precision, 4));
         return text + (cols < lesson.request.dim ? " ..." : "");
     };
-    for (std::size_t i = 0; i < std::min<std::size_t>(3, ids.values.size()); ++i) {
+    for (std::size_t i = 0; i < rows; ++i) {
         const std::string label = fmt::format("{} t = {}", flat_position_label(ids, i), position_of(ids, i));
         out += fmt::format("  {:<14} learned    {}\n", label, cells(c.learned, i));
         out += fmt::format("  {:<14} sinusoidal {}\n", "", cells(c.sinusoidal, i));

@@ -36,7 +36,7 @@ std::string describe_positions(const std::vector<std::size_t>& positions, const 
     constexpr std::size_t k_max_listed = 3;
     std::string text;
     for (std::size_t i = 0; i < positions.size() && i < k_max_listed; ++i) {
-        text += fmt::format("{}ids[{}]", i ? ", " : "", index_text(shape, positions[i]));
+        text += fmt::format("{}ids[{}]", i ? ", " : "", torch_index(shape, positions[i]));
     }
     if (positions.size() > k_max_listed) text += fmt::format(", ... ({} times)", positions.size());
     return text;
@@ -143,14 +143,14 @@ std::size_t annotation_width(const WeightRows& shown, const IdShape& shape) {
 
 // "X[12] @ E", the widest label of the row-pair layout.
 std::string product_label(const IdShape& shape, std::size_t position) {
-    return fmt::format("X[{}] @ E", index_text(shape, position));
+    return fmt::format("X[{}] @ E", torch_index(shape, position));
 }
 
-// "id 2", or "[0,1] id 2" in a batch: the label of a result row, its id right-aligned to
+// "id 2", or "ids[0, 1] = 2" in a batch: the label of a result row, its id right-aligned to
 // `id_width` digits so that the rows of a column line up.
 std::string id_label(const DemoRequest& request, std::size_t position, std::size_t id_width) {
     const std::string id = "id " + pad_left(std::to_string(request.ids[position]), id_width);
-    return request.shape.batched ? "[" + index_text(request.shape, position) + "] " + id : id;
+    return request.shape.batched ? "ids[" + torch_index(request.shape, position) + "] = " + pad_left(std::to_string(request.ids[position]), id_width) : id;
 }
 
 // The widest id_label of the visible rows.

@@ -8,6 +8,7 @@
 #include "core/gpt2_tokenizer.hpp"
 #include "core/limits.hpp"
 #include "render/lesson_blocks.hpp"
+#include "render/parameters.hpp"
 #include "render/table.hpp"
 
 namespace embdemo {
@@ -20,12 +21,12 @@ std::string header(const TiedLesson& lesson) {
     return render_header_lines(
         "Tied output layer: logits = H @ E.T, the input table reused as out_head.weight",
         {{"ids", format_id_batch(ids), shape},
-         {"vocab", group_thousands(request.vocab_size), request.vocab_inferred ? "largest id + 1; set it with --vocab" : ""},
+         {"vocab", group_thousands(request.vocab_size), vocab_note(table_vocab_source(request.vocab_inferred, request.ids, request.vocab_size))},
          {"dim", group_thousands(request.dim), ""},
          {"hidden", request.hidden_given ? "H from the --hidden file" : "H = E[ids]",
           request.hidden_given ? "" : "a stand-in for the final hidden state, which a model's blocks would compute"},
-         {"seed", std::to_string(request.seed), fmt::format("torch.manual_seed, then E = nn.Embedding({}, {})",
-                                                            request.vocab_size, request.dim)},
+         {"seed", std::to_string(request.seed), seed_note(request.seed, fmt::format("torch.manual_seed, then E = nn.Embedding({}, {})",
+                                                            request.vocab_size, request.dim))},
          {"top", std::to_string(request.top), "the K largest logits per position"}}, ids);
 }
 
@@ -109,12 +110,18 @@ std::string explanations(const TiedLesson& lesson) {
                                   group_thousands(gpt2.vocab * gpt2.dim), group_thousands(lesson.gpt2.tied),
                                   millions(lesson.gpt2.tied)),
                       "", "");
+    // rows_used is the number of distinct ids; the claim "only N of V" needs N < V.
+    const std::string lookup_rows =
+        lesson.rows_used == v ? fmt::format("; here the ids use every row, so the lookup alone would move {} too",
+                                            v == 1 ? "it" : v == 2 ? "both" : "all " + group_thousands(v))
+        : fmt::format(", where the lookup alone moves only {} the ids use",
+                      lesson.rows_used == 1 ? std::string("the one row")
+                                            : "the " + count_of(lesson.rows_used, "row", "rows"));
     out += wrap_words(fmt::format("Tied, E also gets a dense gradient: every logit uses a row of E, so the "
-                                  "output side's backward moves all {} rows, where the lookup alone moves "
-                                  "only {} the ids use.",
-                                  group_thousands(v),
-                                  lesson.rows_used == 1 ? std::string("the one row")
-                                                        : "the " + count_of(lesson.rows_used, "row", "rows")),
+                                  "output side's backward moves {}{}.",
+                                  v == 1 ? std::string("its only row") : v == 2 ? std::string("both rows")
+                                                                        : "all " + group_thousands(v) + " rows",
+                                  lookup_rows),
                       "", "");
     return out;
 }
@@ -152,7 +159,8 @@ std::string render_tied_text(const TiedLesson& lesson, const TextOptions& option
     out += '\n' + wrap_words(fmt::format("logits = H @ E.T = F.linear(H, E)   {} x {}   column k is token id k",
                        group_thousands(lesson.logits.rows), group_thousands(lesson.logits.cols)), "", "  ");
     out += render_block(lesson.logits, logit_rows, widest_label(logit_rows), logit_screen, options.palette);
-    out += '\n' + wrap_words(fmt::format("Top {} token ids per position (logit in parentheses)", lesson.request.top), "", "  ");
+    out += '\n' + wrap_words((lesson.request.top == 1 ? std::string("Top token id per position (logit in parentheses)")
+                                                  : fmt::format("Top {} token ids per position (logit in parentheses)", lesson.request.top)), "", "  ");
     out += top_lines(lesson, shown_logits, logit_screen.format);
     return out + '\n' + explanations(lesson);
 }

@@ -178,7 +178,7 @@ std::string render_dot_product(const DemoReport& report, std::size_t position, c
             }
             --hidden;
             const char* one = k == id ? "1" : "0";
-            symbols += fmt::format("{}{}*E[{},{}]", plus, one, k, j);
+            symbols += fmt::format("{}{}*E[{}, {}]", plus, one, k, j);
             values += fmt::format("{}{}*{}", plus, one, format_term(e.at(k, j), format));
         }
         if (indent.size() + 2 + std::max(symbols.size(), values.size()) <= k_max_line_width) break;
@@ -186,16 +186,16 @@ std::string render_dot_product(const DemoReport& report, std::size_t position, c
 
     const float result = report.onehot_matmul.at(position, j);
     std::string out = fmt::format("  product   X[{}] @ E, output column {}:\n",
-                                  index_text(report.request.shape, position), j);
+                                  torch_index(report.request.shape, position), j);
     out += fmt::format("{}  {}\n", indent, symbols);
     out += fmt::format("{}= {}\n", indent, values);
     const auto difference = difference_at(e, report.request.ids, report.lookup,
                                           report.onehot_matmul, position, j);
-    out += fmt::format("{}= {}   {} E[{},{}]\n", indent, format_plain(result, format),
+    out += fmt::format("{}= {}   {} E[{}, {}]\n", indent, format_plain(result, format),
                        difference ? "not the bits of" : "which is", id, j);
     if (difference) out += wrap_words("because " + explain_cause(*difference, report.request.shape), indent, indent);
     if (hidden > 0) {
-        out += fmt::format("{}({} terms not written out are 0 * E[k,{}]{})\n", indent,
+        out += fmt::format("{}({} terms not written out are 0 * E[k, {}]{})\n", indent,
                            group_thousands(hidden), j, finite[j] ? " = 0" : "");
     }
     return out + describe_other_columns(report, position, j, finite);
@@ -207,8 +207,7 @@ std::string traced_row(const Matrix& m, std::size_t row, const Screen& screen) {
 
 // "row 12 of X @ E": the label of a result row, as wide as the cells' indent needs.
 std::string result_label(const IdShape& shape, std::size_t position) {
-    return shape.batched ? fmt::format("row [{}] of X @ E", index_text(shape, position))
-                         : fmt::format("row {} of X @ E", position);
+    return fmt::format("(X @ E)[{}]", torch_index(shape, position));
 }
 
 }  // namespace
@@ -229,15 +228,15 @@ std::string render_trace_position(const DemoReport& report, std::size_t position
     const std::string indent(k_trace_indent, ' ');
 
     const IdShape& shape = report.request.shape;
-    const std::string at = index_text(shape, position);
-    const std::string heading = shape.batched ? fmt::format("Position [{}] of {} x {}: id {}", at, shape.batch, shape.seq, id)
-                                              : fmt::format("Position {} of {}: id {}", position, ids.size(), id);
+    const std::string at = torch_index(shape, position);
+    const std::string heading = shape.batched ? fmt::format("Position ids[{}] of {} x {}: id {}", at, shape.batch, shape.seq, id)
+                                              : fmt::format("Position ids[{}] of {}: id {}", position, ids.size(), id);
     std::string out = paint(heading, Paint::heading, options.palette) + '\n';
     const auto first = std::find(ids.begin(), ids.end(), ids[position]) - ids.begin();
     if (static_cast<std::size_t>(first) < position) {
         const auto earlier = static_cast<std::size_t>(first);
         out += wrap_words(fmt::format("id {} was already at position {}: the same row of E is selected again", id,
-                                      shape.batched ? "[" + index_text(shape, earlier) + "]" : std::to_string(earlier)),
+                                      "ids[" + torch_index(shape, earlier) + "]"),
                           "  repeated  ", std::string(k_trace_indent, ' '));
     }
     out += fmt::format("  one-hot   X[{}] = {}   (1 at column {} of {})\n", at,
@@ -247,10 +246,23 @@ std::string render_trace_position(const DemoReport& report, std::size_t position
                        pad_right(fmt::format("E[{}]", id), label.size()),
                        paint(traced_row(e, id, layout.screen), Paint::selected, options.palette));
     out += render_dot_product(report, position, layout.screen, layout.finite_columns);
-    out += fmt::format("  nn.Linear W = E.T is {} x {} (out x in), so X[{}] @ W.T picks\n"
-                       "{}column {} of W, and column {} of W is row {} of E\n",
-                       group_thousands(e.cols), group_thousands(e.rows), at, indent, id, id, id);
     const bool same = compare_columns(report, position).differing.empty();
+    // "picks column id" is only true where the product row has E[id]'s bits; otherwise the other
+    // columns' 0 * w terms are what changed the sum, and the sentence says that W.T is summed too.
+    if (same) {
+        out += fmt::format("  nn.Linear W = E.T is {} x {} (out x in), so X[{}] @ W.T picks\n"
+                           "{}column {} of W, and column {} of W is row {} of E\n",
+                           group_thousands(e.cols), group_thousands(e.rows), at, indent, id, id, id);
+    } else {
+        out += wrap_words(fmt::format("W = E.T is {} x {} (out x in), so X[{}] @ W.T adds every column of W "
+                                      "times its entry of X[{}], as X @ E adds every row of E: column {} (row {} of "
+                                      "E) times 1{}",
+                                      group_thousands(e.cols), group_thousands(e.rows), at, at, id, id,
+                                      e.rows == 1   ? std::string(", on top of the sum's starting +0.0")
+                                      : e.rows == 2 ? std::string(" and the other one times 0")
+                                                    : " and the other " + group_thousands(e.rows - 1) + " times 0"),
+                          "  nn.Linear ", indent);
+    }
     out += fmt::format("  result    {} = {}\n{}{}\n", label,
                        traced_row(report.onehot_matmul, position, layout.screen), indent,
                        same ? fmt::format("the same bits as E[{}]", id)

@@ -1,5 +1,7 @@
 #include "render/walkthrough.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "core/cost.hpp"
@@ -8,6 +10,7 @@
 #include "core/limits.hpp"
 #include "core/torch_rng.hpp"
 #include "render/paint.hpp"
+#include "render/parameters.hpp"
 #include "render/table.hpp"
 #include "render/text_sections.hpp"
 #include "render/torch_lines.hpp"
@@ -32,31 +35,55 @@ std::string id_range(std::uint64_t vocab_size) {
 
 WalkthroughStep step_ids(const DemoReport& report) {
     const DemoRequest& request = report.request;
-    WalkthroughStep step{"the token ids", "", {}};
+    using Source = DemoRequest::VocabSource;
+    const bool from_text = request.source.from_text();
+    WalkthroughStep step{from_text ? "the text, its tokens and their ids" : "the token ids", "", {}};
     std::string& out = step.body;
-    out += paragraph(fmt::format("We start from {}, the way a tokenizer hands them to a model "
-                                 "(ids count from 0, as in PyTorch):",
-                                 count_of(request.ids.size(), "token id", "token ids")));
-    out += code(ids_python(request));
-    if (request.vocab_inferred) {
-        out += paragraph(fmt::format(
-            "The embedding table needs one row for every possible id. The largest id is {}, so "
-            "the vocabulary size is V = {} + 1 = {} ({}):",
-            request.vocab_size - 1, request.vocab_size - 1, group_thousands(request.vocab_size),
-            id_range(request.vocab_size)));
-        // The notebook's max(idx) works on a list; a batch (2-D tensor) needs idx.max().
-        out += code(fmt::format("num_idx = {} + 1    # {}", request.shape.batched ? "int(idx.max())" : "max(idx)",
-                                request.vocab_size));
-    } else if (request.origin.kind == WeightOrigin::Kind::file) {
-        out += paragraph(fmt::format(
-            "The embedding table needs one row for every possible id; here the table comes from "
-            "a file with V = {} rows ({}).",
-            group_thousands(request.vocab_size), id_range(request.vocab_size)));
+    if (from_text) {
+        // The notebook starts from ids; a --text run starts one step earlier, where a model does.
+        out += paragraph(fmt::format("We start from a text. GPT-2's tokenizer cuts it into pieces and gives each "
+                                     "piece its id in GPT-2's vocabulary: {}, in order (ids count from 0, as in "
+                                     "PyTorch):",
+                                     count_of(request.ids.size(), "token", "tokens")));
+        for (const Parameter& row : token_parameters(request.id_batch())) out += format_parameter_row(row);
+        out += code("tokenizer = tiktoken.get_encoding(\"gpt2\")");
+        out += code("idx = torch.tensor(tokenizer.encode(text))");
     } else {
-        out += paragraph(fmt::format(
-            "The embedding table needs one row for every possible id; here the vocabulary size "
-            "was chosen with --vocab: V = {} ({}).",
-            group_thousands(request.vocab_size), id_range(request.vocab_size)));
+        out += paragraph(fmt::format("We start from {}, the way a tokenizer hands them to a model "
+                                     "(ids count from 0, as in PyTorch):",
+                                     count_of(request.ids.size(), "token id", "token ids")));
+        out += code(ids_python(request));
+    }
+    switch (request.vocab_source) {
+        case Source::largest_id:
+            out += paragraph(fmt::format(
+                "The embedding table needs one row for every possible id. The largest id is {}, so "
+                "the vocabulary size is V = {} + 1 = {} ({}):",
+                request.vocab_size - 1, request.vocab_size - 1, group_thousands(request.vocab_size),
+                id_range(request.vocab_size)));
+            // The notebook's max(idx) works on a list; a batch (2-D tensor) needs idx.max().
+            out += code(fmt::format("num_idx = {} + 1    # {}", request.shape.batched ? "int(idx.max())" : "max(idx)",
+                                    request.vocab_size));
+            break;
+        case Source::weights_file:
+            out += paragraph(fmt::format(
+                "The embedding table needs one row for every possible id; here the table comes from "
+                "a file with V = {} rows ({}).",
+                group_thousands(request.vocab_size), id_range(request.vocab_size)));
+            break;
+        case Source::gpt2_tokenizer:
+            out += paragraph(fmt::format(
+                "The embedding table needs one row for every possible id. These ids index GPT-2's "
+                "vocabulary, so V = {}, GPT-2's vocabulary size ({}):",
+                group_thousands(request.vocab_size), id_range(request.vocab_size)));
+            out += code(fmt::format("num_idx = tokenizer.n_vocab    # {}", request.vocab_size));
+            break;
+        case Source::option:
+            out += paragraph(fmt::format(
+                "The embedding table needs one row for every possible id; here the vocabulary size "
+                "was chosen with --vocab: V = {} ({}).",
+                group_thousands(request.vocab_size), id_range(request.vocab_size)));
+            break;
     }
     if (request.origin.kind == WeightOrigin::Kind::file) {
         out += paragraph(fmt::format("The embedding dimension d = {} comes with the file too.",
@@ -102,7 +129,7 @@ std::string weight_story(const DemoRequest& request) {
                 "product below can be checked by hand:",
                 k_randint_low, k_randint_high, request.seed);
         case WeightOrigin::Kind::index_pattern:
-            return story + fmt::format("Here it holds a pattern instead (--init index): E[k,j] = {}, "
+            return story + fmt::format("Here it holds a pattern instead (--init index): E[k, j] = {}, "
                                        "so every number tells its own row and column; nothing is "
                                        "random:",
                                        request.origin.detail);
@@ -198,10 +225,19 @@ std::string render_transposed_weight(const DemoReport& report, const Screen& scr
     }
     const std::size_t label_width = std::to_string(e.cols - 1).size();
     const std::size_t cell = std::max(screen.format.width, std::to_string(e.rows - 1).size());
+    // Like PyTorch's summary: edge columns and "...", plus as many of the picked columns as fit;
+    // first fewer edge columns, then fewer picked ones, until the block fits 80 columns.
     std::vector<std::size_t> cols;
-    for (std::size_t edges = k_edge_items + 1; edges-- > 0;) {
-        cols = visible_positions(e.rows, should_summarise(e.rows, e.cols) || edges < k_edge_items, forced, edges);
-        if (cells_width(cols, cell) + label_width + 4 <= k_max_line_width) break;
+    std::size_t kept = forced.size();
+    for (bool fits = false; !fits;) {
+        const std::vector<std::size_t> keep(forced.begin(), forced.begin() + static_cast<std::ptrdiff_t>(kept));
+        for (std::size_t edges = k_edge_items + 1; edges-- > 1 && !fits;) {
+            cols = visible_positions(e.rows, should_summarise(e.rows, e.cols) || edges < k_edge_items || kept < forced.size(),
+                                     keep, edges);
+            fits = cells_width(cols, cell) + label_width + 4 <= k_max_line_width;
+        }
+        if (kept == 0) break;
+        if (!fits) --kept;
     }
     const auto rows = visible_positions(e.cols, should_summarise(e.cols, e.rows));
     const auto is_selected = [&](std::size_t k) { return selection.selected.count(k) > 0; };
@@ -231,7 +267,11 @@ std::string render_transposed_weight(const DemoReport& report, const Screen& scr
                return pad_left(is_selected(k) ? paint("^", Paint::selected, options.palette) : " ", cell);
            });
     while (!out.empty() && out.back() == ' ') out.pop_back();
-    return out + '\n';
+    out += '\n';
+    std::size_t hidden = 0;
+    for (const std::size_t k : forced) hidden += std::find(cols.begin(), cols.end(), k) == cols.end() ? 1 : 0;
+    if (hidden > 0) out += fmt::format("  ({} more picked {} inside the \"...\")\n", hidden, hidden == 1 ? "column falls" : "columns fall");
+    return out;
 }
 
 std::string linear_story(const DemoRequest& request) {
@@ -286,7 +326,7 @@ WalkthroughStep step_product(const DemoReport& report, const TraceLayout& layout
         traced = report.difference ? report.difference->position : 0;
         out += '\n' + paragraph(fmt::format(
             "Why they differ, at the first value that differs (position {}): a product adds "
-            "every term, 0 * E[k,j] included, and with these weights some of those terms are "
+            "every term, 0 * E[k, j] included, and with these weights some of those terms are "
             "not 0, or the sum cannot keep the bits of the one term that is multiplied by 1.",
             traced));
     }
@@ -302,12 +342,14 @@ std::string describe_cost(const EmbeddingCost& cost) {
     return fmt::format(
         "    one-hot product  X with {} ({} as float32), then\n"
         "                     {} x {} x {} = {},\n"
-        "                     {} of them by zero\n"
+        "                     {} by zero\n"
         "    lookup           {} copied, no multiplications\n",
         count_of(cost.onehot_entries, "entry", "entries"), describe_float32_bytes(cost.onehot_entries),
         group_thousands(cost.ids), group_thousands(cost.vocab_size), group_thousands(cost.dim),
         count_of(cost.product_multiplies, "multiplication", "multiplications"),
-        group_thousands(cost.zero_multiplies), count_of(cost.lookup_copies, "number", "numbers"));
+        cost.product_multiplies == 1 ? (cost.zero_multiplies == 0 ? std::string("not") : std::string("it is"))
+                                     : group_thousands(cost.zero_multiplies) + " of them",
+        count_of(cost.lookup_copies, "number", "numbers"));
 }
 
 WalkthroughStep step_cost(const DemoReport& report) {

@@ -83,14 +83,14 @@ TEST_CASE("a trace of many ids traces the first eight and says how many it left 
 TEST_CASE("a trace of chosen positions traces exactly those, in the order given") {
     const auto steps = render_trace(torch_report({2, 3, 1, 0}, 4, 5), {3, 1}, TextOptions{});
     REQUIRE(steps.size() == 4);
-    CHECK(steps[1].rfind("Position 3 of 4: id 0", 0) == 0);
-    CHECK(steps[2].rfind("Position 1 of 4: id 3", 0) == 0);
+    CHECK(steps[1].rfind("Position ids[3] of 4: id 0", 0) == 0);
+    CHECK(steps[2].rfind("Position ids[1] of 4: id 3", 0) == 0);
 }
 
 TEST_CASE("the trace points out a repeated id") {
     const DemoReport report = torch_report({2, 0, 2}, 4, 3);
     const TraceLayout layout = trace_layout(report, 4);
-    CHECK(render_trace_position(report, 2, layout, TextOptions{}).find("was already at position 0") !=
+    CHECK(render_trace_position(report, 2, layout, TextOptions{}).find("was already at position ids[0]") !=
           std::string::npos);
     CHECK(render_trace_position(report, 1, layout, TextOptions{}).find("already") == std::string::npos);
 }
