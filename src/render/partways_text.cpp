@@ -225,8 +225,12 @@ std::string render_onehot_input(const GradLesson& lesson, const TextOptions& opt
         for (std::size_t r = 0; r < best[t].size(); ++r) {
             const std::size_t v = best[t][r];
             const float score = scores.at(t, v);
-            out += fmt::format("  {}  {:>4}. {} score {:+.{}f}   change {:+.{}f}{}\n", std::string(label_width, ' '),
-                               r + 1, id_cell(v), score, p, score - own, p, v == there ? "   (already there)" : "");
+            // The token already there changes nothing (its change is score - score = 0): the note
+            // takes the change's place, so the line fits 80 columns at --precision 9 too.
+            const std::string change =
+                v == there ? std::string("(already there)") : fmt::format("change {:+.{}f}", score - own, p);
+            out += fmt::format("  {}  {:>4}. {} score {:+.{}f}   {}\n", std::string(label_width, ' '), r + 1,
+                               id_cell(v), score, p, change);
         }
     }
     if (n > k_max_listed) {
