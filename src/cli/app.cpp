@@ -16,6 +16,7 @@
 #include "cli/bench_exec.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/files.hpp"
+#include "cli/option_checks.hpp"
 #include "cli/options.hpp"
 #include "cli/text_input.hpp"
 #include "render/tokens_text.hpp"
@@ -383,7 +384,12 @@ int run_grad(const Options& options) {
     request.upstream = options.grad.upstream;
     request.max_norm = options.max_norm;
     request.sparse = options.grad.sparse;
-    request.top = options.grad.top;
+    GradOptions grad = options.grad;
+    if (auto problem = option_checks::grad_top_for_vocab(grad, request.vocab_size)) {
+        print_error(*problem);
+        return k_exit_usage;
+    }
+    request.top = grad.top;
     if (request.padding_idx && !resolve_padding_idx(*request.padding_idx, request.vocab_size)) {
         print_error("--padding-idx " + std::to_string(*request.padding_idx) + ": is out of range for the " +
                     std::to_string(request.vocab_size) + " rows of the --weights file (allowed: -" +

@@ -147,6 +147,8 @@ ParseResult<IdBatch> read_ids(const RawOptions& raw);
 // embdemo grad's options, and --max-norm/--norm-type for lookup and grad (validate_grad.cpp).
 std::optional<std::string> validate_max_norm(const RawOptions& raw, Options& options);
 std::optional<std::string> validate_grad(const RawOptions& raw, Options& options);
+// --top's default and bound once V is known (a --weights file without --vocab sets it late).
+std::optional<std::string> grad_top_for_vocab(GradOptions& grad, std::uint64_t vocab);
 
 // embdemo cost and embdemo tokens, each whole (validate_cost_tokens.cpp).
 CommandLine validate_tokens(const RawOptions& raw);

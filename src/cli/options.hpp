@@ -48,6 +48,7 @@ struct GradOptions {
     std::size_t steps = 1;
     bool sparse = false;   // --sparse: nn.Embedding(sparse=True)
     std::size_t top = 3;   // --top: swaps per position in the text view, 1 to min(10, V)
+    bool top_given = false;  // --top was given: a --weights file's V can still refuse it
 };
 
 // `embdemo positions`' own option.

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -115,22 +116,28 @@ std::optional<std::string> check_max_norm_view(const RawOptions& raw) {
     return std::nullopt;
 }
 
+std::string top_allowed(std::uint64_t most) {
+    return fmt::format("K from 1 to {} (10, or the vocab when smaller)", most);
+}
+
 // grad's --sparse and --top, and what PyTorch refuses with them.
 std::optional<std::string> validate_grad_partways(const RawOptions& raw, Options& options) {
     GradOptions& grad = options.grad;
+    // With --weights and no --vocab, V is 0 here: the file sets it when it is read, and
+    // grad_top_for_vocab applies the bound by V then.
     const std::uint64_t vocab = options.request.vocab_size;
-    grad.top = static_cast<std::size_t>(std::min<std::uint64_t>(3, vocab));
+    grad.top = static_cast<std::size_t>(vocab == 0 ? 3 : std::min<std::uint64_t>(3, vocab));
     if (raw.top) {
-        const std::uint64_t most = std::min<std::uint64_t>(10, vocab);
-        const std::string allowed = fmt::format("K from 1 to {} (10, or the vocab when smaller)", most);
+        const std::uint64_t most = vocab == 0 ? 10 : std::min<std::uint64_t>(10, vocab);
         const auto top = parse_decimal(*raw.top);
-        if (!top) return bad_value("--top", *raw.top, top.error(), allowed);
-        if (top.value() < 1 || top.value() > most) return bad_value("--top", *raw.top, "is out of range", allowed);
+        if (!top) return bad_value("--top", *raw.top, top.error(), top_allowed(most));
+        if (top.value() < 1 || top.value() > most) return bad_value("--top", *raw.top, "is out of range", top_allowed(most));
         if (options.format != OutputFormat::text) {
             return bad_value("--top", *raw.top, "picks the swaps the text view lists",
                              "--top with --format text; the machine formats hold every score");
         }
         grad.top = static_cast<std::size_t>(top.value());
+        grad.top_given = true;
     }
     if (raw.optimizer && (raw.max_norm || raw.top)) {
         return fmt::format("{} cannot be combined with --optimizer, whose steps are plain dense ones (allowed: one "
@@ -191,12 +198,27 @@ std::optional<std::string> validate_max_norm(const RawOptions& raw, Options& opt
     return std::nullopt;
 }
 
+std::optional<std::string> grad_top_for_vocab(GradOptions& grad, std::uint64_t vocab) {
+    if (!grad.top_given) {
+        grad.top = static_cast<std::size_t>(std::min<std::uint64_t>(3, vocab));
+        return std::nullopt;
+    }
+    if (grad.top <= vocab) return std::nullopt;
+    const std::string text = std::to_string(grad.top);
+    return bad_value("--top", text, "is out of range for the " + std::to_string(vocab) + " rows of the --weights file",
+                     top_allowed(std::min<std::uint64_t>(10, vocab)));
+}
+
 std::optional<std::string> validate_grad(const RawOptions& raw, Options& options) {
     if (auto problem = check_grad_exclusive(raw)) return problem;
     options.lesson = Lesson::grad;
     GradOptions& grad = options.grad;
     if (raw.padding_idx) {
-        if (auto problem = parse_padding_idx(*raw.padding_idx, options.request.vocab_size, grad.padding_idx)) {
+        // V is 0 while a --weights file without --vocab is unread: run_grad checks K against
+        // the file's rows once it has them.
+        const std::uint64_t vocab = options.request.vocab_size == 0 ? static_cast<std::uint64_t>(INT64_MAX)
+                                                                    : options.request.vocab_size;
+        if (auto problem = parse_padding_idx(*raw.padding_idx, vocab, grad.padding_idx)) {
             return problem;
         }
     }

@@ -54,6 +54,8 @@ GradLesson run_grad_lesson(const GradRequest& request, Matrix weight, Matrix ups
     lesson.grad_lookup = embedding_backward(lesson.upstream, ids, request.vocab_size, lesson.options);
     lesson.grad_onehot = onehot_backward(lesson.upstream, ids, request.vocab_size);
     lesson.comparison = compare_gradients(lesson.grad_lookup, lesson.grad_onehot, ids, lesson.options);
+    lesson.claims =
+        grad_claims(lesson.comparison.rows, lesson.upstream, lesson.grad_lookup, lesson.grad_onehot, ids);
     return lesson;
 }
 

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "core/grad.hpp"
+#include "core/grad_claims.hpp"
 #include "core/ids.hpp"
 #include "core/matrix.hpp"
 #include "core/max_norm.hpp"
@@ -44,6 +45,7 @@ struct GradLesson {
     Matrix grad_lookup;        // emb.weight.grad after emb(ids).backward(G), V x d
     Matrix grad_onehot;        // one_hot(ids)ᵀ · G, V x d
     GradComparison comparison;
+    GradClaims claims;  // what the views may say about dE's rows, each re-evaluated
     // With max_norm: E after the forward renormalised it in place (the gradient is unchanged:
     // no gradient flows through the renormalisation), and what it saw per distinct id.
     Matrix weight_after;            // V x d, empty without max_norm

@@ -43,6 +43,17 @@ OptimizerSettings adamw_settings(double lr, double weight_decay) {
     return settings;
 }
 
+bool Optimizer::carries_state(std::size_t row) const {
+    const auto nonzero = [row](const Matrix& m) {
+        if (m.rows == 0) return false;  // no state yet: torch creates it in the first step
+        for (std::size_t j = 0; j < m.cols; ++j) {
+            if (m.at(row, j) != 0.0f) return true;
+        }
+        return false;
+    };
+    return nonzero(m_momentum_buffer) || nonzero(m_exp_avg) || nonzero(m_exp_avg_sq);
+}
+
 void Optimizer::step(Matrix& param, const Matrix& grad) {
     if (m_settings.kind == OptimizerKind::sgd) {
         sgd_step(param, grad);
@@ -168,6 +179,8 @@ TrainingRun run_training(const TrainingArgs& args) {
             for (float& value : step.grad.values) value = 0.0f + value;
         }
         const Matrix before = weight;
+        std::vector<bool> carried(args.vocab_size, false);
+        for (std::size_t k = 0; k < args.vocab_size && !args.sparse; ++k) carried[k] = optimizer.carries_state(k);
         if (args.sparse) {
             // The gradient torch hands the optimizer is the sparse one; step.grad is its dense
             // equivalent (to_dense() adds the same terms in the same order), for the view.
@@ -177,6 +190,12 @@ TrainingRun run_training(const TrainingArgs& args) {
             optimizer.step(weight, step.grad);
         }
         step.changed = changed_rows(before, weight, step.batch);
+        for (RowChange& change : step.changed) {
+            change.carried = carried[change.row];
+            const float* row = before.row(change.row);
+            change.decayed = !args.sparse && args.optimizer.weight_decay != 0.0 &&
+                             std::any_of(row, row + before.cols, [](float v) { return v != 0.0f; });
+        }
         step.weight = weight;
         run.steps.push_back(std::move(step));
     }

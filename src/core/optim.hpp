@@ -52,6 +52,10 @@ public:
 
     const OptimizerSettings& settings() const { return m_settings; }
 
+    // The state kept from earlier steps (SGD's momentum buffer, Adam's exp_avg or exp_avg_sq)
+    // holds a non-zero value in `row`: the next step moves that row even with a zero gradient.
+    bool carries_state(std::size_t row) const;
+
 private:
     void sgd_step(Matrix& param, const Matrix& grad);
     void adam_step(Matrix& param, const Matrix& grad);
@@ -88,6 +92,9 @@ struct RowChange {
     std::size_t row = 0;
     double max_abs_delta = 0.0;  // the largest |after - before| over the row's d values
     bool in_batch = false;       // the step's batch used this row (padding row included)
+    // Why a row outside the batch could move (both may hold), each checked before the step:
+    bool decayed = false;  // weight_decay != 0 and the row held a non-zero value
+    bool carried = false;  // the optimizer's state from earlier steps was non-zero in the row
 };
 
 struct TrainingStep {

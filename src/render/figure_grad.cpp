@@ -12,7 +12,7 @@ namespace embdemo {
 namespace {
 
 std::string g_position(const IdBatch& ids, std::size_t i) {
-    return fmt::format("G[{}]", index_text(ids.shape(), i));
+    return position_label(ids, i);
 }
 
 // dE (either way), its used rows keyed, the padding row noted.
@@ -31,11 +31,7 @@ FigureMatrix grad_matrix(const GradLesson& lesson, const Matrix& m, const GradLa
 std::vector<std::string> grad_caption(const GradLesson& lesson) {
     const GradComparison& comparison = lesson.comparison;
     const std::size_t total = lesson.grad_lookup.values.size();
-    const std::size_t untouched = lesson.weight.rows - comparison.rows_with_gradient;
-    std::vector<std::string> caption{fmt::format(
-        "{} of {} rows of dE receive a gradient; the other {} {} exactly 0.",
-        group_thousands(comparison.rows_with_gradient), group_thousands(lesson.weight.rows),
-        group_thousands(untouched), untouched == 1 ? "stays" : "stay")};
+    std::vector<std::string> caption{rows_with_gradient_sentence(lesson.claims)};
     caption.push_back(comparison.whole.identical
                           ? (total == 1 ? std::string("Both ways give the same value, bit for bit.")
                                         : fmt::format("Both ways give the same {} values, bit for bit.",
@@ -53,7 +49,10 @@ Figure grad_figure(const GradLesson& lesson, int precision) {
     const GradLayout layout = grad_layout(lesson, precision);
     const IdKeys keys = id_keys(ids, request.ids.shape(), layout.rows);
     Figure figure;
-    figure.title = fmt::format("dE = one_hot(idx).T @ G   (V = {}, d = {}, n = {})", group_thousands(request.vocab_size),
+    // The title equates the two only when every value of dE agrees bit for bit.
+    const char* equation = lesson.comparison.whole.identical ? "dE = one_hot(idx).T @ G"
+                                                             : "dE vs one_hot(idx).T @ G: they differ";
+    figure.title = fmt::format("{}   (V = {}, d = {}, n = {})", equation, group_thousands(request.vocab_size),
                                group_thousands(request.dim), group_thousands(ids.size()));
     figure.keys = keys.names;
     const auto decorate_g = [&](std::size_t i, FigureRow& row) {
@@ -65,24 +64,26 @@ Figure grad_figure(const GradLesson& lesson, int precision) {
     g.name = "G = dL/d(lookup)";
 
     FigurePanel scatter;
-    scatter.title = "Embedding backward: row i of G is added into row ids[i] of dE";
+    scatter.title = lesson.options.padding_row ? "Embedding backward: G[t] is added into dE[ids[t]], except padding_idx"
+                                               : "Embedding backward: G[t] is added into dE[ids[t]]";
     scatter.items = {g, grad_matrix(lesson, lesson.grad_lookup, layout, keys, "dE = embedding.weight.grad")};
     scatter.ops = {""};
     scatter.arrows.resize(1);
     for (std::size_t r = 0; r < layout.g_rows.size(); ++r) {
         if (layout.g_rows[r] == k_gap) continue;
         const std::uint64_t id = ids[layout.g_rows[r]];
+        if (lesson.options.padding_row == id) continue;  // the embedding adds nothing into padding_idx
         scatter.arrows[0].push_back({r, figure_row_of(layout.rows, static_cast<std::size_t>(id)), key_of(keys, id)});
     }
 
     FigurePanel product;
-    product.title = "Linear backward: X.T @ G, where X.T's column i meets G's row i";
+    product.title = "Linear backward: X.T @ G, where X.T's column t meets G[t]";
     FigureMatrix xt = indicator_matrix(
         layout.rows, layout.g_rows, [&](std::size_t k, std::size_t i) { return ids[i] == k; },
         [&](std::size_t k, FigureRow& row) { row.key = key_of(keys, k); });
     // X.T's columns are G's rows: label them as G's rows are labelled.
     for (std::size_t c = 0; c < layout.g_rows.size(); ++c) {
-        if (layout.g_rows[c] != k_gap) xt.col_labels[c] = index_text(request.ids.shape(), layout.g_rows[c]);
+        if (layout.g_rows[c] != k_gap) xt.col_labels[c] = position_index(request.ids, layout.g_rows[c]);
     }
     xt.name = "X.T = one_hot(idx).T";
     xt.shape = shape_text(request.vocab_size, ids.size());

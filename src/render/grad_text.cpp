@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "core/escape.hpp"
 #include "core/limits.hpp"
 #include "render/grad_trace.hpp"
 #include "render/number_format.hpp"
@@ -44,6 +45,9 @@ std::string header(const GradLesson& lesson) {
     for (const Parameter& token : token_parameters(request.ids)) out += format_parameter_row(token);
     out += format_parameter_row({"vocab", v, request.vocab_inferred ? "largest id + 1; set it with --vocab" : ""});
     out += format_parameter_row({"dim", d, ""});
+    if (request.origin.kind == WeightOrigin::Kind::file) {
+        out += format_parameter_row({"file", escape_for_message(request.origin.detail), ""});
+    }
     out += wrap_words(fmt::format("E {} x {}, G {} x {}, X {} x {}, both dE {} x {}", v, d, group_thousands(n), d,
                                   group_thousands(n), v, v, d),
                       "  shapes ", "         ");
@@ -85,41 +89,56 @@ std::vector<std::size_t> upstream_rows(const Matrix& g) {
     return visible_positions(g.rows, should_summarise(g.rows, g.cols));
 }
 
-std::map<std::size_t, const GradRow*> rows_by_id(const GradLesson& lesson) {
-    std::map<std::size_t, const GradRow*> used;
-    for (const GradRow& row : lesson.comparison.rows) used[row.row] = &row;
+// Used row k -> its index in the comparison's rows and in the claims.
+std::map<std::size_t, std::size_t> rows_by_id(const GradLesson& lesson) {
+    std::map<std::size_t, std::size_t> used;
+    for (std::size_t r = 0; r < lesson.comparison.rows.size(); ++r) used[lesson.comparison.rows[r].row] = r;
     return used;
 }
 
-// "G[1] + G[3]", "G[1]/2 + G[3]/2", with a long list shortened.
-std::string contribution_sum(const GradLesson& lesson, const GradRow& row) {
+// "G[1] + G[3]", "G[1]/2 + G[3]/2": a claim's terms, a long list shortened. The divisor is the
+// term count only because the claim's scale is float(1.0 / count) (re-checked in the tests).
+std::string claim_sum(const IdBatch& ids, const RowSumClaim& claim) {
     constexpr std::size_t k_max_terms = 3;
-    const std::size_t count = row.positions.size();
-    const std::string divide = lesson.options.scale_grad_by_freq && count > 1 ? fmt::format("/{}", count) : "";
+    const std::size_t count = claim.positions.size();
+    const std::string divide = claim.scaled ? fmt::format("/{}", count) : "";
     std::string text;
     for (std::size_t i = 0; i < count && i < k_max_terms; ++i) {
-        text += (i ? " + " : "") + position_label(lesson.request.ids, row.positions[i]) + divide;
+        text += (i ? " + " : "") + position_label(ids, claim.positions[i]) + divide;
     }
     if (count > k_max_terms) text += fmt::format(" + ... ({} terms)", count);
     return text;
 }
 
 // What each way wrote into row k: a note for the embedding's line and one for the one-hot line.
+// A sum is named only when its claim holds: the core re-added it and got the row's bits.
 struct RowNotes {
     std::string lookup;
     std::string onehot;
 };
 
-RowNotes row_notes(const GradLesson& lesson, std::size_t k, const std::map<std::size_t, const GradRow*>& used) {
+RowNotes row_notes(const GradLesson& lesson, std::size_t k, const std::map<std::size_t, std::size_t>& used) {
     const auto hit = used.find(k);
-    if (hit == used.end()) return {lesson.options.padding_row == k ? "padding_idx, unused: 0" : "unused: exactly 0", ""};
-    const GradRow& row = *hit->second;
-    const std::size_t count = row.positions.size();
-    const std::string sum = contribution_sum(lesson, row);
-    if (row.padding) return {"padding_idx: no gradient", "adds " + sum};
-    if (count == 1) return {"= " + sum, ""};
-    return {"= " + sum, fmt::format("({} uses: {})", count,
-                                    lesson.options.scale_grad_by_freq ? "each scaled by 1/count" : "they add up")};
+    if (hit == used.end()) {
+        const char* zero = lesson.claims.others_zero ? "exactly 0" : "not written";
+        return {fmt::format("{}unused: {}", lesson.options.padding_row == k ? "padding_idx, " : "", zero), ""};
+    }
+    const RowSumClaim& emb = lesson.claims.embedding[hit->second];
+    const RowSumClaim& hot = lesson.claims.onehot[hit->second];
+    RowNotes notes;
+    if (emb.positions.empty()) {
+        notes.lookup = emb.holds ? "padding_idx: no gradient" : "padding_idx";
+    } else if (emb.holds) {
+        notes.lookup = "= " + claim_sum(lesson.request.ids, emb);
+    }
+    if (!hot.holds) {
+        notes.onehot = hot.poisoned ? "0 * inf or nan from other ids" : "";
+    } else if (emb.positions.empty() || emb.scaled) {
+        notes.onehot = "= " + claim_sum(lesson.request.ids, hot);  // the unscaled, unskipped sum
+    } else if (hot.positions.size() > 1) {
+        notes.onehot = fmt::format("({} uses: they add up)", hot.positions.size());
+    }
+    return notes;
 }
 
 // Why the two gradients differ, one sentence per cause that the rows show.
@@ -127,12 +146,13 @@ std::string why_lines(const GradLesson& lesson) {
     std::string out;
     bool padded = false;
     bool scaled = false;
-    bool other = false;
-    for (const GradRow& row : lesson.comparison.rows) {
+    bool poisoned = false;
+    for (std::size_t r = 0; r < lesson.comparison.rows.size(); ++r) {
+        const GradRow& row = lesson.comparison.rows[r];
         if (row.identical) continue;
         padded = padded || row.expected == GradRowDifference::padding;
         scaled = scaled || row.expected == GradRowDifference::scaled;
-        other = other || row.expected == GradRowDifference::none;
+        poisoned = poisoned || lesson.claims.onehot[r].poisoned;
     }
     const std::string indent = "       ";
     if (padded) {
@@ -146,9 +166,9 @@ std::string why_lines(const GradLesson& lesson) {
                           "id occurs in the batch; the one-hot product adds them whole",
                           padded ? indent : "  why: ", indent);
     }
-    if (other) {
-        out += wrap_words("G holds values that the two ways add differently (inf, nan or -0.0): "
-                          "the one-hot product also adds 0 * G[i] for every other position",
+    if (poisoned) {
+        out += wrap_words("G holds inf or nan: the one-hot product also adds 0 * G[t] for every position t "
+                          "of another id, and 0 * inf = nan",
                           padded || scaled ? indent : "  why: ", indent);
     }
     return out;
@@ -167,8 +187,17 @@ std::string grad_verdict(const GradLesson& lesson, Palette palette) {
            why_lines(lesson);
 }
 
-// "3 of 5 rows receive ...", worded for one row, for all of them and for none.
-std::string rows_with_gradient_sentence(std::size_t with, std::size_t rows) {
+}  // namespace
+
+// "3 of 5 rows receive ...", worded for one row, for all of them and for none; "exactly 0" only
+// when the claims checked those rows' bits.
+std::string rows_with_gradient_sentence(const GradClaims& claims) {
+    const std::size_t with = claims.rows_with_gradient;
+    const std::size_t rows = claims.rows;
+    if (!claims.others_zero) {
+        return fmt::format("{} of {} {} a gradient from the embedding's backward.", group_thousands(with),
+                           group_thousands(rows), with == 1 ? "row receives" : "rows receive");
+    }
     const std::string backward = "a gradient from the embedding's backward";
     if (rows == 1) {
         return with == 1 ? "The one row receives " + backward + "."
@@ -184,11 +213,13 @@ std::string rows_with_gradient_sentence(std::size_t with, std::size_t rows) {
                        untouched == 1 ? "stays" : "stay");
 }
 
-}  // namespace
+std::string position_index(const IdBatch& ids, std::size_t flat) {
+    if (!ids.batched || ids.seq == 0) return std::to_string(flat);
+    return fmt::format("{}, {}", flat / ids.seq, flat % ids.seq);
+}
 
 std::string position_label(const IdBatch& ids, std::size_t flat) {
-    if (!ids.batched) return fmt::format("G[{}]", flat);
-    return fmt::format("G[{},{}]", flat / ids.seq, flat % ids.seq);
+    return fmt::format("G[{}]", position_index(ids, flat));
 }
 
 GradLayout grad_layout(const GradLesson& lesson, int precision) {
@@ -272,7 +303,7 @@ std::string render_grad_text(const GradLesson& lesson, const TextOptions& option
             continue;
         }
         const auto hit = used.find(k);
-        const bool differs = hit != used.end() && !hit->second->identical;
+        const bool differs = hit != used.end() && !lesson.comparison.rows[hit->second].identical;
         const RowNotes notes = row_notes(lesson, k, used);
         std::string onehot_note = notes.onehot;
         if (differs) onehot_note = paint("differs", Paint::bad, options.palette) + (onehot_note.empty() ? "" : ": " + onehot_note);
@@ -284,12 +315,11 @@ std::string render_grad_text(const GradLesson& lesson, const TextOptions& option
                               note_indent);
     }
 
-    const GradComparison& comparison = lesson.comparison;
     if (trace) out += render_grad_trace(lesson, screen, options);
     if (request.max_norm) out += render_grad_max_norm(lesson, options);
     if (request.sparse) out += render_grad_sparse(lesson, options);
     out += render_onehot_input(lesson, options);
-    out += '\n' + wrap_words(rows_with_gradient_sentence(comparison.rows_with_gradient, e.rows), "", "");
+    out += '\n' + wrap_words(rows_with_gradient_sentence(lesson.claims), "", "");
     return out + grad_verdict(lesson, options.palette);
 }
 

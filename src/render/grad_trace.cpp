@@ -7,6 +7,7 @@
 
 #include "core/limits.hpp"
 #include "render/number_format.hpp"
+#include "render/grad_text.hpp"
 #include "render/paint.hpp"
 #include "render/table.hpp"
 
@@ -15,16 +16,12 @@ namespace {
 
 constexpr std::size_t k_indent = 14;  // under the values, after "  scatter-add "
 
-std::string g_label(const IdShape& shape, std::size_t position) {
-    return fmt::format("G[{}]", index_text(shape, position));
-}
 
 bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 // The embedding's backward, step by step: the row after each addition.
 std::string scatter_steps(const GradLesson& lesson, const GradRow& row, const Screen& screen) {
     const std::string indent(k_indent, ' ');
-    const IdShape shape = lesson.request.ids.shape();
     if (row.padding) {
         return fmt::format("  scatter-add dE[{}] stays 0: padding_idx={} gets no gradient\n", row.row,
                            *lesson.request.padding_idx);
@@ -42,7 +39,7 @@ std::string scatter_steps(const GradLesson& lesson, const GradRow& row, const Sc
             n = row.positions.size() - 2;
             continue;
         }
-        out += fmt::format("{}+= {}{}   -> {}\n", indent, g_label(shape, i), scale,
+        out += fmt::format("{}+= {}{}   -> {}\n", indent, position_label(lesson.request.ids, i), scale,
                            format_row_cells(running, 0, screen.cols, screen.format));
     }
     return out;
@@ -51,8 +48,8 @@ std::string scatter_steps(const GradLesson& lesson, const GradRow& row, const Sc
 // The one-hot backward for column 0 of the row, written out over the positions.
 std::string onehot_sum(const GradLesson& lesson, const GradRow& row, const Screen& screen) {
     const std::string indent(k_indent, ' ');
-    const IdShape shape = lesson.request.ids.shape();
-    const TokenIds& ids = lesson.request.ids.values;
+    const IdBatch& batch = lesson.request.ids;
+    const TokenIds& ids = batch.values;
     const std::size_t k = row.row;
     std::vector<std::size_t> shown{0, ids.size() - 1};
     shown.insert(shown.end(), row.positions.begin(), row.positions.end());
@@ -67,14 +64,14 @@ std::string onehot_sum(const GradLesson& lesson, const GradRow& row, const Scree
             continue;
         }
         const char* x = ids[i] == k ? "1" : "0";
-        symbols += fmt::format("{}{}*{}", plus, x, fmt::format("G[{}][0]", index_text(shape, i)));
+        symbols += fmt::format("{}{}*{}", plus, x, fmt::format("G[{}, 0]", position_index(batch, i)));
         values += fmt::format("{}{}*{}", plus, x, format_term(lesson.upstream.at(i, 0), screen.format));
     }
     const float onehot = lesson.grad_onehot.at(k, 0);
     const float lookup = lesson.grad_lookup.at(k, 0);
-    const char* at = shape.batched ? "b,t" : "i";
+    const char* at = batch.batched ? "b, t" : "t";
     std::string out =
-        fmt::format("  one-hot     dE[{}][0] = sum over positions of X[{},{}] * G[{}][0]\n", k, at, k, at);
+        fmt::format("  one-hot     dE[{}, 0] = sum over {} of X[{}, {}] * G[{}, 0]\n", k, at, at, k, at);
     out += wrap_words("= " + symbols, indent, indent + "  ");
     out += wrap_words("= " + values, indent, indent + "  ");
     out += fmt::format("{}= {}   {}\n", indent, format_plain(onehot, screen.format),
@@ -84,15 +81,11 @@ std::string onehot_sum(const GradLesson& lesson, const GradRow& row, const Scree
 }
 
 std::string trace_row(const GradLesson& lesson, const GradRow& row, const Screen& screen, const TextOptions& options) {
-    const IdShape shape = lesson.request.ids.shape();
     std::vector<std::string> at;
-    for (const std::size_t i : row.positions) {
-        at.push_back(shape.batched ? "[" + index_text(shape, i) + "]" : index_text(shape, i));
-    }
+    for (const std::size_t i : row.positions) at.push_back("ids[" + position_index(lesson.request.ids, i) + "]");
     std::string places = fmt::format("{}", fmt::join(at.begin(), at.begin() + std::min<std::size_t>(at.size(), 4), ", "));
     if (at.size() > 4) places += fmt::format(", ... ({} in all)", at.size());
-    std::string out = paint(fmt::format("Row {} of dE: id {} at position{} {}", row.row, row.row,
-                                        row.positions.size() == 1 ? "" : "s", places),
+    std::string out = paint(fmt::format("Row {} of dE: id {} at {}", row.row, row.row, places),
                             Paint::heading, options.palette) + '\n';
     out += scatter_steps(lesson, row, screen);
     out += onehot_sum(lesson, row, screen);

@@ -193,7 +193,7 @@ std::string render_onehot_input(const GradLesson& lesson, const TextOptions& opt
     std::string out = fmt::format("\ndL/dX = G @ E.T   {} x {}: the gradient only the one-hot form has\n",
                                   group_thousands(n), group_thousands(scores.cols));
     out += wrap_words(fmt::format("The lookup takes integer ids and has no gradient for them; X = one_hot(ids) is "
-                                  "a float matrix, and score[t][v] - score[t][ids[t]] estimates to first order how "
+                                  "a float matrix, and score[t, v] - score[t, ids[t]] estimates to first order how "
                                   "the loss changes if position t held token v instead{}. {} per position {} a gradient-guided "
                                   "search (HotFlip, GCG) tries first.",
                                   request.max_norm ? " (E as the lookup read it, after max_norm)" : "",
@@ -202,7 +202,9 @@ std::string render_onehot_input(const GradLesson& lesson, const TextOptions& opt
                       "  ", "  ");
     const int p = options.precision;
     std::size_t label_width = 0;
-    for (std::size_t t = 0; t < n && t < k_max_listed; ++t) label_width = std::max(label_width, position_label(request.ids, t).size());
+    // Positions are named as ids are indexed: ids[t] holds a token; G[t] would be G's row.
+    const auto at = [&](std::size_t t) { return "ids[" + position_index(request.ids, t) + "]"; };
+    for (std::size_t t = 0; t < n && t < k_max_listed; ++t) label_width = std::max(label_width, at(t).size());
     const IdSource& source = request.ids.source;
     std::vector<std::vector<std::size_t>> best(std::min(n, k_max_listed));
     std::size_t id_width = 8;  // with --text, ids carry their tokens: the column widens to fit
@@ -218,13 +220,17 @@ std::string render_onehot_input(const GradLesson& lesson, const TextOptions& opt
     for (std::size_t t = 0; t < best.size(); ++t) {
         const std::uint64_t there = request.ids.values[t];
         const float own = scores.at(t, static_cast<std::size_t>(there));
-        out += fmt::format("  {}  holds {} score {:+.{}f}\n", pad_right(position_label(request.ids, t), label_width),
+        out += fmt::format("  {}  holds {} score {:+.{}f}\n", pad_right(at(t), label_width),
                            id_cell(there), own, p);
         for (std::size_t r = 0; r < best[t].size(); ++r) {
             const std::size_t v = best[t][r];
             const float score = scores.at(t, v);
-            out += fmt::format("  {}  {:>4}. {} score {:+.{}f}   change {:+.{}f}{}\n", std::string(label_width, ' '),
-                               r + 1, id_cell(v), score, p, score - own, p, v == there ? "   (already there)" : "");
+            // The token already there changes nothing (its change is score - score = 0): the note
+            // takes the change's place, so the line fits 80 columns at --precision 9 too.
+            const std::string change =
+                v == there ? std::string("(already there)") : fmt::format("change {:+.{}f}", score - own, p);
+            out += fmt::format("  {}  {:>4}. {} score {:+.{}f}   {}\n", std::string(label_width, ' '), r + 1,
+                               id_cell(v), score, p, change);
         }
     }
     if (n > k_max_listed) {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <set>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -67,23 +69,32 @@ std::string step_lines(const TrainingStep& step, std::size_t index, std::size_t 
     return out;
 }
 
-// Why rows outside a batch moved, from the optimizer's settings.
-std::string outside_reason(const OptimizerSettings& settings) {
-    switch (settings.kind) {
-        case OptimizerKind::sgd:
-            if (settings.weight_decay != 0.0) {
-                return "SGD's weight_decay adds weight_decay * E to the whole gradient, so every "
-                       "non-zero row moves";
-            }
-            return "SGD's momentum buffer keeps the gradients of earlier batches and goes on moving "
-                   "their rows";
-        case OptimizerKind::adam:
-            return "Adam keeps running averages of each row's gradient (exp_avg, exp_avg_sq), so a row "
-                   "goes on moving in steps whose batch no longer holds it";
-        case OptimizerKind::adamw: break;
+// Why rows outside a batch moved: each cause the run shows (RowChange's decayed, carried),
+// with how many of those moves it covers.
+std::string outside_reason(const OptimizerSettings& settings, const TrainingRun& run) {
+    std::size_t decayed = 0;
+    std::size_t carried = 0;
+    for (const TrainingStep& step : run.steps) {
+        for (const RowChange& change : step.changed) {
+            if (change.in_batch) continue;
+            decayed += change.decayed;
+            carried += change.carried;
+        }
     }
-    return "AdamW's decoupled weight decay shrinks every row by lr * weight_decay each step, and its "
-           "running averages go on moving rows that left the batch";
+    const char* name = settings.kind == OptimizerKind::sgd ? "SGD" : settings.kind == OptimizerKind::adam ? "Adam" : "AdamW";
+    std::vector<std::string> causes;
+    if (decayed != 0) {
+        causes.push_back(fmt::format(
+            "{} of them by weight_decay, which {} every non-zero row", group_thousands(decayed),
+            settings.kind == OptimizerKind::adamw ? "shrinks by lr * weight_decay each step, in"
+                                                  : "adds as weight_decay * E to the gradient of"));
+    }
+    if (carried != 0) {
+        causes.push_back(fmt::format("{} of them by {} kept from earlier steps", group_thousands(carried),
+                                     settings.kind == OptimizerKind::sgd ? "the momentum buffer"
+                                                                         : fmt::format("{}'s running averages (exp_avg, exp_avg_sq)", name)));
+    }
+    return fmt::format("{}", fmt::join(causes, "; "));
 }
 
 std::string summary(const TrainingArgs& args, const TrainingRun& run) {
@@ -106,7 +117,7 @@ std::string summary(const TrainingArgs& args, const TrainingRun& run) {
     }
     return fmt::format("{} row moves happened outside their step's batch: {}. The gradient still "
                        "touches only the used rows; the optimizer does not.",
-                       group_thousands(outside), outside_reason(args.optimizer));
+                       group_thousands(outside), outside_reason(args.optimizer, run));
 }
 
 }  // namespace

@@ -151,7 +151,7 @@ TEST_CASE("grad_page has one step per used row, outlining that row of dE") {
     CHECK(page.steps[0].rows == std::vector<std::uint64_t>{1, 3});
     CHECK(page.steps[2].rows == std::vector<std::uint64_t>{3});
     CHECK(page.steps[2].heading == "Step 3 of 3: row 3 of dE");
-    CHECK(contains(page.steps[2].body, "Row 3 of dE: id 3 at positions 0, 2"));
+    CHECK(contains(page.steps[2].body, "Row 3 of dE: id 3 at ids[0], ids[2]"));
 }
 
 TEST_CASE("grad_figure scatters every G row into its id's row of dE") {
