@@ -10,8 +10,9 @@
 
 namespace embdemo {
 
-// e.g. "first at ids[0] = 2, column 1: E[3,1] is inf, and 0 * inf = nan poisons the sum X[0] @ E";
-// positions are written as the ids were given (ids[1,0] in a batch).
+// e.g. "first at ids[0] = 2, column 1: E[3, 1] is inf, and 0 * inf = nan makes the sum X[0] @ E
+// nan"; positions as PyTorch indexes them (ids[1, 0] in a batch). Every sentence states only what
+// the Difference holds, which difference_holds re-checks.
 std::string explain_difference(const Difference& difference, const IdShape& shape = {});
 
 // explain_difference without the "first at ..." location: the cause alone.
@@ -19,5 +20,8 @@ std::string explain_cause(const Difference& difference, const IdShape& shape = {
 
 // The machine name of the cause: "nonfinite_elsewhere", "negative_zero", "nan_bits", "other".
 const char* difference_cause_name(Difference::Cause cause);
+
+// The machine name of a NaN difference's source: "quieted", "other_row", "default_nan", "none".
+const char* nan_source_name(Difference::NanSource source);
 
 }  // namespace embdemo

@@ -30,9 +30,14 @@ void append_difference(std::string& out, const std::optional<Difference>& differ
     out += fmt::format("    \"column\": {},\n", d.column);
     out += fmt::format("    \"lookup\": {},\n", json_number(d.lookup_value));
     out += fmt::format("    \"onehot_matmul\": {},\n", json_number(d.product_value));
+    out += fmt::format("    \"lookup_bits\": \"0x{:08x}\",\n", d.lookup_bits);
+    out += fmt::format("    \"onehot_matmul_bits\": \"0x{:08x}\",\n", d.product_bits);
     out += fmt::format("    \"cause\": \"{}\",\n", difference_cause_name(d.cause));
-    out += fmt::format("    \"weight_row\": {},\n", d.cause == Difference::Cause::nonfinite_elsewhere
-                                                           ? std::to_string(d.source_row) : "null");
+    out += fmt::format("    \"nan_source\": \"{}\",\n", nan_source_name(d.nan_source));
+    const bool has_row = d.cause == Difference::Cause::nonfinite_elsewhere ||
+                         d.nan_source == Difference::NanSource::other_row ||
+                         d.nan_source == Difference::NanSource::default_nan;
+    out += fmt::format("    \"weight_row\": {},\n", has_row ? std::to_string(d.source_row) : "null");
     out += fmt::format("    \"explanation\": {}\n", json_string(explain_difference(d, shape)));
     out += "  },\n";
 }

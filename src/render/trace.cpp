@@ -93,7 +93,7 @@ std::string describe_columns(const std::vector<std::size_t>& columns) {
 }
 
 bool same_cause(const Difference& a, const Difference& b) {
-    return a.cause == b.cause && (a.cause != Difference::Cause::nonfinite_elsewhere || a.source_row == b.source_row);
+    return a.cause == b.cause && a.nan_source == b.nan_source && a.source_row == b.source_row;
 }
 
 // The sentences about the output columns that were not written out: each differing value is
