@@ -48,8 +48,8 @@ std::vector<Buffer> run_buffers(const Options& options, const DemoRequest& reque
                                k_held_copies_of_output * bytes_per_value});
             break;
         }
-        case OutputFormat::python:  // the lookup, and the product when they differ, written out
-            buffers.push_back({"the printed script", 2 * n * request.dim, k_held_copies_of_output * k_json_bytes_per_value});
+        case OutputFormat::python:  // the lookup, X @ E and X @ W.T as bit patterns
+            buffers.push_back({"the printed script", 3 * n * request.dim, k_held_copies_of_output * k_json_bytes_per_value});
             break;
         case OutputFormat::text:
         case OutputFormat::markdown:

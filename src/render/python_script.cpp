@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include <fmt/format.h>
@@ -18,54 +19,47 @@ constexpr std::size_t k_line_width = 100;
 constexpr const char* k_same_bits = R"(
 
 def same_bits(a, b):
-    """Same shape and the same float32 bits in every place, so -0.0 is not 0.0; a NaN
-    matches any NaN (a literal cannot spell a NaN's sign and payload)."""
+    """Same shape and the same float32 bits in every place: -0.0 is not 0.0, and NaNs match
+    only with the same sign and payload, exactly as embdemo compares."""
     a, b = a.detach().contiguous(), b.detach().contiguous()
-    if a.shape != b.shape or not torch.equal(a.isnan(), b.isnan()):
-        return False
-    kept = ~a.isnan()
-    return torch.equal(a[kept].view(torch.int32), b[kept].view(torch.int32))
+    return a.shape == b.shape and torch.equal(a.view(torch.int32), b.view(torch.int32))
+
+
+def from_bits(bits, shape):
+    """A float32 tensor from its bit patterns: every value exactly as embdemo computed it, NaN
+    payloads and -0.0 included (a decimal literal cannot spell those)."""
+    return torch.from_numpy(numpy.array(bits, dtype=numpy.uint32).view(numpy.float32)).reshape(shape)
 
 
 )";
 
-std::string python_float(float value) {
-    if (std::isnan(value)) return "float(\"nan\")";
-    if (std::isinf(value)) return value > 0 ? "float(\"inf\")" : "-float(\"inf\")";
-    // "-0" and "20" would be Python ints, and the int 0 loses the sign of -0.0: keep them floats.
-    const std::string text = shortest_round_trip(value);
-    return text.find_first_of(".e") == std::string::npos ? text + ".0" : text;
-}
-
-// One row of values as a Python list, wrapped so that no line runs past k_line_width.
-std::string python_row(const Matrix& m, std::size_t r, const std::string& indent) {
-    std::string out = indent + "[";
+// `rows` of `m` as from_bits([...], shape): hex bit patterns, wrapped under k_line_width.
+std::string bits_literal(const Matrix& m, const std::vector<std::size_t>& rows, const std::string& shape) {
+    std::string out = "from_bits([";
     std::size_t line_start = 0;
-    for (std::size_t c = 0; c < m.cols; ++c) {
-        const std::string item = python_float(m.at(r, c)) + (c + 1 < m.cols ? "," : "");
-        if (out.size() - line_start + item.size() + 1 > k_line_width) {
-            out += '\n';
-            line_start = out.size();
-            out += indent + ' ';
-        } else if (c > 0) {
-            out += ' ';
+    bool first = true;
+    for (const std::size_t r : rows) {
+        for (std::size_t c = 0; c < m.cols; ++c) {
+            std::uint32_t bits = 0;
+            const float value = m.at(r, c);
+            std::memcpy(&bits, &value, sizeof bits);
+            const std::string item = fmt::format("{}0x{:08x}", first ? "" : ",", bits);
+            if (out.size() - line_start + item.size() + 1 > k_line_width) {
+                out += first ? "\n" : ",\n";
+                line_start = out.size();
+                out += "    " + item.substr(first ? 0 : 1);
+            } else {
+                out += (first ? "" : ", ") + item.substr(first ? 0 : 1);
+            }
+            first = false;
         }
-        out += item;
     }
-    return out + "]";
+    return out + "], " + shape + ")";
 }
 
-// `rows` of `m` as a torch.tensor literal, nested B x T x d for a batch.
-std::string tensor_literal(const Matrix& m, const std::vector<std::size_t>& rows, const IdShape* batch) {
-    std::string out = "torch.tensor([\n";
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        const bool opens = batch && batch->batched && i % batch->seq == 0;
-        const bool closes = batch && batch->batched && (i + 1) % batch->seq == 0;
-        if (opens) out += "    [\n";
-        out += python_row(m, rows[i], batch && batch->batched ? "        " : "    ") + ",\n";
-        if (closes) out += "    ],\n";
-    }
-    return out + "], dtype=torch.float32)";
+std::string shape_text(const Matrix& m, std::size_t rows, const IdShape* batch) {
+    if (batch && batch->batched) return fmt::format("({}, {}, {})", batch->batch, batch->seq, m.cols);
+    return fmt::format("({}, {})", rows, m.cols);
 }
 
 std::vector<std::size_t> all_rows(std::size_t count) {
@@ -110,27 +104,6 @@ std::string upstream_python(const GradRequest& request, const std::string& upstr
                        shape);
 }
 
-// X.T @ G adds the G rows of each id in an order PyTorch's matmul leaves unspecified. A row of
-// at most two terms is exact in any order (a + b == b + a; the zeros add nothing); one of more is
-// compared within the bound that holds for every order, (count - 1) * eps * sum of |terms|.
-std::string onehot_check(const GradLesson& lesson) {
-    std::size_t most = 0;
-    for (const GradRow& row : lesson.comparison.rows) most = std::max(most, row.positions.size());
-    if (most <= 2) return "assert same_bits(grad_onehot[used], expected_onehot), \"PyTorch's X.T @ G differs from embdemo's\"\n";
-    return fmt::format(
-        "# X.T @ G sums up to {} G rows per row, in an order PyTorch's matmul leaves open: rows of at\n"
-        "# most two terms are exact in any order, the others agree within (count - 1) * eps * sum |terms|.\n"
-        "counts = torch.bincount(idx.reshape(-1), minlength={})[used]\n"
-        "exact = counts <= 2\n"
-        "assert same_bits(grad_onehot[used][exact], expected_onehot[exact]), \"PyTorch's X.T @ G differs from embdemo's\"\n"
-        "magnitude = (onehot.reshape(-1, {}).float().T @ G.reshape(-1, {}).abs())[used]\n"
-        "bound = (counts - 1)[:, None] * torch.finfo(torch.float32).eps * magnitude\n"
-        "difference = (grad_onehot[used] - expected_onehot).abs()\n"
-        "assert ((difference <= bound) | (grad_onehot[used] == expected_onehot)).all(), \"X.T @ G is off by more than "
-        "summation order explains\"\n",
-        most, lesson.request.vocab_size, lesson.request.vocab_size, lesson.request.dim);
-}
-
 std::string module_args(const GradRequest& request) {
     std::string args;
     if (request.padding_idx) args += fmt::format(", padding_idx={}", *request.padding_idx);
@@ -152,7 +125,7 @@ std::string render_grad_python(const GradLesson& lesson, const std::string& upst
     std::string out = header("The backward pass of an embedding, two ways: scatter-add and one_hot(idx).T @ G.",
                              fmt::format("{} ids, V = {}, d = {}", table.ids.size(), request.vocab_size, request.dim));
     const bool files = request.origin.kind == WeightOrigin::Kind::file || request.upstream == UpstreamSource::file;
-    if (files) out += "import numpy\n";
+    out += files ? "import os\nimport numpy\n" : "import numpy\n";
     out += '\n' + all_ids_python(table) + '\n';
     std::vector<std::string> weight = weight_python(table, module_args(request));
     // G is drawn from the generator E was drawn from; a table that draws nothing still seeds it.
@@ -163,27 +136,31 @@ std::string render_grad_python(const GradLesson& lesson, const std::string& upst
     out += upstream_python(request, upstream_file);
     out += "embedding(idx).backward(G)\ngrad = embedding.weight.grad    # the scatter-add\n\n";
     out += onehot_line("onehot", request.vocab_size, false);
-    out += fmt::format("grad_onehot = onehot.reshape(-1, {}).float().T @ G.reshape(-1, {})    # X.T @ G\n\n",
-                       request.vocab_size, request.dim);
+    out += fmt::format("X = onehot.reshape(-1, {}).float()\n", request.vocab_size);
+    out += "W = embedding.weight.detach().clone().requires_grad_()    # the same table as a linear layer's weight\n";
+    out += fmt::format("(X @ W).backward(G.reshape(-1, {}))\n", request.dim);
+    out += "grad_onehot = W.grad    # X.T @ G, the linear layer's backward\n\n";
+    out += "print(\"embedding.weight.grad =\", grad)\nprint(\"X.T @ G =\", grad_onehot)\n\n";
     std::vector<std::size_t> used;
     for (const GradRow& row : lesson.comparison.rows) used.push_back(row.row);
+    const std::string shape = fmt::format("({}, {})", used.size(), request.dim);
     out += fmt::format("used = torch.tensor([{}])    # the rows the ids use\n", fmt::join(used, ", "));
-    out += "# embdemo's rows `used` of both; each literal reads back as the very same float32.\n";
-    out += "expected_grad = " + tensor_literal(lesson.grad_lookup, used, nullptr) + '\n';
-    out += "expected_onehot = " + tensor_literal(lesson.grad_onehot, used, nullptr) + '\n';
-    out += fmt::format("unused = torch.ones({}, dtype=torch.bool)\nunused[used] = False\n", request.vocab_size);
     out += k_same_bits;
+    out += "# embdemo's rows `used` of both, as float32 bit patterns.\n";
+    out += "expected_grad = " + bits_literal(lesson.grad_lookup, used, shape) + '\n';
+    out += "expected_onehot = " + bits_literal(lesson.grad_onehot, used, shape) + '\n';
+    out += fmt::format("unused = torch.ones({}, dtype=torch.bool)\nunused[used] = False\n", request.vocab_size);
     out += "assert same_bits(grad[used], expected_grad), \"PyTorch's embedding gradient differs from embdemo's\"\n";
-    out += onehot_check(lesson);
+    out += "assert same_bits(grad_onehot[used], expected_onehot), \"PyTorch's X.T @ G differs from embdemo's\"\n";
     out += "assert (grad[unused].view(torch.int32) == 0).all(), \"a row no id uses got a gradient\"\n";
     out += "assert (grad_onehot[unused].view(torch.int32) == 0).all(), \"X.T @ G is not 0 in an unused row\"\n";
-    std::size_t most = 0;
-    for (const GradRow& row : lesson.comparison.rows) most = std::max(most, row.positions.size());
-    out += fmt::format("print(\"PyTorch agrees with embdemo: both gradients, the {} used {} of {} ({}) and every "
-                       "other row exactly 0.\")\n",
+    const Comparison& whole = lesson.comparison.whole;
+    out += fmt::format("assert same_bits(grad, grad_onehot) == {}, \"embdemo found the two gradients {}\"\n",
+                       whole.identical ? "True" : "False", whole.identical ? "identical" : "different");
+    out += fmt::format("print(\"PyTorch agrees with embdemo bit for bit: both gradients, the {} used {} of {} and "
+                       "every other row exactly 0; the two are {}.\")\n",
                        group_thousands(used.size()), used.size() == 1 ? "row" : "rows",
-                       group_thousands(request.vocab_size),
-                       most <= 2 ? "bit for bit" : "bit for bit, X.T @ G's rows of 3 or more terms within rounding");
+                       group_thousands(request.vocab_size), whole.identical ? "identical" : "different, as embdemo says");
     return out;
 }
 
@@ -192,34 +169,40 @@ std::string render_lookup_python(const DemoReport& report) {
     const std::size_t n = request.ids.size();
     std::string out = header("An embedding layer is a linear layer applied to one-hot vectors.",
                              fmt::format("{} ids, V = {}, d = {}", n, request.vocab_size, request.dim));
-    if (request.origin.kind == WeightOrigin::Kind::file) out += "import numpy\n";
+    out += request.origin.kind == WeightOrigin::Kind::file ? "import os\nimport numpy\n" : "import numpy\n";
     out += '\n' + all_ids_python(request) + '\n';
     out += lines(weight_python(request));
-    out += "lookup = embedding(idx)\n\n";
+    out += "lookup = embedding(idx)    # E[idx]: rows copied\n\n";
     out += onehot_line("onehot", request.vocab_size, request.vocab_inferred);
+    out += "product = onehot.float() @ embedding.weight    # X @ E\n";
     out += fmt::format("torch.manual_seed({})\n", request.seed);
     out += fmt::format("linear = torch.nn.Linear({}, {}, bias=False)\n", request.vocab_size, request.dim);
-    out += "linear.weight = torch.nn.Parameter(embedding.weight.T)\n";
-    out += "product = linear(onehot.float())    # X @ W.T, which is X @ E\n\n";
-    out += fmt::format("# embdemo's E[idx], {} values; each literal reads back as the very same float32.\n",
-                       group_thousands(report.lookup.values.size()));
-    out += "expected_lookup = " + tensor_literal(report.lookup, all_rows(n), &request.shape) + '\n';
-    if (!report.linear_verdict.identical) {
-        out += "# embdemo's one-hot product, which differs from the lookup for these weights.\n";
-        out += "expected_product = " + tensor_literal(report.linear_output, all_rows(n), &request.shape) + '\n';
-    }
+    out += "linear.weight = torch.nn.Parameter(embedding.weight.T.contiguous())    # W = E.T\n";
+    out += "linear_output = linear(onehot.float())    # X @ W.T\n\n";
+    out += "print(\"E[idx] =\", lookup)\nprint(\"X @ E =\", product)\nprint(\"X @ W.T =\", linear_output)\n\n";
+    const std::string shape = shape_text(report.lookup, n, &request.shape);
     out += k_same_bits;
+    out += "# What embdemo computed, as float32 bit patterns.\n";
+    out += "expected_lookup = " + bits_literal(report.lookup, all_rows(n), shape) + '\n';
+    out += "expected_product = " + bits_literal(report.onehot_matmul, all_rows(n), shape) + '\n';
+    out += "expected_linear = " + bits_literal(report.linear_output, all_rows(n), shape) + '\n';
     out += "assert same_bits(lookup, expected_lookup), \"PyTorch's lookup differs from embdemo's\"\n";
-    if (report.linear_verdict.identical) {
-        out += "assert same_bits(product, lookup), \"the one-hot product differs from the lookup\"\n";
+    out += "assert same_bits(product, expected_product), \"PyTorch's X @ E differs from embdemo's\"\n";
+    out += "assert same_bits(linear_output, expected_linear), \"PyTorch's X @ W.T differs from embdemo's\"\n";
+    const Comparison& verdict = report.verdict;
+    const std::string total = count_of(report.lookup.values.size(), "value", "values");
+    if (verdict.identical) {
+        out += "assert same_bits(product, lookup), \"embdemo found X @ E identical to the lookup\"\n";
+        out += fmt::format("print(\"PyTorch agrees with embdemo bit for bit ({}): the lookup and X @ E are identical.\")\n",
+                           total);
     } else {
-        out += "assert same_bits(product, expected_product), \"PyTorch's product differs from embdemo's\"\n";
-        out += "assert not same_bits(product, lookup), \"embdemo saw the two differ\"\n";
+        out += fmt::format("differing = (product.detach().view(torch.int32) != lookup.detach().view(torch.int32)).sum()\n"
+                           "assert differing == {}, \"embdemo found X @ E and the lookup differ in {}\"\n",
+                           verdict.differing, count_of(verdict.differing, "value", "values"));
+        out += fmt::format("print(\"PyTorch agrees with embdemo bit for bit ({}): X @ E and the lookup differ in {}, "
+                           "as embdemo says.\")\n",
+                           total, count_of(verdict.differing, "value", "values"));
     }
-    out += fmt::format("print(\"PyTorch agrees with embdemo bit for bit: the lookup and the one-hot product, "
-                       "{} values each{}.\")\n",
-                       group_thousands(report.lookup.values.size()),
-                       report.linear_verdict.identical ? ", identical" : ", different where embdemo says");
     return out;
 }
 

@@ -1,5 +1,7 @@
 #include "render/torch_lines.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "core/escape.hpp"
@@ -15,13 +17,26 @@ bool ends_with(const std::string& text, const std::string& suffix) {
 
 }  // namespace
 
+// A path as Python must spell it to open exactly these bytes: a plain literal for printable
+// ASCII, else os.fsdecode of a bytes literal (surrogateescape gives the bytes back to open()).
 std::string python_string(const std::string& text) {
-    std::string literal = "\"";
-    for (const char ch : escape_for_message(text)) {
-        if (ch == '"') literal += '\\';
-        literal += ch;
+    const bool plain = std::all_of(text.begin(), text.end(), [](char ch) {
+        const auto byte = static_cast<unsigned char>(ch);
+        return byte >= 0x20 && byte < 0x7f;
+    });
+    std::string literal;
+    for (const char ch : text) {
+        const auto byte = static_cast<unsigned char>(ch);
+        if (ch == '"' || ch == '\\') {
+            literal += '\\';
+            literal += ch;
+        } else if (byte >= 0x20 && byte < 0x7f) {
+            literal += ch;
+        } else {
+            literal += fmt::format("\\x{:02x}", byte);
+        }
     }
-    return literal + '"';
+    return plain ? '"' + literal + '"' : "os.fsdecode(b\"" + literal + "\")";
 }
 
 std::string ids_python(const DemoRequest& request) {

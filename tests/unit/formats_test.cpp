@@ -45,8 +45,8 @@ TEST_CASE("csv without --show names every matrix in a header line") {
 
 TEST_CASE("markdown says why the results differ") {
     const std::string markdown = render_markdown(tiny_report(tiny_weight()), 4, {});
-    CHECK(markdown.find("**Verdict: DIFFERENT** -- 1 of 4 values differ, max abs diff nan. Why: first at ids[1] = 0, column 1: E[1,1] is inf, and 0 * inf = nan poisons the sum "
-                        "X[1] @ E (lookup -1, product nan).") != std::string::npos);
+    CHECK(markdown.find("**Verdict: DIFFERENT** -- 1 of 4 values differ, max abs diff nan. Why: first at ids[1] = 0, column 1: E[1, 1] is inf, and 0 * inf = nan makes the sum "
+                        "X[1] @ E nan (lookup -1, product nan).") != std::string::npos);
 }
 
 TEST_CASE("json names a weight file as an ASCII JSON string that keeps every byte") {

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <cstring>
+
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -166,14 +168,25 @@ TEST_CASE("grad_figure scatters every G row into its id's row of dE") {
     CHECK(table_rows(figure.panels[1].items[2]) == without_gaps(grad_layout(lesson, 4).rows));
 }
 
-TEST_CASE("the Python scripts spell float32 values exactly, whole numbers and -0.0 as floats") {
+TEST_CASE("the Python scripts spell float32 values as their bits, NaN payloads and -0.0 included") {
     Matrix weight(2, 3);
     weight.values = {-0.0f, 20.0f, 0.1f, 1e-30f, -3.5f, 1.0f / 3.0f};
+    std::uint32_t payload = 0x7fa00001;  // a signalling NaN: no decimal literal spells it
+    std::memcpy(&weight.values[2], &payload, sizeof payload);
     const std::string script = render_lookup_python(file_report(weight, {1, 0}));
-    CHECK(contains(script, "[1e-30, -3.5, 0.33333334],"));
-    CHECK(contains(script, "[-0.0, 20.0, 0.1],"));
+    CHECK(contains(script, "expected_lookup = from_bits([0x0da24260, 0xc0600000, 0x3eaaaaab, 0x80000000, 0x41a00000, "
+                           "0x7fa00001], (2, 3))"));
     CHECK(contains(script, "numpy.load(\"w.npy\")"));
     CHECK(contains(script, "idx = torch.tensor([1, 0])"));
+}
+
+TEST_CASE("a script opens a file whose name is not UTF-8 by its very bytes") {
+    Matrix weight(1, 1);
+    DemoReport report = file_report(weight, {0});
+    report.request.origin.detail = "w\xff\".npy";
+    const std::string script = render_lookup_python(report);
+    CHECK(contains(script, "numpy.load(os.fsdecode(b\"w\\xff\\\".npy\"))"));
+    CHECK(script.find("import os\n") != std::string::npos);
 }
 
 TEST_CASE("the grad script writes every id, however many") {
@@ -182,6 +195,6 @@ TEST_CASE("the grad script writes every id, however many") {
     const std::string script = render_grad_python(grad_lesson(ids, 3, 2), "");
     CHECK_FALSE(contains(script, "more ..."));
     CHECK(contains(script, "2, 2, 1])"));
-    CHECK(contains(script, "counts <= 2"));  // 39 terms in row 2: compared within rounding
+    CHECK(contains(script, "assert same_bits(grad_onehot[used], expected_onehot)"));  // 39 terms, exactly
     CHECK(contains(script, "used = torch.tensor([1, 2])"));
 }

@@ -188,7 +188,7 @@ TEST_CASE("the trace explains every differing value and claims agreement only wh
     const std::string trace = joined(render_trace(report, {}, TextOptions{}));
     // Position 1 (id 3): column 0 is poisoned by inf in E[1,0], column 1 by nan in E[2,1].
     const std::string position1 = render_trace_position(report, 1, trace_layout(report, 4), TextOptions{});
-    CHECK(contains(position1, "column 1 differs too, because E[2,1] is nan"));
+    CHECK(contains(position1, "column 1 differs too, because E[2, 1] is nan"));
     CHECK(contains(position1, "column 2 agrees"));
     // Position 0 (id 2): column 1 holds nan in both results with the same bits, column 2 agrees.
     const std::string position0 = render_trace_position(report, 0, trace_layout(report, 4), TextOptions{});
