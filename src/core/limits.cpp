@@ -79,7 +79,9 @@ std::string count_of(std::uint64_t count, const char* singular, const char* plur
 }
 
 std::string all_values(std::uint64_t count) {
-    return count == 1 ? std::string("the only value") : "all " + group_thousands(count) + " values";
+    if (count == 1) return "the only value";
+    if (count == 2) return "both values";
+    return "all " + group_thousands(count) + " values";
 }
 
 }  // namespace embdemo
