@@ -102,7 +102,7 @@ std::string winner_cells(const BagLesson& lesson, std::size_t b, const Screen& s
     return text_cells(screen, [&](std::size_t c) {
         const float winner = lesson.winners.at(b, c);
         return winner < 0 ? std::string("-") : std::to_string(static_cast<long long>(winner));
-    });
+    }, &lesson.output);
 }
 
 std::string rounding_sentence(const BagLesson& lesson) {

@@ -263,7 +263,7 @@ std::string render_grad_text(const GradLesson& lesson, const TextOptions& option
     const Screen& screen = layout.screen;
     const std::size_t row_label = std::to_string(e.rows - 1).size();
     const std::size_t g_label = layout.g_label;
-    const auto cells = [&](const Matrix& m, std::size_t r) { return format_row_cells(m, r, screen.cols, screen.format); };
+    const auto cells = [&](const Matrix& m, std::size_t r) { return format_row_cells(m, r, screen.cols, screen.format_of(m)); };
 
     std::string out = header(lesson) + '\n';
     out += fmt::format("E = the table   {} x {}   > marks the rows the ids use\n", group_thousands(e.rows),

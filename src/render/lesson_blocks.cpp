@@ -68,7 +68,7 @@ std::string render_block(const Matrix& m, const std::vector<BlockRow>& rows, std
             continue;
         }
         std::string line = fmt::format("{}  {}", pad_right(row.label, label_width),
-                                       format_row_cells(m, row.row, screen.cols, screen.format));
+                                       format_row_cells(m, row.row, screen.cols, screen.format_of(m)));
         line = row.marked ? paint(">", Paint::selected, palette) + ' ' + paint(line, Paint::selected, palette)
                           : "  " + line;
         const std::size_t plain_width = 4 + label_width + 2 + cells_width(screen.cols, screen.format.width);
@@ -83,11 +83,13 @@ std::string render_block(const Matrix& m, const std::vector<BlockRow>& rows, std
     return out;
 }
 
-std::string text_cells(const Screen& screen, const std::function<std::string(std::size_t)>& cell) {
+std::string text_cells(const Screen& screen, const std::function<std::string(std::size_t)>& cell,
+                       const Matrix* under) {
+    const std::size_t width = under ? screen.format_of(*under).width : screen.format.width;
     std::string out;
     for (const std::size_t c : screen.cols) {
         if (!out.empty()) out += ' ';
-        out += c == k_gap ? std::string("...") : pad_left(cell(c), screen.format.width);
+        out += c == k_gap ? std::string("...") : pad_left(cell(c), width);
     }
     return out;
 }

@@ -51,8 +51,10 @@ std::string render_block(const Matrix& m, const std::vector<BlockRow>& rows, std
                          const Screen& screen, Palette palette);
 
 // Text aligned under a screen's number cells, one `cell(column)` per shown column and "..." at a
-// gap: the winning ids of max, the column numbers of a trace.
-std::string text_cells(const Screen& screen, const std::function<std::string(std::size_t)>& cell);
+// gap: the winning ids of max, the column numbers of a trace. `under` is the matrix whose cells
+// they line up with (its width), or none for the screen's widest cells.
+std::string text_cells(const Screen& screen, const std::function<std::string(std::size_t)>& cell,
+                       const Matrix* under = nullptr);
 
 // "ids[2]", or "ids[1,0]" in a batch: torch's index of a flat position.
 std::string flat_position_label(const IdBatch& ids, std::size_t flat);

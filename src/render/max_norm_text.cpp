@@ -161,7 +161,7 @@ std::string render_max_norm_text(const MaxNormLesson& lesson, const TextOptions&
     const Screen screen = choose_screen({{&e, rows}, {&lesson.weight_after, rows}, {&lesson.lookup, n_rows},
                                          {&lesson.onehot_drawn, n_rows}},
                                         e.cols, options.precision, k_max_line_width - room);
-    const auto cells = [&](const Matrix& m, std::size_t r) { return format_row_cells(m, r, screen.cols, screen.format); };
+    const auto cells = [&](const Matrix& m, std::size_t r) { return format_row_cells(m, r, screen.cols, screen.format_of(m)); };
     const std::size_t row_label = std::to_string(e.rows - 1).size();
 
     std::string out = header(lesson) + '\n';

@@ -58,7 +58,7 @@ std::string matrix_rows(const Matrix& m, const std::vector<std::size_t>& rows,
     std::string out;
     for (std::size_t r = 0; r < rows.size(); ++r) {
         std::string line = fmt::format("    {}  {}", pad_left(labels[r], label_width),
-                                       format_row_cells(m, rows[r], screen.cols, screen.format));
+                                       format_row_cells(m, rows[r], screen.cols, screen.format_of(m)));
         if (!notes[r].empty()) {
             line += line.size() + 3 + notes[r].size() <= k_max_line_width ? "   " + notes[r]
                                                                           : "\n" + std::string(6 + label_width, ' ') + notes[r];

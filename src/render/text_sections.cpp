@@ -194,18 +194,48 @@ std::size_t results_cells_budget(const DemoReport& report) {
     return k_max_line_width - std::min(prefix, k_max_line_width / 2);
 }
 
+const NumberFormat& Screen::format_of(const Matrix& m) const {
+    for (const auto& [matrix, own] : formats) {
+        if (matrix == &m) return own;
+    }
+    return format;
+}
+
 Screen choose_screen(const std::vector<ScreenBlock>& blocks, std::size_t cols, int precision,
                      std::size_t budget, const std::vector<std::size_t>& always_show) {
-    const auto format_for = [&](const std::vector<std::size_t>& shown_cols) {
-        std::vector<float> shown;
+    const auto screen_for = [&](const std::vector<std::size_t>& shown_cols) {
+        Screen screen{shown_cols, {}, {}};
+        std::vector<float> everything;
+        std::vector<std::pair<const Matrix*, std::vector<float>>> per_matrix;
         for (const ScreenBlock& block : blocks) {
+            auto own = std::find_if(per_matrix.begin(), per_matrix.end(),
+                                    [&](const auto& entry) { return entry.first == block.matrix; });
+            if (own == per_matrix.end()) own = per_matrix.insert(per_matrix.end(), {block.matrix, {}});
             for (const std::size_t r : block.rows) {
                 for (const std::size_t c : shown_cols) {
-                    if (r != k_gap && c != k_gap) shown.push_back(block.matrix->at(r, c));
+                    if (r == k_gap || c == k_gap) continue;
+                    everything.push_back(block.matrix->at(r, c));
+                    own->second.push_back(block.matrix->at(r, c));
                 }
             }
         }
-        return choose_number_format(shown, precision);
+        screen.format = choose_number_format(everything, precision);
+        for (const auto& [matrix, values] : per_matrix) {
+            const NumberFormat own = choose_number_format(values, precision);
+            screen.format.width = std::max(screen.format.width, own.width);
+            screen.formats.emplace_back(matrix, own);
+        }
+        // Matrices of one shape and one mode are the ones whose rows a view interleaves (the
+        // lookup over the product, a bag's output over the in-order sum): their cells share a
+        // width. (Interleaved rows hold nearly the same values, so they get the same mode.)
+        for (auto& [matrix, own] : screen.formats) {
+            for (const auto& [other, other_format] : screen.formats) {
+                if (other->rows == matrix->rows && other->cols == matrix->cols && other_format.mode == own.mode) {
+                    own.width = std::max(own.width, other_format.width);
+                }
+            }
+        }
+        return screen;
     };
     std::vector<std::vector<std::size_t>> candidates{visible_positions(cols, false)};
     for (std::size_t edges = k_edge_items; edges >= 1; --edges) {
@@ -214,10 +244,10 @@ Screen choose_screen(const std::vector<ScreenBlock>& blocks, std::size_t cols, i
     // Past 80 columns is worse than a named column out of view.
     if (!always_show.empty()) candidates.push_back(visible_positions(cols, true, {}, 1));
     for (const auto& candidate : candidates) {
-        Screen screen{candidate, format_for(candidate)};
+        Screen screen = screen_for(candidate);
         if (cells_width(candidate, screen.format.width) <= budget) return screen;
     }
-    return Screen{candidates.back(), format_for(candidates.back())};
+    return screen_for(candidates.back());
 }
 
 Screen choose_screen(const DemoReport& report, int precision, std::size_t budget) {
@@ -247,7 +277,7 @@ std::string render_weight(const DemoReport& report, const Screen& screen, const 
         }
         const auto hit = shown.selected.find(r);
         const std::string label = pad_left(std::to_string(r), label_width);
-        const std::string cells = format_row_cells(e, r, screen.cols, screen.format);
+        const std::string cells = format_row_cells(e, r, screen.cols, screen.format_of(e));
         if (hit != shown.selected.end()) {
             out += fmt::format("  {} {}  {}   {}\n", paint(">", Paint::selected, options.palette),
                                paint(label, Paint::selected, options.palette),
@@ -262,7 +292,7 @@ std::string render_weight(const DemoReport& report, const Screen& screen, const 
                            group_thousands(shown.hidden_selected),
                            shown.hidden_selected == 1 ? "row is" : "rows are");
     }
-    if (screen.format.mode == NumberFormat::Mode::scientific) {
+    if (screen.format_of(e).mode == NumberFormat::Mode::scientific) {
         out += "  (scientific notation, as PyTorch prints values that span more than 1000x)\n";
     }
     return out;
@@ -307,11 +337,11 @@ std::string render_results(const DemoReport& report, const Screen& screen, std::
     const auto rows = result_rows(lookup);
     const std::size_t ids_width = id_width(ids, rows);
     const std::size_t label_width = id_label_width(request, rows, ids_width);
-    const std::size_t block_width = cells_width(screen.cols, screen.format.width);
+    const std::size_t block_width = cells_width(screen.cols, screen.format_of(lookup).width);
     const std::string shape = per_id_shape(request.shape, lookup.rows, lookup.cols);
     const auto cells = [&](const Matrix& m, std::size_t r) {
-        return r == k_gap ? pad_left("...", screen.format.width)
-                          : format_row_cells(m, r, screen.cols, screen.format);
+        return r == k_gap ? pad_left("...", screen.format_of(m).width)
+                          : format_row_cells(m, r, screen.cols, screen.format_of(m));
     };
 
     // "  id 2   0.6957 ... -0.6315 |  0.6957 ...": the blocks share one format, so they align.

@@ -39,9 +39,18 @@ std::string describe_origin(const DemoReport& report);  // "nn.Embedding(4, 5).w
 // One column selection and one number format for every block of a screen that shows E or an
 // n x d result, so that a value prints the same way wherever it appears and a student can match
 // the rows by eye (E's row 2 and the lookup of id 2 line up digit for digit).
+//
+// Each matrix is spelled as PyTorch prints that tensor: its mode (fixed, scientific, integer)
+// comes from its own shown values, as print(tensor) decides per tensor. Matrices of one shape
+// (whose rows views interleave) share a cell width; `format` (every value together) is the
+// widest, which the column budget assumes.
 struct Screen {
     std::vector<std::size_t> cols;  // columns shown, k_gap where a run is elided
-    NumberFormat format;
+    NumberFormat format;            // every shown value together: for cells of no one matrix
+    std::vector<std::pair<const Matrix*, NumberFormat>> formats;  // per matrix
+
+    // The format of `m`'s cells (the screen's own for a matrix it was not chosen for).
+    const NumberFormat& format_of(const Matrix& m) const;
 };
 
 // A block of rows of a matrix that a screen shows; every block has the same columns.

@@ -202,7 +202,7 @@ std::string render_dot_product(const DemoReport& report, std::size_t position, c
 }
 
 std::string traced_row(const Matrix& m, std::size_t row, const Screen& screen) {
-    return format_row_cells(m, row, screen.cols, screen.format);
+    return format_row_cells(m, row, screen.cols, screen.format_of(m));
 }
 
 // "row 12 of X @ E": the label of a result row, as wide as the cells' indent needs.

@@ -162,7 +162,7 @@ std::string render_lookup_rows(const Matrix& weight, const TokenIds& ids, const 
     std::string out;
     for (const std::size_t r : rows) {
         const std::string label = r == k_gap ? "..." : fmt::format("E[{}]", ids[r]);
-        const std::string cells = r == k_gap ? "" : format_row_cells(weight, ids[r], screen.cols, screen.format);
+        const std::string cells = r == k_gap ? "" : format_row_cells(weight, ids[r], screen.cols, screen.format_of(weight));
         out += fmt::format("{}{}  {}\n", k_row_indent, pad_right(label, label_width), cells);
     }
     return out;
