@@ -28,6 +28,22 @@ BenchPlan plan_bench(const BenchConfig& c) {
     return plan;
 }
 
+std::uint64_t address_space_per_thread(std::uint64_t stack_bytes) { return 2 * stack_bytes + k_openblas_buffer_bytes; }
+
+unsigned threads_allowed(const ThreadLimits& limits, std::uint64_t planned_bytes) {
+    std::uint64_t allowed = 256;  // bench's own cap on --threads
+    if (limits.address_space != 0) {
+        const std::uint64_t used = limits.mapped_bytes + planned_bytes;
+        const std::uint64_t room = limits.address_space > used ? limits.address_space - used : 0;
+        allowed = std::min(allowed, 1 + room / address_space_per_thread(limits.stack_bytes));
+    }
+    if (limits.tasks != 0) {
+        const std::uint64_t room = limits.tasks > limits.user_tasks ? limits.tasks - limits.user_tasks : 0;
+        allowed = std::min(allowed, 1 + room / 2);
+    }
+    return static_cast<unsigned>(allowed);
+}
+
 const PathResult& BenchResult::path(const std::string& name) const {
     for (const PathResult& p : paths) {
         if (p.name == name) return p;
@@ -119,6 +135,8 @@ BenchResult run_bench(const BenchConfig& config, const std::optional<std::string
     result.config = config;
     result.plan = plan_bench(config);
     result.coretype_env = coretype_env;
+    // The pool first: when a thread cannot start, it throws before OpenBLAS starts its own.
+    ThreadPool pool(config.threads);
     openblas_set_num_threads(static_cast<int>(config.threads));
     result.blas_core = openblas_get_corename();
     result.blas_config = openblas_get_config();
@@ -129,7 +147,6 @@ BenchResult run_bench(const BenchConfig& config, const std::optional<std::string
     std::vector<float> E = zeroed_floats(V * d);  // allocated as embdemo allocates its tables
     fill_table(E.data(), E.size(), config.seed);
     const BenchIds ids = random_ids(n, V, config.seed);
-    ThreadPool pool(config.threads);
     const unsigned parts = parts_for(n * d * k_value_bytes, pool);
 
     // The memory-bound paths, timed in turns.

@@ -41,6 +41,23 @@ struct BenchPlan {
 
 BenchPlan plan_bench(const BenchConfig& config);
 
+// Address space each thread beyond the first takes: a pool worker's and an OpenBLAS thread's
+// stacks (`stack_bytes` each, the default pthread stack: RLIMIT_STACK), and OpenBLAS's buffer
+// for that thread. The buffer is OpenBLAS 0.3.21's BUFFER_SIZE on x86-64 (Debian 12's
+// DYNAMIC_ARCH build maps 128 MiB per thread, measured in /proc/PID/maps); reserved, mostly
+// never touched, so it counts against RLIMIT_AS (ulimit -v), not against the memory available.
+inline constexpr std::uint64_t k_openblas_buffer_bytes = std::uint64_t{128} << 20;
+std::uint64_t address_space_per_thread(std::uint64_t stack_bytes);
+
+// The most threads the process limits leave room for, beside `planned_bytes` of buffers:
+// RLIMIT_AS less what is mapped now (`mapped_bytes`), and RLIMIT_NPROC less the tasks the user
+// runs now (`user_tasks`; each thread beyond the first starts two). A limit of 0 is no limit.
+struct ThreadLimits {
+    std::uint64_t address_space = 0, mapped_bytes = 0, stack_bytes = std::uint64_t{8} << 20;
+    std::uint64_t tasks = 0, user_tasks = 0;
+};
+unsigned threads_allowed(const ThreadLimits& limits, std::uint64_t planned_bytes);
+
 struct PathResult {
     std::string name;   // "lookup", "memcpy", "onehot_csr", "onehot_sgemm", "sgemm_alone", "naive"
     bool ran = false;

@@ -9,16 +9,27 @@
 namespace embdemo {
 
 ThreadPool::ThreadPool(unsigned threads) {
-    for (unsigned i = 1; i < std::max(threads, 1u); ++i) m_workers.emplace_back([this] { work(); });
+    try {
+        m_workers.reserve(threads);
+        for (unsigned i = 1; i < std::max(threads, 1u); ++i) m_workers.emplace_back([this] { work(); });
+    } catch (...) {
+        // A thread that cannot start (a process or memory limit) throws; the ones already
+        // running must be joined, or their std::thread destructors would end the program.
+        stop();
+        throw;
+    }
 }
 
-ThreadPool::~ThreadPool() {
+ThreadPool::~ThreadPool() { stop(); }
+
+void ThreadPool::stop() {
     {
         std::lock_guard<std::mutex> lock(m_mutex);
         m_stop = true;
     }
     m_wake.notify_all();
     for (std::thread& worker : m_workers) worker.join();
+    m_workers.clear();
 }
 
 void ThreadPool::work() {

@@ -24,6 +24,7 @@ namespace embdemo {
 // instead of making every call wait a scheduler time slice (8 ms, measured).
 class ThreadPool {
 public:
+    // Throws std::system_error when a thread cannot start, after joining those that did.
     explicit ThreadPool(unsigned threads);
     ~ThreadPool();
     ThreadPool(const ThreadPool&) = delete;
@@ -36,6 +37,7 @@ public:
 
 private:
     static std::uint64_t generation_of(std::uint64_t claim) { return claim >> 32; }
+    void stop();  // ends and joins every worker
     void work();
     void run_pieces(std::uint64_t generation);
     std::vector<std::thread> m_workers;

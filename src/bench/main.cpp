@@ -10,7 +10,12 @@
 #include <new>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <thread>
+
+#include <dirent.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "bench/bench.hpp"
 #include "bench/options.hpp"
@@ -32,6 +37,89 @@ std::optional<std::uint64_t> memory_available() {
         if (key == "MemAvailable:") return kib * 1024;
     }
     return std::nullopt;
+}
+
+// A "Key:  value kB" line of /proc/self/status, in bytes (kB) or as the number; 0 without one.
+std::uint64_t status_field(const std::string& path, const std::string& wanted) {
+    std::ifstream status(path);
+    std::string line;
+    while (std::getline(status, line)) {
+        if (line.compare(0, wanted.size(), wanted) != 0) continue;
+        std::uint64_t value = 0;
+        const std::size_t digits = line.find_first_of("0123456789", wanted.size());
+        if (digits == std::string::npos) return 0;
+        value = std::strtoull(line.c_str() + digits, nullptr, 10);
+        return line.find("kB") != std::string::npos ? value * 1024 : value;
+    }
+    return 0;
+}
+
+// Threads of every process of this real user: what RLIMIT_NPROC counts.
+std::uint64_t user_tasks() {
+    std::uint64_t tasks = 0;
+    const std::uint64_t uid = ::getuid();
+    DIR* proc = ::opendir("/proc");
+    if (!proc) return 0;
+    while (const dirent* entry = ::readdir(proc)) {
+        if (entry->d_name[0] < '0' || entry->d_name[0] > '9') continue;
+        std::ifstream status(std::string("/proc/") + entry->d_name + "/status");
+        std::string line;
+        bool mine = false;
+        while (std::getline(status, line)) {
+            if (line.rfind("Uid:", 0) == 0) mine = std::strtoull(line.c_str() + 4, nullptr, 10) == uid;  // the real uid
+            if (mine && line.rfind("Threads:", 0) == 0) tasks += std::strtoull(line.c_str() + 8, nullptr, 10);
+        }
+    }
+    ::closedir(proc);
+    return tasks;
+}
+
+embdemo::ThreadLimits current_limits() {
+    embdemo::ThreadLimits limits;
+    rlimit limit {};
+    if (::getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
+        limits.address_space = limit.rlim_cur;
+        limits.mapped_bytes = status_field("/proc/self/status", "VmSize:");
+    }
+    // glibc's default thread stack is RLIMIT_STACK's soft limit, 32 MiB when it is unlimited.
+    if (::getrlimit(RLIMIT_STACK, &limit) == 0) {
+        limits.stack_bytes = limit.rlim_cur == RLIM_INFINITY ? std::uint64_t{32} << 20 : limit.rlim_cur;
+    }
+    // Root is not held to RLIMIT_NPROC.
+    if (::geteuid() != 0 && ::getrlimit(RLIMIT_NPROC, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
+        limits.tasks = limit.rlim_cur;
+        limits.user_tasks = user_tasks();
+    }
+    return limits;
+}
+
+// The default thread count is capped by what the process limits leave room for; an explicit
+// --threads above it is refused, before any thread starts (a thread that cannot start mid-way
+// leaves OpenBLAS's threads retrying allocations). The message, or nothing.
+std::optional<std::string> fit_threads(embdemo::BenchCommandLine& command_line, std::uint64_t planned_bytes) {
+    const embdemo::ThreadLimits limits = current_limits();
+    const unsigned allowed = embdemo::threads_allowed(limits, planned_bytes);
+    unsigned& threads = command_line.config.threads;
+    if (threads <= allowed) return std::nullopt;
+    if (!command_line.threads_given) {
+        threads = allowed;
+        return std::nullopt;
+    }
+    const auto mib = [](std::uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; };
+    std::string why;
+    if (limits.address_space != 0) {
+        why += "each thread beyond the first maps about " +
+               mib(embdemo::address_space_per_thread(limits.stack_bytes)) +
+               " (two stacks and OpenBLAS's buffer) under an address-space limit of " + mib(limits.address_space) +
+               " (ulimit -v), " + mib(limits.mapped_bytes) + " mapped already";
+    }
+    if (limits.tasks != 0) {
+        why += std::string(why.empty() ? "" : "; ") + "each thread beyond the first starts two under a limit of " +
+               std::to_string(limits.tasks) + " tasks (ulimit -u), " + std::to_string(limits.user_tasks) +
+               " running";
+    }
+    return "--threads " + std::to_string(threads) + ": more threads than the process limits leave room for: " + why +
+           " (allowed here: 1 to " + std::to_string(allowed) + ")";
 }
 
 int write_out(const std::string& out) {
@@ -63,7 +151,8 @@ int run(int argc, char* argv[]) {
         return write_out(command_line.stdout_text);
     }
     if (!command_line.tokenizer_file.empty()) return run_tokenizer(command_line);
-    const embdemo::BenchPlan plan = embdemo::plan_bench(command_line.config);
+    embdemo::BenchCommandLine fitted = command_line;
+    const embdemo::BenchPlan plan = embdemo::plan_bench(fitted.config);
     const std::uint64_t budget = command_line.max_memory ? *command_line.max_memory
                                                          : memory_available().value_or(embdemo::k_default_memory_budget);
     if (auto too_big = embdemo::check_memory_budget(plan.buffers, budget)) {
@@ -71,9 +160,15 @@ int run(int argc, char* argv[]) {
                     (command_line.max_memory ? "" : " [the budget is the memory available now, MemAvailable]"));
         return 2;
     }
+    std::uint64_t planned_bytes = 0;
+    for (const embdemo::Buffer& buffer : plan.buffers) planned_bytes += buffer.elements * buffer.element_bytes;
+    if (auto problem = fit_threads(fitted, planned_bytes)) {
+        print_error(*problem);
+        return 2;
+    }
     const char* coretype = std::getenv("OPENBLAS_CORETYPE");
     const embdemo::BenchResult result = embdemo::run_bench(
-        command_line.config, coretype ? std::optional<std::string>(coretype) : std::nullopt,
+        fitted.config, coretype ? std::optional<std::string>(coretype) : std::nullopt,
         [](const std::string& line) { std::fprintf(stderr, "embdemo bench: %s\n", line.c_str()); });
     const std::string out = command_line.json ? embdemo::render_bench_json(result) : embdemo::render_bench_text(result);
     if (write_out(out) != 0) return 1;
@@ -87,8 +182,15 @@ int main(int argc, char* argv[]) {
         return run(argc, argv);
     } catch (const std::bad_alloc&) {
         print_error("out of memory");
+    } catch (const std::system_error& error) {
+        print_error(std::string("cannot start a thread: ") + error.what() +
+                    " (allowed: fewer --threads, or higher process limits: ulimit -u, ulimit -v)");
     } catch (const std::exception& error) {
         print_error(std::string("internal error: ") + error.what());
     }
-    return 1;
+    // Not exit(): OpenBLAS's shutdown at exit waits for its threads, which may be retrying
+    // allocations that a limit refuses, for ever. Nothing is left to write but stdio's buffers.
+    std::fflush(stdout);
+    std::fflush(stderr);
+    std::_Exit(1);
 }

@@ -100,6 +100,7 @@ BenchCommandLine validate(const Raw& raw, unsigned cores) {
     std::uint64_t threads = cores;
     if (auto problem = bounded("--threads", raw.threads, 1, 256, threads)) return fail(*problem);
     config.threads = static_cast<unsigned>(threads);
+    result.threads_given = raw.threads.has_value();
     std::uint64_t repeats = 0;
     if (auto problem = bounded("--repeats", raw.repeats, 1, 1000, repeats)) return fail(*problem);
     config.repeats = repeats;

@@ -14,6 +14,7 @@ namespace embdemo {
 struct BenchCommandLine {
     bool run = false;
     BenchConfig config;
+    bool threads_given = false;  // --threads; otherwise all cores, as far as the limits allow
     bool json = false;
     std::optional<std::uint64_t> max_memory;  // --max-memory; otherwise the memory available
     std::string tokenizer_file;               // --tokenizer FILE: time the tokenizer instead

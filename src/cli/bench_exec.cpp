@@ -1,6 +1,7 @@
 #include "cli/bench_exec.hpp"
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 #include <limits.h>
@@ -31,6 +32,9 @@ std::string exec_bench(const std::vector<std::string>& args) {
     std::vector<std::string> words = args;  // execv wants char*, not const char*
     for (std::string& word : words) argv.push_back(word.data());
     argv.push_back(nullptr);
+    // embdemo-bench links OpenBLAS, which starts a thread per core as it loads, before the bench
+    // can check its --threads against the process limits; the bench then sets the count itself.
+    setenv("OPENBLAS_NUM_THREADS", "1", 1);
     execv(program.c_str(), argv.data());
     return "cannot run " + quote_for_message(program) + ": " + std::strerror(errno);
 }

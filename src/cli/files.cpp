@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
+
+#include <ext/stdio_filebuf.h>
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -104,53 +107,214 @@ sigset_t ending_signals() {
 
 }  // namespace
 
-std::optional<std::string> check_output_file(const std::string& path) {
+InputFile::InputFile(int fd, std::uint64_t size)
+    : m_buffer(std::make_unique<__gnu_cxx::stdio_filebuf<char>>(fd, std::ios::in | std::ios::binary)),
+      m_stream(std::make_unique<std::istream>(m_buffer.get())),
+      m_size(size) {}
+
+namespace {
+
+// A descriptor for the regular file `path`, opened once: O_NONBLOCK so that a named pipe (or a
+// name swapped for one after any check) cannot block the open, O_NOCTTY so that a terminal
+// cannot become ours; then the descriptor itself is checked, and only a regular file is read
+// (a device or a pipe could block a read or never end: a link to /dev/zero).
+ParseResult<std::pair<int, std::uint64_t>> open_regular_file(const std::string& path) {
+    using Result = ParseResult<std::pair<int, std::uint64_t>>;
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) return Result::fail(system_error("cannot open"));
     struct stat info {};
-    if (::stat(path.c_str(), &info) != 0 || S_ISREG(info.st_mode)) return std::nullopt;
-    return std::string("exists and is ") + describe_file_type(info.st_mode) +
-           " (allowed: a regular file, which is replaced, or a new name)";
+    const auto refuse = [fd](std::string problem) {
+        ::close(fd);
+        return Result::fail(std::move(problem));
+    };
+    if (::fstat(fd, &info) != 0) return refuse(system_error("cannot open"));
+    if (S_ISDIR(info.st_mode)) return refuse("is a directory (allowed: a file)");
+    if (!S_ISREG(info.st_mode)) return refuse("is not a regular file (allowed: a file)");
+    const int flags = ::fcntl(fd, F_GETFL);
+    if (flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) return refuse(system_error("cannot open"));
+    return Result::ok({fd, static_cast<std::uint64_t>(info.st_size)});
+}
+
+// `problem` about an output, preceded by where its symbolic links lead when that is elsewhere.
+std::string through_links(const std::string& path, const std::string& target, const std::string& problem) {
+    if (target == path) return problem;
+    return "is a symbolic link to " + quote_for_message(target) + ", which " + problem;
+}
+
+// Why the user may not create files in `directory`, if so.
+std::optional<std::string> check_writable_directory(const std::string& directory, const char* what) {
+    struct stat info {};
+    if (::stat(directory.c_str(), &info) != 0) {
+        if (errno == ENOENT || errno == ENOTDIR) {
+            return "is in the directory " + quote_for_message(directory) + ", which does not exist (allowed: " +
+                   what + " in an existing directory)";
+        }
+        return "is in the directory " + quote_for_message(directory) + ", which cannot be looked up: " +
+               std::strerror(errno);
+    }
+    if (!S_ISDIR(info.st_mode)) {
+        return "is in " + quote_for_message(directory) + ", which is not a directory (allowed: " + what +
+               " in an existing directory)";
+    }
+    if (::faccessat(AT_FDCWD, directory.c_str(), W_OK | X_OK, AT_EACCESS) != 0) {
+        return "cannot be created in its directory " + quote_for_message(directory) + ": " + std::strerror(errno) +
+               " (allowed: a directory this user may write in)";
+    }
+    return std::nullopt;
+}
+
+std::string name_too_long() {
+    return "is too long (allowed: names of at most " + std::to_string(NAME_MAX) + " bytes, paths of at most " +
+           group_thousands(PATH_MAX - 1) + " bytes)";
+}
+
+// The path a write to `path` ends at: `path` itself, or with Links::follow the name its
+// symbolic links lead to (a link's relative target is relative to the link's directory), which
+// need not exist yet. Fails for a link that loops, and with Links::refuse for any link.
+ParseResult<std::string> output_target(const std::string& path, Links links) {
+    using Result = ParseResult<std::string>;
+    std::string current = path;
+    for (int hops = 0;; ++hops) {
+        struct stat info {};
+        if (::lstat(current.c_str(), &info) != 0) {
+            if (errno == ENOENT || errno == ENOTDIR) return Result::ok(current);  // new: its directory is checked next
+            if (errno == ENAMETOOLONG) return Result::fail(through_links(path, current, name_too_long()));
+            return Result::fail(through_links(path, current, system_error("cannot be looked up")));
+        }
+        if (!S_ISLNK(info.st_mode)) return Result::ok(current);
+        if (links == Links::refuse) {
+            return Result::fail("exists and is a symbolic link (allowed here: a regular file, which is replaced, or a "
+                                "new name; a link would let the write land outside the directory)");
+        }
+        if (hops == 40) {  // the kernel's own limit (ELOOP)
+            return Result::fail("is a symbolic link that loops (allowed: a link that ends at a file, or at a new "
+                                "name in an existing directory)");
+        }
+        std::string target(PATH_MAX, '\0');
+        const ssize_t length = ::readlink(current.c_str(), target.data(), target.size());
+        if (length < 0) return Result::fail(through_links(path, current, system_error("cannot be read")));
+        target.resize(static_cast<std::size_t>(length));
+        if (target.empty() || target.front() != '/') {
+            const std::size_t slash = current.rfind('/');
+            if (slash != std::string::npos) target = current.substr(0, slash + 1) + target;
+        }
+        current = std::move(target);
+    }
+}
+
+// What begin_file needs to know about an output: where it ends up and what it replaces.
+struct OutputTarget {
+    std::string path;
+    bool exists = false;
+    struct stat existing {};
+};
+
+ParseResult<OutputTarget> check_output(const std::string& path, Links links) {
+    using Result = ParseResult<OutputTarget>;
+    auto target = output_target(path, links);
+    if (!target) return Result::fail(target.error());
+    OutputTarget output;
+    output.path = target.value();
+    const auto fail = [&](const std::string& problem) { return Result::fail(through_links(path, output.path, problem)); };
+    const std::size_t slash = output.path.rfind('/');
+    const std::string name = slash == std::string::npos ? output.path : output.path.substr(slash + 1);
+    if (name.size() > NAME_MAX || output.path.size() >= PATH_MAX) return fail(name_too_long());
+    output.exists = ::stat(output.path.c_str(), &output.existing) == 0;
+    if (output.exists) {
+        if (!S_ISREG(output.existing.st_mode)) {
+            return fail(std::string("exists and is ") + describe_file_type(output.existing.st_mode) +
+                        " (allowed: a regular file, which is replaced, or a new name)");
+        }
+        // As `cp` and `>` would refuse: a file of mode 0444, or in a directory it may not read.
+        if (::faccessat(AT_FDCWD, output.path.c_str(), W_OK, AT_EACCESS) != 0) {
+            return fail("exists and this user may not write it: " + std::string(std::strerror(errno)) +
+                        " (allowed: a file this user may write, or a new name)");
+        }
+        // A replacement is a new file, owned by whoever makes it: only root can give it the old owner.
+        const uid_t user = ::geteuid();
+        if (user != 0 && output.existing.st_uid != user) {
+            return fail("belongs to another user (uid " + std::to_string(output.existing.st_uid) +
+                        "), and its replacement would belong to this one (uid " + std::to_string(user) +
+                        ") (allowed: a file of this user's, or a new name)");
+        }
+    }
+    if (auto problem = check_writable_directory(directory_of(output.path), "a file")) return fail(*problem);
+    return Result::ok(std::move(output));
+}
+
+}  // namespace
+
+std::optional<std::string> check_output_file(const std::string& path, Links links) {
+    auto output = check_output(path, links);
+    if (!output) return output.error();
+    return std::nullopt;
 }
 
 std::optional<std::string> check_output_directory(const std::string& path) {
     struct stat info {};
-    if (::stat(path.c_str(), &info) != 0 || S_ISDIR(info.st_mode)) return std::nullopt;
-    const std::string what = S_ISREG(info.st_mode) ? "a regular file" : describe_file_type(info.st_mode);
-    return "exists and is " + what + " (allowed: a directory, or a new name)";
+    if (::lstat(path.c_str(), &info) != 0) {
+        if (errno == ENAMETOOLONG) return name_too_long();
+        if (errno != ENOENT && errno != ENOTDIR) return system_error("cannot be looked up");
+        const std::size_t slash = path.find_last_not_of('/') == std::string::npos ? std::string::npos
+                                                                                  : path.rfind('/', path.find_last_not_of('/'));
+        const std::string parent = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+        if (path.size() - (slash == std::string::npos ? 0 : slash + 1) > NAME_MAX) return name_too_long();
+        return check_writable_directory(parent, "a new directory");
+    }
+    if (S_ISLNK(info.st_mode) && ::stat(path.c_str(), &info) != 0) {
+        if (errno == ELOOP) return std::string("is a symbolic link that loops (allowed: a directory, or a new name)");
+        return "is a symbolic link to a name that does not exist: " + std::string(std::strerror(errno)) +
+               " (allowed: a directory, a link to one, or a new name)";
+    }
+    if (!S_ISDIR(info.st_mode)) {
+        const std::string what = S_ISREG(info.st_mode) ? "a regular file" : describe_file_type(info.st_mode);
+        return "exists and is " + what + " (allowed: a directory, or a new name)";
+    }
+    if (::faccessat(AT_FDCWD, path.c_str(), W_OK | X_OK, AT_EACCESS) != 0) {
+        return "is a directory this user may not write in: " + std::string(std::strerror(errno)) +
+               " (allowed: a directory this user may write in, or a new name)";
+    }
+    return std::nullopt;
 }
 
-ParseResult<std::ifstream> open_for_reading(const std::string& path) {
+std::optional<FileId> file_id(const std::string& path) {
     struct stat info {};
-    if (::stat(path.c_str(), &info) != 0) return ParseResult<std::ifstream>::fail(system_error("cannot open"));
-    if (S_ISDIR(info.st_mode)) return ParseResult<std::ifstream>::fail("is a directory (allowed: a file)");
-    // A device or a pipe could block the open or never end (a link to /dev/zero).
-    if (!S_ISREG(info.st_mode)) {
-        return ParseResult<std::ifstream>::fail("is not a regular file (allowed: a file)");
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return ParseResult<std::ifstream>::fail(system_error("cannot open"));
-    return ParseResult<std::ifstream>::ok(std::move(in));
+    if (path.empty() || ::stat(path.c_str(), &info) != 0) return std::nullopt;
+    return FileId{static_cast<std::uint64_t>(info.st_dev), static_cast<std::uint64_t>(info.st_ino)};
+}
+
+ParseResult<InputFile> open_for_reading(const std::string& path) {
+    auto opened = open_regular_file(path);
+    if (!opened) return ParseResult<InputFile>::fail(opened.error());
+    return ParseResult<InputFile>::ok(InputFile(opened.value().first, opened.value().second));
 }
 
 ParseResult<std::string> read_small_file(const std::string& path, std::uint64_t max_bytes) {
-    auto in = open_for_reading(path);
-    if (!in) return ParseResult<std::string>::fail(in.error());
-    const auto too_large = [max_bytes](const std::string& size) {
-        return ParseResult<std::string>::fail("is " + size + " bytes (allowed: at most " + group_thousands(max_bytes) +
-                                              " bytes)");
+    auto opened = open_regular_file(path);
+    if (!opened) return ParseResult<std::string>::fail(opened.error());
+    const int fd = opened.value().first;
+    const std::uint64_t size = opened.value().second;
+    const auto fail = [fd](std::string problem) {
+        ::close(fd);
+        return ParseResult<std::string>::fail(std::move(problem));
+    };
+    const auto too_large = [&](const std::string& bytes) {
+        return fail("is " + bytes + " bytes (allowed: at most " + group_thousands(max_bytes) + " bytes)");
     };
     // The size first, so that a huge file is refused without reading it.
-    struct stat info {};
-    if (::stat(path.c_str(), &info) == 0 && static_cast<std::uint64_t>(info.st_size) > max_bytes) {
-        return too_large(group_thousands(static_cast<std::uint64_t>(info.st_size)));
-    }
+    if (size > max_bytes) return too_large(group_thousands(size));
     std::string content;
-    if (info.st_size > 0) content.reserve(static_cast<std::size_t>(info.st_size));  // not grown twice over
+    content.reserve(static_cast<std::size_t>(size));  // not grown twice over
     char buffer[65536];
-    while (in.value().read(buffer, sizeof buffer) || in.value().gcount() > 0) {
-        content.append(buffer, static_cast<std::size_t>(in.value().gcount()));
+    for (;;) {
+        const ssize_t got = ::read(fd, buffer, sizeof buffer);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) return fail(system_error("cannot read"));
+        if (got == 0) break;
+        content.append(buffer, static_cast<std::size_t>(got));
         if (content.size() > max_bytes) return too_large("more than " + group_thousands(max_bytes));  // it grew
     }
-    if (in.value().bad()) return ParseResult<std::string>::fail(system_error("cannot read"));
+    ::close(fd);
     return ParseResult<std::string>::ok(std::move(content));
 }
 
@@ -180,18 +344,13 @@ std::string FileTransaction::make_directory(const std::string& path) {
     return {};
 }
 
-std::string FileTransaction::begin_file(const std::string& requested_path) {
-    if (auto problem = check_output_file(requested_path)) return *problem;  // again: it may have changed
+std::string FileTransaction::begin_file(const std::string& requested_path, Links links) {
+    auto output = check_output(requested_path, links);  // again: it may have changed
+    if (!output) return output.error();
     Staged file;
-    file.target = requested_path;
-    struct stat existing {};
-    const bool exists = ::stat(requested_path.c_str(), &existing) == 0;
-    if (exists) {
-        if (char* target = ::realpath(requested_path.c_str(), nullptr)) {
-            file.target = target;
-            std::free(target);
-        }
-    }
+    file.target = output.value().path;
+    const bool exists = output.value().exists;
+    const struct stat& existing = output.value().existing;
     // A short temporary name beside the target, so a long but valid file name still works.
     const std::size_t slash = file.target.rfind('/');
     file.temporary = (slash == std::string::npos ? std::string() : file.target.substr(0, slash + 1)) +
@@ -206,6 +365,15 @@ std::string FileTransaction::begin_file(const std::string& requested_path) {
     errno = error;
     if (file.fd < 0) return system_error("cannot create a temporary file next to it");
     m_files.push_back(file);
+    // An existing file's owner and group where this user may set them (root; a group of the
+    // user's), before its mode, since a change of owner clears the set-user-ID bits.
+    if (exists && (existing.st_uid != ::geteuid() || existing.st_gid != ::getegid())) {
+        // Neither: the replacement stays this user's (only another user's group can be lost, as
+        // check_output refuses another user's file).
+        const bool kept = ::fchown(file.fd, existing.st_uid, existing.st_gid) == 0 ||
+                          ::fchown(file.fd, static_cast<uid_t>(-1), existing.st_gid) == 0;
+        static_cast<void>(kept);
+    }
     // mkstemp makes the file private (0600): keep an existing file's permissions, or give a new
     // one the permissions a new file normally gets.
     const mode_t mask = ::umask(0);

@@ -5,7 +5,8 @@
 #pragma once
 
 #include <cstdint>
-#include <fstream>
+#include <istream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,25 +16,62 @@
 
 namespace embdemo {
 
-// Opens `path` for binary reading; fails for missing, unreadable files and directories.
-ParseResult<std::ifstream> open_for_reading(const std::string& path);
+// A regular file opened for reading, with the stream the parsers read. Movable, not copyable;
+// closing it closes the file.
+class InputFile {
+public:
+    InputFile(int fd, std::uint64_t size);
+    std::istream& stream() { return *m_stream; }
+    std::uint64_t size() const { return m_size; }
+
+private:
+    std::unique_ptr<std::streambuf> m_buffer;  // owns the descriptor
+    std::unique_ptr<std::istream> m_stream;
+    std::uint64_t m_size = 0;
+};
+
+// Opens `path` for binary reading; fails for missing and unreadable files, directories, devices,
+// pipes and sockets. The path is opened once, without blocking (a named pipe with no writer
+// would block open() for ever), and the opened descriptor is checked: a name swapped for a pipe
+// between a check and the open cannot make the run hang. Every input file comes through here.
+ParseResult<InputFile> open_for_reading(const std::string& path);
 
 // The whole content of a small file, refused when it is larger than `max_bytes`.
 ParseResult<std::string> read_small_file(const std::string& path, std::uint64_t max_bytes);
 
-// Why `path` cannot be written as an output file: it exists (through any symbolic link) and is
-// not a regular file, e.g. a device, a named pipe, a socket or a directory. Replacing such a
-// thing with a regular file would destroy it (a link to /dev/null), so it is refused up front.
-std::optional<std::string> check_output_file(const std::string& path);
+// Whether an output name that is a symbolic link is written through (--save-weights: the file
+// the link names is replaced, the link stays) or refused (the files embdemo itself names inside
+// an --export-projector directory, where a planted link could redirect a write outside it).
+enum class Links { follow, refuse };
 
-// Why `path` cannot be a directory to write into: it exists and is not a directory.
+// Why `path` cannot be written as an output file, checked before any work: a name too long; a
+// symbolic link that loops, or (with Links::refuse) any link; something that is not a regular
+// file in the way (a device, a named pipe, a socket, a directory: replacing a link to /dev/null
+// with a regular file would destroy it); an existing file this user may not write, or one of
+// another user's that a replacement would take over; a directory that does not exist or that
+// this user may not create files in.
+std::optional<std::string> check_output_file(const std::string& path, Links links = Links::follow);
+
+// Why `path` cannot be a directory to write into: it exists and is not a directory (or is a
+// symbolic link to nothing), this user may not create files in it, or, when it is new, its
+// parent does not exist or is not writable.
 std::optional<std::string> check_output_directory(const std::string& path);
+
+// Device and inode of what `path` names (through symbolic links), when it exists: two names of
+// one file (a hard link, a symbolic link, another spelling) have the same.
+struct FileId {
+    std::uint64_t device = 0, inode = 0;
+    bool operator==(const FileId& other) const { return device == other.device && inode == other.inode; }
+};
+std::optional<FileId> file_id(const std::string& path);
 
 // Output files written in full beside their targets, then renamed into place together by
 // commit(); until then nothing the user can see has changed, and the destructor removes the
 // temporary files (and any directory it created) of a run that failed, as a signal that ends
 // the run does (cli/temporary_files). A symbolic link keeps
-// pointing where it did: the file it names is replaced.
+// pointing where it did: the file it names (even one that does not exist yet) is replaced. The
+// replacement keeps the mode of the file it replaces, and its owner and group where the user
+// may set them.
 class FileTransaction {
 public:
     FileTransaction() = default;
@@ -43,8 +81,9 @@ public:
 
     // Creates directory `path` unless it already exists as one. Empty string on success.
     std::string make_directory(const std::string& path);
-    // Starts the file that will replace `path`. Empty string on success.
-    std::string begin_file(const std::string& path);
+    // Starts the file that will replace `path` (check_output_file's checks again, as things may
+    // have changed since). Empty string on success.
+    std::string begin_file(const std::string& path, Links links = Links::follow);
     // Appends to the file begun last.
     std::string write(std::string_view bytes);
     // Flushes the file begun last to the disk and closes it.

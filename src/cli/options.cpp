@@ -535,6 +535,7 @@ std::optional<std::string> validate_output(const RawOptions& raw, Options& optio
     options.save_weights = raw.save_weights.value_or("");
     options.export_projector = raw.export_projector.value_or("");
     options.labels = raw.labels.value_or("");
+    options.text_file = raw.text_file.value_or("");
     if (auto problem = check_combinations(raw, options)) return *problem;
     if (auto problem = validate_max_norm(raw, options)) return *problem;
 

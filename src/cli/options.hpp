@@ -104,6 +104,7 @@ struct Options {
     std::string save_weights;      // --save-weights FILE.npy, or empty
     std::string export_projector;  // --export-projector DIR, or empty
     std::string labels;            // --labels FILE for the projector's metadata, or empty
+    std::string text_file;         // --text-file FILE (read while validating), or empty: an input
     std::uint64_t max_memory = k_default_memory_budget;  // --max-memory, in bytes
     std::optional<MaxNorm> max_norm;  // --max-norm/--norm-type: the lookup and grad lessons only
 };

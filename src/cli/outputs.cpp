@@ -27,10 +27,10 @@ std::string problem_with(const char* option, const std::string& path, const std:
 using RenderRows = std::function<std::string(std::size_t first, std::size_t end)>;
 
 // `head`, then `rows` rows rendered a piece at a time, as one file of the transaction.
-std::string stage_rows(FileTransaction& transaction, const std::string& path, const std::string& head,
+std::string stage_rows(FileTransaction& transaction, const std::string& path, Links links, const std::string& head,
                        std::size_t rows, std::size_t cols, const RenderRows& render) {
     const std::size_t rows_per_piece = std::max<std::size_t>(1, k_values_per_file_piece / std::max<std::size_t>(1, cols));
-    std::string problem = transaction.begin_file(path);
+    std::string problem = transaction.begin_file(path, links);
     if (problem.empty()) problem = transaction.write(head);
     for (std::size_t first = 0; problem.empty() && first < rows; first += rows_per_piece) {
         problem = transaction.write(render(first, std::min(rows, first + rows_per_piece)));
@@ -43,17 +43,17 @@ std::string stage_file(OutputFile::Kind kind, const std::string& path, const Mat
     const std::size_t rows = weight.rows;
     switch (kind) {
         case OutputFile::Kind::npy:
-            return stage_rows(transaction, path, encode_npy_header(rows, weight.cols), rows, weight.cols,
+            return stage_rows(transaction, path, Links::follow, encode_npy_header(rows, weight.cols), rows, weight.cols,
                               [&](std::size_t first, std::size_t end) {
                                   return encode_npy_data(weight.row(first), (end - first) * weight.cols);
                               });
         case OutputFile::Kind::projector_vectors:
-            return stage_rows(transaction, path, "", rows, weight.cols, [&](std::size_t first, std::size_t end) {
+            return stage_rows(transaction, path, Links::refuse, "", rows, weight.cols, [&](std::size_t first, std::size_t end) {
                 return render_projector_vectors(weight, first, end);
             });
         case OutputFile::Kind::projector_metadata: break;
     }
-    return stage_rows(transaction, path, "", rows, 1, [&](std::size_t first, std::size_t end) {
+    return stage_rows(transaction, path, Links::refuse, "", rows, 1, [&](std::size_t first, std::size_t end) {
         return render_projector_metadata(labels, first, end);
     });
 }
@@ -74,15 +74,43 @@ std::vector<OutputFile> requested_output_files(const Options& options) {
 
 std::optional<std::string> check_output_paths(const Options& options) {
     const std::string& dir = options.export_projector;
+    bool dir_exists = false;
     if (!dir.empty()) {
-        if (auto problem = check_output_directory(dir)) return problem_with("--export-projector", dir, *problem);
         if (!options.save_weights.empty() && comparable_path(dir) == comparable_path(options.save_weights)) {
             return problem_with("--save-weights", options.save_weights,
                                 "is also the --export-projector directory (allowed: two different names)");
         }
+        if (auto problem = check_output_directory(dir)) return problem_with("--export-projector", dir, *problem);
+        dir_exists = file_id(dir).has_value();
     }
+    // The files the run reads: none may be replaced by an output, whatever the spelling (device
+    // and inode, so hard and symbolic links count). --text-file was read while validating, the
+    // others are read after this check; an output that does not exist yet is none of them.
+    const bool weights_file = options.request.origin.kind == WeightOrigin::Kind::file;
+    const std::pair<const char*, std::string> inputs[] = {
+        {"--weights", weights_file ? options.request.origin.detail : std::string()},
+        {"--text-file", options.text_file},
+        {"--labels", options.labels},
+        {"--upstream", options.grad.upstream_file},
+        {"--hidden", options.tied.hidden_file},
+    };
     for (const OutputFile& file : requested_output_files(options)) {
-        if (auto problem = check_output_file(file.path)) return problem_with(file.option, file.path, *problem);
+        // The files embdemo names inside the projector's directory: never through a link. In a
+        // directory still to be made, there is nothing to check.
+        const bool inside_dir = file.kind != OutputFile::Kind::npy;
+        if (inside_dir && !dir_exists) continue;
+        if (auto problem = check_output_file(file.path, inside_dir ? Links::refuse : Links::follow)) {
+            return problem_with(file.option, file.path, *problem);
+        }
+        const auto output = file_id(file.path);
+        if (!output) continue;
+        for (const auto& [option, path] : inputs) {
+            if (file_id(path) == output) {
+                return problem_with(file.option, file.path,
+                                    std::string("is the same file as ") + option + ' ' + quote_for_message(path) +
+                                        ", which the run reads (allowed: an output that is none of the run's inputs)");
+            }
+        }
     }
     return std::nullopt;
 }

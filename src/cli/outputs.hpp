@@ -29,7 +29,8 @@ struct OutputFile {
 std::vector<OutputFile> requested_output_files(const Options& options);
 
 // A whole message ("--save-weights \"x\": ...") when an output cannot be written where the user
-// asked: a device, pipe, socket or directory in the way, or two outputs naming the same file.
+// asked (check_output_file, check_output_directory), two outputs name the same file, or an
+// output is one of the run's input files.
 std::optional<std::string> check_output_paths(const Options& options);
 
 // Writes every requested file into `transaction`, where it stays invisible until committed;

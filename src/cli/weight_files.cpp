@@ -42,7 +42,7 @@ ParseResult<Matrix> load_matrix_file(const char* option, const std::string& path
     };
     auto in = open_for_reading(path);
     if (!in) return fail(in.error());
-    std::ifstream& stream = in.value();
+    std::istream& stream = in.value().stream();
     char first_bytes[6] = {};
     stream.read(first_bytes, sizeof first_bytes);
     const auto format = detect_weight_format(path, std::string_view(first_bytes, static_cast<std::size_t>(stream.gcount())));

@@ -211,3 +211,20 @@ TEST_CASE("the reused one-hot buffer holds exactly one_hot of the rows filled la
         CHECK(std::vector<float>(x, x + capacity * V) == expect(first, rows));
     }
 }
+
+TEST_CASE("threads_allowed leaves room in the address-space and task limits") {
+    ThreadLimits none;
+    CHECK(threads_allowed(none, 1u << 20) == 256);
+    ThreadLimits space;
+    space.address_space = std::uint64_t{4096} << 20;
+    space.mapped_bytes = std::uint64_t{200} << 20;
+    space.stack_bytes = std::uint64_t{8} << 20;
+    // (4096 - 200 - 96) MiB of room, 144 MiB a thread beyond the first.
+    CHECK(threads_allowed(space, std::uint64_t{96} << 20) == 1 + 3800 / 144);
+    space.mapped_bytes = space.address_space;  // nothing left: still the one thread
+    CHECK(threads_allowed(space, 0) == 1);
+    ThreadLimits tasks;
+    tasks.tasks = 20;
+    tasks.user_tasks = 4;
+    CHECK(threads_allowed(tasks, 0) == 9);  // each thread beyond the first starts two
+}

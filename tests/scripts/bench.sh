@@ -24,6 +24,51 @@ grep -q '"runs": 2,' <<<"$out" || fail "--repeats 2 was not used"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+
+# Threads and process limits (issue 28, 1-2): under an address-space limit, a --threads the
+# limit has no room for is refused at once (exit 2, one line); without --threads the count is
+# capped to fit and the run succeeds. Before, the run aborted (134) or spun at 100% CPU in exit().
+small_bench=(--tokens 10 --vocab 100 --dim 8 --repeats 3)
+if command -v prlimit >/dev/null; then
+  for limit in 8192000000 4096000000; do
+    timeout 20 prlimit --as=$limit "$embdemo" bench "${small_bench[@]}" --threads 64 >"$work/out" 2>"$work/err"
+    status=$?
+    [ "$status" -eq 2 ] && [ ! -s "$work/out" ] && [ "$(wc -l <"$work/err")" -eq 1 ] &&
+      grep -q '^embdemo: error: --threads 64: more threads than the process limits leave room for: .*(allowed here: 1 to [0-9]*)$' "$work/err" ||
+      fail "--threads 64 under --as=$limit: exit $status, $(cat "$work/err")"
+    allowed=$(sed -n 's/.*(allowed here: 1 to \([0-9]*\))$/\1/p' "$work/err")
+    timeout 60 prlimit --as=$limit "$embdemo" bench "${small_bench[@]}" --threads "${allowed:-1}" >/dev/null 2>"$work/err" ||
+      fail "--threads ${allowed:-?} (said to fit) under --as=$limit: $(cat "$work/err")"
+  done
+  timeout 60 prlimit --as=600000000 "$embdemo" bench "${small_bench[@]}" >/dev/null 2>"$work/err" ||
+    fail "the default thread count under --as=600000000 is not capped to fit: $(cat "$work/err")"
+fi
+# A process limit as a user other than root (root is not held to it): refused the same way.
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null && command -v prlimit >/dev/null && id nobody >/dev/null 2>&1; then
+  timeout 20 setpriv --reuid="$(id -u nobody)" --regid="$(id -g nobody)" --clear-groups \
+    prlimit --nproc=20 "$embdemo" bench "${small_bench[@]}" --threads 64 >"$work/out" 2>"$work/err"
+  status=$?
+  [ "$status" -eq 2 ] && grep -q 'ulimit -u' "$work/err" || fail "--threads 64 under --nproc=20: exit $status, $(cat "$work/err")"
+fi
+# A thread that cannot start after others did (the 3rd or the 10th thread, made to fail by
+# strace: the pool's or OpenBLAS's): never an abort or a hang; the pool's failure is one line
+# and exit 1.
+if command -v strace >/dev/null && strace -qq -o /dev/null true 2>/dev/null; then
+  pool_failed=0
+  for when in 3 10; do
+    timeout 20 strace -f -qq -o /dev/null -e trace=clone,clone3 -e inject=clone3:error=EAGAIN:when=$when \
+      -e inject=clone:error=EAGAIN:when=$when "$embdemo" bench "${small_bench[@]}" --threads 8 >"$work/out" 2>"$work/err"
+    status=$?
+    if [ "$status" -eq 1 ]; then
+      [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q '^embdemo: error: cannot start a thread: Resource temporarily unavailable' "$work/err" &&
+        pool_failed=1 || fail "thread $when fails: $(cat "$work/err")"
+    elif [ "$status" -ne 0 ]; then
+      fail "thread $when fails: exit $status (134: abort, 124: hang), $(cat "$work/err")"
+    fi
+  done
+  [ $pool_failed -eq 1 ] || fail "no injected thread failure reached the pool"
+fi
+
 cp "$embdemo" "$work/embdemo"
 "$work/embdemo" bench --model gpt2 >"$work/out" 2>"$work/err"
 status=$?

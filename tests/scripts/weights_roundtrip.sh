@@ -46,10 +46,10 @@ status=$?
 [ $status -eq 2 ] && [ ! -s "$work/stdout" ] && [ ! -e "$work/p2" ] || fail "short labels: status $status"
 grep -qF 'has 2 lines but E has 4 rows' "$work/stderr" || fail "short labels message: $(cat "$work/stderr")"
 
-# A write failure: exit 1, nothing on stdout.
+# A missing directory is bad input, found before any work: exit 2, nothing on stdout.
 run --ids 2,3,1 --dim 5 --save-weights "$work/missing/e.npy" >"$work/stdout"
 status=$?
-[ $status -eq 1 ] && [ ! -s "$work/stdout" ] || fail "unwritable --save-weights: status $status"
+[ $status -eq 2 ] && [ ! -s "$work/stdout" ] || fail "unwritable --save-weights: status $status"
 
 # Replacing a file keeps what the user set up: a symbolic link stays a link (its target is
 # rewritten), an existing file keeps its permissions, and a long file name still works.

@@ -112,7 +112,7 @@ TEST_CASE("write_file_atomically replaces the file and leaves no temporary file 
 
 TEST_CASE("write_file_atomically reports a failure and cleans up") {
     CHECK(write_file_atomically("/nonexistent/dir/e.npy", "x") ==
-          "cannot create a temporary file next to it: No such file or directory");
+          "is in the directory \"/nonexistent/dir\", which does not exist (allowed: a file in an existing directory)");
     if (::access("/dev/full", W_OK) == 0 && ::geteuid() != 0) {
         // A directory we cannot write to gives the same clean failure.
         CHECK_FALSE(write_file_atomically("/e.npy", "x").empty());
@@ -197,4 +197,60 @@ TEST_CASE("outputs refuse what is not a regular file and leave it in place") {
     CHECK_FALSE(check_output_file(dir.path + "/new.npy"));
     CHECK_FALSE(check_output_directory(dir.path));
     CHECK(check_output_directory(pipe) == "exists and is a named pipe (allowed: a directory, or a new name)");
+}
+
+TEST_CASE("open_for_reading opens a named pipe without blocking and refuses it") {
+    TemporaryDirectory dir;
+    const std::string pipe = dir.path + "/pipe";
+    REQUIRE(::mkfifo(pipe.c_str(), 0600) == 0);
+    // No writer: a blocking open() would never return.
+    CHECK(open_for_reading(pipe).error() == "is not a regular file (allowed: a file)");
+    CHECK(read_small_file(pipe, 100).error() == "is not a regular file (allowed: a file)");
+    const std::string path = dir.path + "/e.csv";
+    std::ofstream(path) << "1,2\n";
+    auto file = open_for_reading(path);
+    REQUIRE(file);
+    CHECK(file.value().size() == 4);
+    std::string line;
+    std::getline(file.value().stream(), line);
+    CHECK(line == "1,2");
+}
+
+TEST_CASE("an output through a dangling symbolic link is written to the file the link names") {
+    TemporaryDirectory dir;
+    const std::string link = dir.path + "/link.npy";
+    REQUIRE(::symlink("target.npy", link.c_str()) == 0);
+    CHECK(write_file_atomically(link, "new") == "");
+    struct stat info {};
+    REQUIRE(::lstat(link.c_str(), &info) == 0);
+    CHECK(S_ISLNK(info.st_mode));
+    CHECK(read_small_file(dir.path + "/target.npy", 100).value() == "new");
+}
+
+TEST_CASE("outputs refuse looping links, links where they are not followed, and long names") {
+    TemporaryDirectory dir;
+    const std::string loop = dir.path + "/loop.npy";
+    REQUIRE(::symlink("loop.npy", loop.c_str()) == 0);
+    CHECK(check_output_file(loop)->find("is a symbolic link that loops") == 0);
+    CHECK(write_file_atomically(loop, "x").find("is a symbolic link that loops") == 0);
+    const std::string planted = dir.path + "/vectors.tsv";
+    REQUIRE(::symlink("elsewhere.tsv", planted.c_str()) == 0);
+    CHECK(check_output_file(planted, Links::refuse)->find("exists and is a symbolic link") == 0);
+    CHECK_FALSE(check_output_file(planted, Links::follow));
+    CHECK(check_output_file(dir.path + "/" + std::string(256, 'w'))->find("is too long") == 0);
+    CHECK_FALSE(check_output_file(dir.path + "/" + std::string(255, 'w')));
+    CHECK(check_output_directory(loop) == "is a symbolic link that loops (allowed: a directory, or a new name)");
+    CHECK(check_output_directory(planted)->find("is a symbolic link to a name that does not exist") == 0);
+    CHECK(check_output_directory(dir.path + "/missing/p")->find("which does not exist") != std::string::npos);
+}
+
+TEST_CASE("file_id tells two names of one file from two files") {
+    TemporaryDirectory dir;
+    const std::string a = dir.path + "/a", b = dir.path + "/b", c = dir.path + "/c";
+    std::ofstream(a) << "x";
+    std::ofstream(c) << "x";
+    REQUIRE(::link(a.c_str(), b.c_str()) == 0);
+    CHECK(file_id(a) == file_id(b));
+    CHECK_FALSE(file_id(a) == file_id(c));
+    CHECK_FALSE(file_id(dir.path + "/missing"));
 }
