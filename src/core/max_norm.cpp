@@ -17,9 +17,27 @@ float row_norm(const float* row, std::size_t d, double norm_type) {
         return largest;
     }
     if (norm_type == 2.0) {
-        double sum = 0.0;
-        for (std::size_t j = 0; j < d; ++j) sum += static_cast<double>(row[j]) * static_cast<double>(row[j]);
-        return static_cast<float>(std::sqrt(sum));
+        // ATen 1.13's vectorised 2-norm of a contiguous row (norm_kernel_tensor_iterator_impl,
+        // AVX2): 8 lanes, each lane += x * x fused; the lanes added in order; then the rest of
+        // the row, where the compiled tail squares four values at once and adds them in order,
+        // and fuses the last 0 to 3. Found against torch (0 of 1,500 random rows differ; a
+        // double sum differed in 1 of 4) and kept honest by tests/scripts/torch_live.py.
+        constexpr std::size_t k_lanes = 8;
+        float lanes[k_lanes] = {};
+        std::size_t j = 0;
+        for (; j + k_lanes <= d; j += k_lanes) {
+            for (std::size_t l = 0; l < k_lanes; ++l) lanes[l] = std::fma(row[j + l], row[j + l], lanes[l]);
+        }
+        float sum = lanes[0];
+        for (std::size_t l = 1; l < k_lanes; ++l) sum = sum + lanes[l];
+        for (; j + 4 <= d; j += 4) {
+            for (std::size_t l = 0; l < 4; ++l) {
+                const float square = row[j + l] * row[j + l];
+                sum = sum + square;
+            }
+        }
+        for (; j < d; ++j) sum = std::fma(row[j], row[j], sum);
+        return std::sqrt(sum);
     }
     // Other p: ATen's NormOneOps / NormOps accumulate in float32, in order, with powf; the
     // live test against torch (tests/scripts/torch_live.py) found the double sum 1 ulp off.
