@@ -212,8 +212,10 @@ std::string render_bag_text(const BagLesson& lesson, const TextOptions& options,
         shown_rows(bags.count(), request.dim, named ? std::vector<std::size_t>{diff.bag} : std::vector<std::size_t>{});
     const std::vector<BlockRow> out_rows = output_rows(lesson, bag_rows);
     const std::size_t out_label = widest_label(out_rows);
-    std::vector<ScreenBlock> blocks = {{&lesson.weight, e_shown}, {&lesson.output, bag_rows}};
-    if (!is_max) blocks.push_back({&lesson.multihot_matmul, bag_rows});
+    // E apart from the outputs, each spelled as PyTorch prints it; an output and the in-order
+    // M @ E under it share a group, so their digits line up.
+    std::vector<ScreenBlock> blocks = {{&lesson.weight, e_shown, 0}, {&lesson.output, bag_rows, 1}};
+    if (!is_max) blocks.push_back({&lesson.multihot_matmul, bag_rows, 1});
     const Screen screen = choose_screen(blocks, request.dim, options.precision,
                                         std::min(block_cells_budget(out_label, 12), block_cells_budget(widest_label(e_rows), 11)),
                                         named ? std::vector<std::size_t>{diff.column} : std::vector<std::size_t>{});

@@ -247,8 +247,10 @@ GradLayout grad_layout(const GradLesson& lesson, int precision) {
     const std::size_t dE_room = row_label + 12 + 3 + std::min(note_width, k_short_note);
     const std::size_t g_room = g_label + 4 + 4 + std::to_string(e.rows - 1).size();
     const std::size_t budget = k_max_line_width - std::min(std::max(dE_room, g_room), k_max_line_width / 2);
-    layout.screen = choose_screen({{&e, rows}, {&lesson.upstream, g_rows}, {&lesson.grad_lookup, rows},
-                                   {&lesson.grad_onehot, rows}},
+    // E, G and the two gradients are separate tensors, each spelled as PyTorch prints it (a
+    // torch.ones G prints "1."); the two gradients interleave, so they share a group.
+    layout.screen = choose_screen({{&e, rows, 0}, {&lesson.upstream, g_rows, 1}, {&lesson.grad_lookup, rows, 2},
+                                   {&lesson.grad_onehot, rows, 2}},
                                   e.cols, precision, budget);
     return layout;
 }

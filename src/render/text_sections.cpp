@@ -206,34 +206,24 @@ Screen choose_screen(const std::vector<ScreenBlock>& blocks, std::size_t cols, i
     const auto screen_for = [&](const std::vector<std::size_t>& shown_cols) {
         Screen screen{shown_cols, {}, {}};
         std::vector<float> everything;
-        std::vector<std::pair<const Matrix*, std::vector<float>>> per_matrix;
+        std::vector<std::pair<int, std::vector<float>>> groups;
         for (const ScreenBlock& block : blocks) {
-            auto own = std::find_if(per_matrix.begin(), per_matrix.end(),
-                                    [&](const auto& entry) { return entry.first == block.matrix; });
-            if (own == per_matrix.end()) own = per_matrix.insert(per_matrix.end(), {block.matrix, {}});
+            auto group = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == block.group; });
+            if (group == groups.end()) group = groups.insert(groups.end(), {block.group, {}});
             for (const std::size_t r : block.rows) {
                 for (const std::size_t c : shown_cols) {
                     if (r == k_gap || c == k_gap) continue;
                     everything.push_back(block.matrix->at(r, c));
-                    own->second.push_back(block.matrix->at(r, c));
+                    group->second.push_back(block.matrix->at(r, c));
                 }
             }
         }
         screen.format = choose_number_format(everything, precision);
-        for (const auto& [matrix, values] : per_matrix) {
-            const NumberFormat own = choose_number_format(values, precision);
+        for (const ScreenBlock& block : blocks) {
+            const auto group = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == block.group; });
+            const NumberFormat own = groups.size() == 1 ? screen.format : choose_number_format(group->second, precision);
             screen.format.width = std::max(screen.format.width, own.width);
-            screen.formats.emplace_back(matrix, own);
-        }
-        // Matrices of one shape and one mode are the ones whose rows a view interleaves (the
-        // lookup over the product, a bag's output over the in-order sum): their cells share a
-        // width. (Interleaved rows hold nearly the same values, so they get the same mode.)
-        for (auto& [matrix, own] : screen.formats) {
-            for (const auto& [other, other_format] : screen.formats) {
-                if (other->rows == matrix->rows && other->cols == matrix->cols && other_format.mode == own.mode) {
-                    own.width = std::max(own.width, other_format.width);
-                }
-            }
+            screen.formats.emplace_back(block.matrix, own);
         }
         return screen;
     };
@@ -252,9 +242,11 @@ Screen choose_screen(const std::vector<ScreenBlock>& blocks, std::size_t cols, i
 
 Screen choose_screen(const DemoReport& report, int precision, std::size_t budget) {
     const std::vector<std::size_t> results = result_rows(report.lookup);
-    return choose_screen({{&report.weight, weight_rows(report).rows},
-                          {&report.lookup, results},
-                          {&report.onehot_matmul, results}},
+    // E and the results are separate tensors (PyTorch may print E in scientific notation and
+    // E[ids] in fixed); the lookup and the product interleave, so they share a group.
+    return choose_screen({{&report.weight, weight_rows(report).rows, 0},
+                          {&report.lookup, results, 1},
+                          {&report.onehot_matmul, results, 1}},
                          report.weight.cols, precision, budget);
 }
 

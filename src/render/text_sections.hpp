@@ -40,16 +40,18 @@ std::string describe_origin(const DemoReport& report);  // "nn.Embedding(4, 5).w
 // n x d result, so that a value prints the same way wherever it appears and a student can match
 // the rows by eye (E's row 2 and the lookup of id 2 line up digit for digit).
 //
-// Each matrix is spelled as PyTorch prints that tensor: its mode (fixed, scientific, integer)
-// comes from its own shown values, as print(tensor) decides per tensor. Matrices of one shape
-// (whose rows views interleave) share a cell width; `format` (every value together) is the
-// widest, which the column budget assumes.
+// A view can spell separate tensors as PyTorch prints each (issue 25): blocks in different
+// `group`s get their own mode (fixed, scientific, integer) and width, chosen from their own shown
+// values, as print(tensor) chooses per tensor; blocks whose rows a view interleaves (the lookup
+// over the product) stay in one group, so their digits line up. `format` covers every shown
+// value: the widest cells, which the column budget assumes, and the format of any matrix the
+// screen was not chosen for (a trace's running sums).
 struct Screen {
     std::vector<std::size_t> cols;  // columns shown, k_gap where a run is elided
-    NumberFormat format;            // every shown value together: for cells of no one matrix
-    std::vector<std::pair<const Matrix*, NumberFormat>> formats;  // per matrix
+    NumberFormat format;
+    std::vector<std::pair<const Matrix*, NumberFormat>> formats;  // per block's matrix
 
-    // The format of `m`'s cells (the screen's own for a matrix it was not chosen for).
+    // The format of `m`'s cells: its group's, or `format` for a matrix of no block.
     const NumberFormat& format_of(const Matrix& m) const;
 };
 
@@ -57,6 +59,7 @@ struct Screen {
 struct ScreenBlock {
     const Matrix* matrix;
     std::vector<std::size_t> rows;  // k_gap allowed
+    int group = 0;                  // blocks of one group share one number format
 };
 
 // The columns (of `cols` in all) that fit `budget` characters of cells for every block, and the
