@@ -92,6 +92,12 @@ GradClaims grad_claims(const std::vector<GradRow>& rows, const Matrix& upstream,
     for (std::size_t k = 0; k < grad_lookup.rows && claims.others_zero; ++k) {
         claims.others_zero = written[k] || same_bits(grad_lookup.row(k), zero_row.row(0), grad_lookup.cols);
     }
+    std::vector<bool> used(grad_onehot.rows, false);
+    for (const GradRow& row : rows) used[row.row] = true;
+    claims.onehot_others_zero = true;
+    for (std::size_t k = 0; k < grad_onehot.rows && claims.onehot_others_zero; ++k) {
+        claims.onehot_others_zero = used[k] || same_bits(grad_onehot.row(k), zero_row.row(0), grad_onehot.cols);
+    }
     return claims;
 }
 

@@ -38,6 +38,7 @@ struct GradClaims {
     std::size_t rows = 0;                // V
     std::size_t rows_with_gradient = 0;  // rows the embedding's backward writes (used, not padding)
     bool others_zero = false;            // every other row of the embedding's dE is +0, bit for bit
+    bool onehot_others_zero = false;     // every row no id uses is +0 in X.T @ G too (not with 0 * inf)
 };
 
 // a + b, with SSE's NaN rule written out (a NaN first operand wins over a NaN second one,

@@ -47,7 +47,7 @@ std::string header(const BagLesson& lesson) {
     const Bags& bags = request.bags;
     std::vector<std::uint64_t> offsets(bags.offsets.begin(), bags.offsets.end() - 1);
     std::vector<HeaderLine> lines = {
-        {"bags", format_bags(bags), fmt::format("B = {}, {} ids", bags.count(), bags.ids.size())},
+        {"bags", format_bags(bags), fmt::format("B = {}, {}", bags.count(), count_of(bags.ids.size(), "id", "ids"))},
         {"vocab", group_thousands(request.vocab_size), request.vocab_inferred ? "largest id + 1; set it with --vocab" : ""},
         {"dim", group_thousands(request.dim), ""},
         {"mode", bag_mode_name(request.mode), "sum, mean (PyTorch's default) or max; --mode"},

@@ -3,6 +3,7 @@
 #include "render/parameters.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 
 #include <fmt/format.h>
@@ -48,8 +49,11 @@ std::string header(const GradLesson& lesson) {
     if (request.origin.kind == WeightOrigin::Kind::file) {
         out += format_parameter_row({"file", escape_for_message(request.origin.detail), ""});
     }
-    out += wrap_words(fmt::format("E {} x {}, G {} x {}, X {} x {}, both dE {} x {}", v, d, group_thousands(n), d,
-                                  group_thousands(n), v, v, d),
+    // A batch's G and X keep its B x T shape, as the lookup lesson prints them.
+    const IdShape ids_shape = request.ids.shape();
+    out += wrap_words(fmt::format("E {} x {}, G {}, X {}, both dE {} x {}", v, d,
+                                  per_id_shape(ids_shape, n, request.dim), per_id_shape(ids_shape, n, request.vocab_size),
+                                  v, d),
                       "  shapes ", "         ");
     const bool drawn = request.origin.kind == WeightOrigin::Kind::torch ||
                        request.origin.kind == WeightOrigin::Kind::torch_randint;
@@ -98,11 +102,16 @@ std::map<std::size_t, std::size_t> rows_by_id(const GradLesson& lesson) {
 
 // "G[1] + G[3]", "G[1]/2 + G[3]/2": a claim's terms, a long list shortened. The divisor is the
 // term count only because the claim's scale is float(1.0 / count) (re-checked in the tests).
-std::string claim_sum(const IdBatch& ids, const RowSumClaim& claim) {
+std::string claim_sum(const IdBatch& ids, const RowSumClaim& claim, const Matrix& upstream, const Matrix& result) {
     constexpr std::size_t k_max_terms = 3;
     const std::size_t count = claim.positions.size();
     const std::string divide = claim.scaled ? fmt::format("/{}", count) : "";
-    std::string text;
+    // Every sum starts at +0: a lone -0 term comes out +0. Say so where that changed the bits,
+    // so that "= G[1]" is never read as "holds G[1]'s bits" when it does not.
+    const bool from_zero_shows =
+        count == 1 && !claim.scaled &&
+        std::memcmp(upstream.row(claim.positions[0]), result.row(claim.row), result.cols * sizeof(float)) != 0;
+    std::string text = from_zero_shows ? "+0 + " : "";
     for (std::size_t i = 0; i < count && i < k_max_terms; ++i) {
         text += (i ? " + " : "") + position_label(ids, claim.positions[i]) + divide;
     }
@@ -121,7 +130,13 @@ RowNotes row_notes(const GradLesson& lesson, std::size_t k, const std::map<std::
     const auto hit = used.find(k);
     if (hit == used.end()) {
         const char* zero = lesson.claims.others_zero ? "exactly 0" : "not written";
-        return {fmt::format("{}unused: {}", lesson.options.padding_row == k ? "padding_idx, " : "", zero), ""};
+        // No id adds into row k, so anything but +0 in X.T @ G's row is 0 * inf or 0 * nan
+        // from the other ids' rows of G (the row's bits against +0 say whether there is any).
+        const Matrix zero_row(1, lesson.grad_onehot.cols);
+        const bool poisoned = std::memcmp(lesson.grad_onehot.row(k), zero_row.row(0),
+                                          zero_row.cols * sizeof(float)) != 0;
+        return {fmt::format("{}unused: {}", lesson.options.padding_row == k ? "padding_idx, " : "", zero),
+                poisoned ? "0 * inf or nan from other ids" : ""};
     }
     const RowSumClaim& emb = lesson.claims.embedding[hit->second];
     const RowSumClaim& hot = lesson.claims.onehot[hit->second];
@@ -129,12 +144,12 @@ RowNotes row_notes(const GradLesson& lesson, std::size_t k, const std::map<std::
     if (emb.positions.empty()) {
         notes.lookup = emb.holds ? "padding_idx: no gradient" : "padding_idx";
     } else if (emb.holds) {
-        notes.lookup = "= " + claim_sum(lesson.request.ids, emb);
+        notes.lookup = "= " + claim_sum(lesson.request.ids, emb, lesson.upstream, lesson.grad_lookup);
     }
     if (!hot.holds) {
         notes.onehot = hot.poisoned ? "0 * inf or nan from other ids" : "";
     } else if (emb.positions.empty() || emb.scaled) {
-        notes.onehot = "= " + claim_sum(lesson.request.ids, hot);  // the unscaled, unskipped sum
+        notes.onehot = "= " + claim_sum(lesson.request.ids, hot, lesson.upstream, lesson.grad_onehot);  // unscaled, unskipped
     } else if (hot.positions.size() > 1) {
         notes.onehot = fmt::format("({} uses: they add up)", hot.positions.size());
     }
@@ -301,11 +316,14 @@ std::string render_grad_text(const GradLesson& lesson, const TextOptions& option
     const std::string pad(row_label, ' ');
     for (const std::size_t k : rows) {
         if (k == k_gap) {
-            out += fmt::format("  {}   ...   (unused rows: exactly 0 in both)\n", pad);
+            out += fmt::format("  {}   ...   (unused rows: {})\n", pad,
+                               lesson.claims.onehot_others_zero ? "exactly 0 in both" : "see the verdict");
             continue;
         }
         const auto hit = used.find(k);
-        const bool differs = hit != used.end() && !lesson.comparison.rows[hit->second].identical;
+        const bool differs = hit != used.end() ? !lesson.comparison.rows[hit->second].identical
+                                               : std::memcmp(lesson.grad_lookup.row(k), lesson.grad_onehot.row(k),
+                                                             e.cols * sizeof(float)) != 0;
         const RowNotes notes = row_notes(lesson, k, used);
         std::string onehot_note = notes.onehot;
         if (differs) onehot_note = paint("differs", Paint::bad, options.palette) + (onehot_note.empty() ? "" : ": " + onehot_note);

@@ -16,7 +16,8 @@ std::string format_parameter_row(const Parameter& parameter) {
     if (parameter.note.empty()) return row + '\n';
     const std::string note = "(" + parameter.note + ")";
     if (display_width(row) + 2 + display_width(note) <= k_max_line_width) return row + "  " + note + '\n';
-    return row + '\n' + std::string(9, ' ') + note + '\n';
+    // A note too long for a line of its own wraps there too (a 20-digit seed's note did not).
+    return row + '\n' + wrap_words(note, std::string(9, ' '), std::string(10, ' '));
 }
 
 std::vector<Parameter> token_parameters(const IdBatch& ids) {

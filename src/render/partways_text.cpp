@@ -190,12 +190,15 @@ std::string render_onehot_input(const GradLesson& lesson, const TextOptions& opt
     const Matrix& scores = lesson.grad_onehot_input;
     const std::size_t n = scores.rows;
     const std::size_t top = std::min<std::size_t>(request.top, scores.cols);
-    std::string out = fmt::format("\ndL/dX = G @ E.T   {} x {}: the gradient only the one-hot form has\n",
-                                  group_thousands(n), group_thousands(scores.cols));
+    const bool batched = request.ids.batched;
+    std::string out = fmt::format("\ndL/dX = G @ E.T   {}: the gradient only the one-hot form has\n",
+                                  per_id_shape(request.ids.shape(), n, scores.cols));
     out += wrap_words(fmt::format("The lookup takes integer ids and has no gradient for them; X = one_hot(ids) is "
-                                  "a float matrix, and score[t, v] - score[t, ids[t]] estimates to first order how "
-                                  "the loss changes if position t held token v instead{}. {} per position {} a gradient-guided "
+                                  "a float matrix, and {} estimates to first order how "
+                                  "the loss changes if position {} held token v instead{}. {} per position {} a gradient-guided "
                                   "search (HotFlip, GCG) tries first.",
+                                  batched ? "score[b, t, v] - score[b, t, ids[b, t]]" : "score[t, v] - score[t, ids[t]]",
+                                  batched ? "(b, t)" : "t",
                                   request.max_norm ? " (E as the lookup read it, after max_norm)" : "",
                                   top == 1 ? std::string("The lowest score") : fmt::format("The {} lowest scores", top),
                                   top == 1 ? "is the swap" : "are the swaps"),

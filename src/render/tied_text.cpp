@@ -89,12 +89,20 @@ std::string explanations(const TiedLesson& lesson) {
     const std::uint64_t v = request.vocab_size;
     const std::uint64_t d = request.dim;
     std::string out;
+    // The reason the input side needs W = E.T is the layout (row k of W is output k), not the
+    // shape: when V = d both are V x d, and only the roles of rows and columns differ.
+    const std::string input_side =
+        v == d ? fmt::format("The input side's nn.Linear({}, {}) also stores {} x {} here, but out x in: its row j "
+                             "belongs to output j, while E's row k belongs to id k, so the lookup still needed "
+                             "W = E.T.",
+                             v, d, group_thousands(d), group_thousands(v))
+               : fmt::format("The input side's nn.Linear({}, {}) stores {} x {} (out x in), which is why the lookup "
+                             "needed W = E.T.",
+                             v, d, group_thousands(d), group_thousands(v));
     out += wrap_words(fmt::format("No transpose on this side: nn.Linear({}, {}) stores its weight as out x in = "
                                   "{} x {}, E's own shape, and computes H @ W.T, so out_head.weight = E "
-                                  "works as it is. The input side's nn.Linear({}, {}) stores {} x {}, which is "
-                                  "why the lookup needed W = E.T.",
-                                  d, v, group_thousands(v), group_thousands(d), v, d, group_thousands(d),
-                                  group_thousands(v)),
+                                  "works as it is. {}",
+                                  d, v, group_thousands(v), group_thousands(d), input_side),
                       "", "");
     out += wrap_words(fmt::format("Parameters here: tok_emb {} x {} = {} plus out_head {} = {} untied; "
                                   "tied, one table: {}.",
