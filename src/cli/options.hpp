@@ -106,6 +106,9 @@ struct Options {
     std::string labels;            // --labels FILE for the projector's metadata, or empty
     std::uint64_t max_memory = k_default_memory_budget;  // --max-memory, in bytes
     std::optional<MaxNorm> max_norm;  // --max-norm/--norm-type: the lookup and grad lessons only
+    // The options the user typed that set the sizes, for messages about them:
+    // "--ids/--vocab/--dim", or "--text-file/--context/--batch/--dim".
+    std::string size_options = "--ids/--vocab/--dim";
 };
 
 struct CommandLine {

@@ -33,7 +33,7 @@ ParseResult<LoaderBatch> first_loader_batch(const IdBatch& tokens, const LoaderS
     LoaderBatch batch;
     batch.windows = count_windows(n, t, settings.stride);
     if (batch.windows < settings.batch) {
-        return Result::fail("the text makes " + group_thousands(batch.windows) + " windows of T = " +
+        return Result::fail("the text makes " + count_of(batch.windows, "window", "windows") + " of T = " +
                             group_thousands(t) + " every S = " + group_thousands(settings.stride) +
                             " tokens, fewer than the batch of B = " + group_thousands(settings.batch) +
                             " (drop_last=True drops a short batch) (allowed: --batch up to " +
