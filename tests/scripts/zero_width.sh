@@ -3,7 +3,8 @@
 # Hangul fillers) cannot slip past the text views' 80 columns (issue 28): a megabyte of them
 # once made `tokens` print 3 MB (50 MB for 16 MiB) and `positions --context 4` 17 MB, since the
 # quoted text was cut by display width alone. Each view of a 1 MiB text of such characters must
-# stay under 64 KiB, every line within 80 characters and 320 bytes, and say that it cut ("...").
+# stay under 64 KiB, every line within 80 characters and 320 bytes (the markdown view's list
+# items are paragraphs, and only their size is bounded), and say that it cut ("...").
 # usage: zero_width.sh BINARY
 set -u
 . "$(dirname "$0")/common.sh" "$1"
@@ -22,7 +23,7 @@ check() {
   bytes=$(wc -c <"$work/out")
   if [ "$status" -ne 0 ]; then problem="exit $status: $(head -c 200 "$work/err")"
   elif [ "$bytes" -ge 65536 ]; then problem="$bytes bytes of output"
-  elif ! python3 - "$work/out" <<'PY'
+  elif [[ " $* " != *" markdown "* ]] && ! python3 - "$work/out" <<'PY'
 import sys
 lines = open(sys.argv[1], 'rb').read().split(b'\n')
 bad = [(i, len(l), len(l.decode('utf-8', 'replace'))) for i, l in enumerate(lines)
@@ -32,7 +33,7 @@ if bad:
     sys.exit(1)
 PY
   then problem="a line too long"
-  elif ! grep -q '"\.\.\.' "$work/out"; then problem="does not say the text was cut"
+  elif ! grep -q '\.\.\.' "$work/out"; then problem="does not say the text was cut"
   fi
   if [ -n "$problem" ]; then
     printf 'FAIL (%s): %s: embdemo' "$problem" "$what"
@@ -50,6 +51,7 @@ for hex in cc81 e2839d e2808b e2808d efb88f e185a0 e0b8b1 65cc81; do
   check "U+$hex" tokens --text-file "$work/text"
   check "U+$hex" tokens --text-file "$work/text" --piece 0
   check "U+$hex" positions --text-file "$work/text" --context 4 --dim 2
+  check "U+$hex" positions --text-file "$work/text" --context 2 --batch 1 --dim 2 --format markdown
 done
 
 echo "zero_width: $cases cases, $failures failures"
