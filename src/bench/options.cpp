@@ -152,8 +152,12 @@ std::optional<std::string> check_words(const CLI::App& app, int argc, const char
             }
             continue;
         }
-        ++i;  // the option's value, whatever it looks like ("-1" is refused by the validators)
-        if (i == argc) return name + " needs a value; see embdemo bench --help";
+        // The option's value: any word but another option ("-1" is a value, refused by the
+        // validators in their words).
+        ++i;
+        const std::string value = i < argc ? argv[i] : "";
+        const bool is_option = value.size() > 1 && value[0] == '-' && !(value[1] >= '0' && value[1] <= '9');
+        if (i == argc || is_option) return name + " needs a value; see embdemo bench --help";
     }
     return std::nullopt;
 }

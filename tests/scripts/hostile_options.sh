@@ -151,6 +151,7 @@ if [ -x "$(dirname "$binary")/embdemo-bench" ]; then
   refused 'unexpected argument "fast"' bench --model gpt2 fast
   refused '--tokens "": is empty' bench --tokens=
   refused "--dim needs a value" bench --tokens 1 --vocab 2 --dim
+  refused "--tokens needs a value" bench --tokens --vocab 5 --dim 2
   refused '--tokenizer "no-such-file"' bench --tokenizer no-such-file
   refused '--threads "x=y"' bench --model gpt2 --threads=x=y
 fi
