@@ -16,7 +16,8 @@ std::string format_parameter_row(const Parameter& parameter) {
     if (parameter.note.empty()) return row + '\n';
     const std::string note = "(" + parameter.note + ")";
     if (display_width(row) + 2 + display_width(note) <= k_max_line_width) return row + "  " + note + '\n';
-    return row + '\n' + std::string(9, ' ') + note + '\n';
+    // A seed past 2^32 has a note of 79 columns: wrapped under the value rather than past 80.
+    return row + '\n' + wrap_words(note, std::string(9, ' '), std::string(10, ' '));
 }
 
 std::vector<Parameter> token_parameters(const IdBatch& ids) {
