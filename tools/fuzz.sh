@@ -27,6 +27,9 @@ mkdir -p "$build_dir/corpus/$target" "$build_dir/artifacts/$target"
 # ASan's defaults, gives the full report.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:malloc_context_size=4:quarantine_size_mb=16}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-exec "$build_dir/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+# tests/fuzz/TARGET.dict, where there is one: words libFuzzer splices into its inputs.
+dict=()
+[ -f "$root/tests/fuzz/$target.dict" ] && dict=(-dict="$root/tests/fuzz/$target.dict")
+exec "$build_dir/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 "${dict[@]}" \
      -print_final_stats=1 -artifact_prefix="$build_dir/artifacts/$target/" "$@" \
      "$build_dir/corpus/$target" "$root/tests/fuzz/corpus/$target"

@@ -41,6 +41,9 @@ put tokenizer contractions "I'm sure they'll say it's what we'd've done  \n\n  o
 put tokenizer unicode 'caf\303\251 \344\270\255\346\226\207 \360\237\230\200 42\342\205\253 x\314\201'
 put tokenizer special 'a<|endoftext|>b <|endoftext|><|endof'
 put tokenizer invalid '\377\376a \300\200 \355\240\200'
+# Characters of no width (issue 28): combining marks, zero-width space, Hangul filler, U+3000.
+put tokenizer zero_width "$(printf '\314\201%.0s' {1..64})e\314\201e\314\201\342\200\213\342\200\213"
+put tokenizer no_glyph "$(printf '\341\205\240%.0s' {1..32})\343\200\200\302\240\302\205"
 
 # pipeline: every golden case's arguments as literal words (0xff, length, bytes), run in tests/data.
 for case_file in tests/golden/cases/*.args; do

@@ -121,6 +121,64 @@ BenchCommandLine validate(const Raw& raw, unsigned cores) {
     return result;
 }
 
+// What CLI11 2.1.2 would misread or word its own way, found before it parses: "--opt=" with
+// nothing after the "=" (read as "--opt", taking the next word), an unknown option or a stray
+// word (said in CLI11's words, "The following arguments were not expected").
+std::optional<std::string> check_words(const CLI::App& app, int argc, const char* const argv[]) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string word = argv[i];
+        if (word == "--") {
+            return std::string("unexpected \"--\" (allowed: options only; embdemo bench takes no other arguments)");
+        }
+        if (word.size() < 2 || word[0] != '-') {
+            return "unexpected argument " + quote_for_message(word) +
+                   " (allowed: options only, e.g. embdemo bench --model gpt2)";
+        }
+        const std::size_t equals = word.rfind("--", 0) == 0 ? word.find('=') : std::string::npos;
+        const std::string name = word.substr(0, equals);
+        const CLI::Option* option = app.get_option_no_throw(name);
+        if (option == nullptr) {
+            return "unknown option " + quote_for_message(word) + " (allowed: the options listed by embdemo bench --help)";
+        }
+        if (option->get_expected_min() == 0) {  // --help
+            if (equals != std::string::npos) {
+                return name + ' ' + quote_for_message(word.substr(equals + 1)) +
+                       ": is a flag and takes no value (allowed: " + name + " alone)";
+            }
+            continue;
+        }
+        if (equals != std::string::npos) {
+            if (equals + 1 == word.size()) {
+                return name + " \"\": is empty (allowed: a value after the \"=\", or " + name + " VALUE)";
+            }
+            continue;
+        }
+        // The option's value: any word but another option ("-1" is a value, refused by the
+        // validators in their words).
+        ++i;
+        const std::string value = i < argc ? argv[i] : "";
+        const bool is_option = value.size() > 1 && value[0] == '-' && !(value[1] >= '0' && value[1] <= '9');
+        if (i == argc || is_option) return name + " needs a value; see embdemo bench --help";
+    }
+    return std::nullopt;
+}
+
+// CLI11's errors that check_words leaves possible, in embdemo's words.
+std::string describe_parse_error(const CLI::App& app, const CLI::ParseError& error) {
+    for (const CLI::Option* option : app.get_options()) {
+        if (option->count() > 1) {
+            return option->get_name() + " was given " + std::to_string(option->count()) + " times (allowed: once)";
+        }
+    }
+    if (dynamic_cast<const CLI::ArgumentMismatch*>(&error) != nullptr) {
+        const std::string what = error.what();
+        const std::string name = what.substr(0, what.find(':'));
+        if (app.get_option_no_throw(name) != nullptr) return name + " needs a value; see embdemo bench --help";
+    }
+    return "the command line cannot be read (allowed: the options of embdemo bench --help, each given once, with "
+           "its value after a space or an \"=\")";
+}
+
 }  // namespace
 
 BenchCommandLine parse_bench_command_line(int argc, const char* const argv[], unsigned cores) {
@@ -140,6 +198,7 @@ BenchCommandLine parse_bench_command_line(int argc, const char* const argv[], un
         ->type_name("SIZE");
     single(app.add_option("--tokenizer", raw.tokenizer, "time GPT-2's tokenizer on a UTF-8 file of 1 MB+"))
         ->type_name("FILE");
+    if (auto problem = check_words(app, argc, argv)) return fail(*problem);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp&) {
@@ -147,11 +206,7 @@ BenchCommandLine parse_bench_command_line(int argc, const char* const argv[], un
         result.stdout_text = app.help();
         return result;
     } catch (const CLI::ParseError& error) {
-        std::string message = error.what();
-        for (char& ch : message) {
-            if (ch == '\n') ch = ' ';
-        }
-        return fail(escape_for_message(message) + "; see embdemo bench --help");
+        return fail(describe_parse_error(app, error));
     }
     return validate(raw, cores);
 }

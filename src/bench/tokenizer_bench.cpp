@@ -87,7 +87,7 @@ double megabytes_per_second(std::size_t bytes, double seconds) { return static_c
 
 ParseResult<TokenizerBench> run_tokenizer_bench(const std::string& file, std::size_t repeats) {
     using Result = ParseResult<TokenizerBench>;
-    const auto text = read_text_file(file);
+    const auto text = read_text_file(file, "--tokenizer");
     if (!text) return Result::fail(text.error());
     if (text.value().size() < k_min_tokenizer_bench_bytes) {
         return Result::fail("--tokenizer " + quote_for_message(file) + " holds " + group_thousands(text.value().size()) +

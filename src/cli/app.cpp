@@ -277,7 +277,7 @@ int run_demo(const Options& options) {
     // Seeded tables' sizes are known now; a file's once its header is read (make_weight).
     if (request.origin.kind != WeightOrigin::Kind::file) {
         if (auto too_big = check_run_size(options, request)) {
-            print_error("--ids/--vocab/--dim: " + *too_big);
+            print_error(options.size_options + ": " + *too_big);
             return k_exit_usage;
         }
     }
@@ -328,7 +328,8 @@ ParseResult<Matrix> load_upstream(const Options& options, std::uint64_t dim) {
                std::to_string(rows) + " x " + std::to_string(dim) + ", one row of dL/d(lookup) per id, " +
                "a batch's B x T ids flattened in order)";
     };
-    return load_matrix_file("--upstream", options.grad.upstream_file, check);
+    return load_matrix_file("--upstream", options.grad.upstream_file, check,
+                            std::to_string(rows) + " x " + std::to_string(dim) + ", n x d: one row of G per id");
 }
 
 // --optimizer: a few torch.optim steps, and which rows each one moves.
@@ -355,7 +356,7 @@ int run_grad(const Options& options) {
     if (options.grad.optimizer) {
         const DemoRequest& sizes = options.request;
         if (auto too_big = check_memory_budget(grad_buffers(options, sizes.vocab_size, sizes.dim), options.max_memory)) {
-            print_error("--ids/--vocab/--dim: " + *too_big);
+            print_error(options.size_options + ": " + *too_big);
             return k_exit_usage;
         }
         return run_training_steps(options);
@@ -397,7 +398,7 @@ int run_grad(const Options& options) {
         return k_exit_usage;
     }
     if (auto too_big = check_memory_budget(grad_buffers(options, request.vocab_size, request.dim), options.max_memory)) {
-        print_error("--ids/--vocab/--dim: " + *too_big);
+        print_error(options.size_options + ": " + *too_big);
         return k_exit_usage;
     }
     Matrix upstream;
@@ -509,7 +510,9 @@ int run_tied(const Options& options) {
                    std::to_string(rows) + " x " + std::to_string(request.dim) +
                    ", one hidden state of --dim values per id, a batch's B x T ids flattened in order)";
         };
-        auto loaded = load_matrix_file("--hidden", options.tied.hidden_file, check);
+        auto loaded = load_matrix_file("--hidden", options.tied.hidden_file, check,
+                                       std::to_string(rows) + " x " + std::to_string(request.dim) +
+                                           ", n x d: one hidden state per id");
         if (!loaded) {
             print_error(loaded.error());
             return k_exit_usage;

@@ -144,6 +144,19 @@ std::optional<std::string> parse_positive(const char* option, const std::string&
 // Which option gave the ids, for messages about them.
 const char* ids_option(const RawOptions& raw) { return raw.text ? "--text" : raw.text_file ? "--text-file" : "--ids"; }
 
+std::string size_options(const RawOptions& raw) {
+    // Typed ids set V too (largest id + 1), so --vocab is the way to name it there.
+    if (!raw.text && !raw.text_file) return "--ids/--vocab/--dim";
+    // From a text, V is GPT-2's unless --vocab says otherwise, and the loader's --context and
+    // --batch set n = B x T.
+    std::string names = ids_option(raw);
+    const bool loader = raw.positions && raw.context;
+    if (loader) names += raw.batch ? "/--context/--batch" : "/--context";
+    if (raw.vocab) names += "/--vocab";
+    if (raw.dim) names += "/--dim";
+    return names;
+}
+
 // The ids from --ids, --text or --text-file (exactly one of them).
 // The text of --text or --text-file, whichever is given.
 ParseResult<GivenText> given_text(const RawOptions& raw) {

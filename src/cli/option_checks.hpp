@@ -141,6 +141,8 @@ std::optional<std::string> check_table_lesson_exclusive(const RawOptions& raw, c
 std::optional<std::string> check_picture_format(const RawOptions& raw, const Options& options);
 std::optional<std::string> check_printed(const char* lesson, std::uint64_t printed);
 const char* ids_option(const RawOptions& raw);
+// The options given that set n, V and d, "--text-file/--context/--batch/--dim", for size messages.
+std::string size_options(const RawOptions& raw);
 ParseResult<GivenText> given_text(const RawOptions& raw);
 ParseResult<IdBatch> read_ids(const RawOptions& raw);
 

@@ -571,6 +571,7 @@ CommandLine validate(const RawOptions& raw) {
     Options& options = result.options;
     DemoRequest& request = options.request;
 
+    options.size_options = size_options(raw);
     if (auto problem = validate_sizes(raw, options)) return fail(*problem);
     if (auto problem = validate_output(raw, options)) return fail(*problem);
 
@@ -578,7 +579,7 @@ CommandLine validate(const RawOptions& raw) {
     // bag's product is B x V x d, checked by validate_bag.
     if (auto too_big = check_demo_sizes(request.ids.size(), request.vocab_size, request.dim);
         too_big && !raw.weights && !raw.bag) {
-        return fail("--ids/--vocab/--dim: " + *too_big);
+        return fail(options.size_options + ": " + *too_big);
     }
     if (auto problem = validate_init(raw, request)) return fail(*problem);
     if (!raw.weights && !raw.grad && !is_table_lesson(raw)) {  // a file's sizes are checked once its header is read
@@ -595,27 +596,37 @@ CommandLine validate(const RawOptions& raw) {
     return result;
 }
 
-// CLI11's own messages, made one line and safe to print.
-std::string describe_parse_error(const CLI::ParseError& error) {
-    std::string message = error.what();
-    for (char& ch : message) {
-        if (ch == '\n') ch = ' ';
+// Every lesson's options and the main command's, for the checks that look at all of them.
+template <typename Visit>
+void for_each_option(const CLI::App& app, const Visit& visit) {
+    for (const CLI::Option* option : app.get_options()) visit(*option);
+    for (const CLI::App* lesson : app.get_subcommands([](const CLI::App*) { return true; })) {
+        for (const CLI::Option* option : lesson->get_options()) visit(*option);
     }
-    while (!message.empty() && message.back() == ' ') message.pop_back();
-    return escape_for_message(message) + "; see embdemo --help";
 }
 
-// An option given twice, or one whose value is missing ("--dim" at the very end).
+// The errors CLI11 may still raise after find_unreadable_value: said in embdemo's words, never
+// CLI11's (its text names no option the way the user typed it, and may span lines).
+std::string describe_parse_error(const CLI::ParseError&) {
+    return "the command line cannot be read (allowed: the options of embdemo --help, each given once, "
+           "with its value after a space or an \"=\")";
+}
+
+// An option given twice (on the main command or a lesson's), or one whose value is missing
+// ("--dim" at the very end).
 std::string describe_mismatch(const CLI::App& app, const CLI::ArgumentMismatch& error) {
-    for (const CLI::Option* option : app.get_options()) {
-        if (option->count() > 1) {
-            return option->get_name() + " was given " + std::to_string(option->count()) +
-                   " times (allowed: once)";
+    std::string repeated;
+    for_each_option(app, [&](const CLI::Option& option) {
+        if (repeated.empty() && option.count() > 1) {
+            repeated = option.get_name() + " was given " + std::to_string(option.count()) + " times (allowed: once)";
         }
-    }
+    });
+    if (!repeated.empty()) return repeated;
     const std::string what = error.what();
     const std::string option = what.substr(0, what.find(':'));
-    if (option.rfind("--", 0) == 0) return option + " needs a value; see embdemo --help";
+    if (option.rfind("--", 0) == 0 && option.find_first_of(" \n") == std::string::npos) {
+        return option + " needs a value; see embdemo --help";
+    }
     return describe_parse_error(error);
 }
 
@@ -633,20 +644,29 @@ std::string describe_extra(const std::string& word) {
            " (allowed: options only, e.g. embdemo --ids 2,3,1 --dim 5)";
 }
 
-// CLI11 2.1.2 reads "--opt=" with nothing after the "=" as "--opt" and takes the next word as
-// the value ("--export-projector= --trace" made a directory named "--trace"), so an empty
-// value is caught here, before CLI11 sees it.
-std::optional<std::string> find_empty_value(const CLI::App& app, int argc, const char* const argv[]) {
+// Two spellings CLI11 2.1.2 reads its own way, caught before it sees them:
+// - "--opt=" with nothing after the "=" is read as "--opt", taking the next word as the value
+//   ("--export-projector= --trace" made a directory named "--trace");
+// - "--flag=VALUE" is converted by CLI11 ("--trace=no" turned the trace off, "--sparse=maybe"
+//   said "Could not convert"): a flag of embdemo takes no value.
+std::optional<std::string> find_unreadable_value(const CLI::App& app, int argc, const char* const argv[]) {
     for (int i = 1; i < argc; ++i) {
         const std::string_view word = argv[i];
         if (word == "--") break;
-        if (word.size() < 4 || word.substr(0, 2) != "--" || word.find('=') != word.size() - 1) continue;
-        const std::string option(word.substr(0, word.size() - 1));
+        const std::size_t equals = word.find('=');
+        if (word.size() < 4 || word.substr(0, 2) != "--" || equals == std::string_view::npos) continue;
+        const std::string option(word.substr(0, equals));
         const CLI::Option* known = app.get_option_no_throw(option);
         for (const CLI::App* lesson : app.get_subcommands([](const CLI::App*) { return true; })) {
             if (known == nullptr) known = lesson->get_option_no_throw(option);
         }
-        if (known == nullptr || known->get_expected_min() == 0) continue;  // unknown or a flag: CLI11's case
+        if (known == nullptr) continue;  // unknown: describe_extra names it
+        if (known->get_expected_min() == 0) {
+            if (option == "--help" || option == "--version") continue;  // CLI11 answers these itself
+            return bad_value(option.c_str(), std::string(word.substr(equals + 1)), "is a flag and takes no value",
+                             option + " alone");
+        }
+        if (equals + 1 < word.size()) continue;
         return bad_value(option.c_str(), "", "is empty",
                          "a value after the \"=\", or " + option + " VALUE");
     }
@@ -765,7 +785,7 @@ CommandLine CommandLineParser::parse(int argc, const char* const argv[]) {
             parts.raw = RawOptions{};
         }
     } reset{*m_parts};
-    if (auto empty = find_empty_value(app, argc, argv)) return fail(*empty);
+    if (auto unreadable = find_unreadable_value(app, argc, argv)) return fail(*unreadable);
 
     try {
         app.parse(argc, argv);

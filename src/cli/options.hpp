@@ -107,6 +107,9 @@ struct Options {
     std::string text_file;         // --text-file FILE (read while validating), or empty: an input
     std::uint64_t max_memory = k_default_memory_budget;  // --max-memory, in bytes
     std::optional<MaxNorm> max_norm;  // --max-norm/--norm-type: the lookup and grad lessons only
+    // The options the user typed that set the sizes, for messages about them:
+    // "--ids/--vocab/--dim", or "--text-file/--context/--batch/--dim".
+    std::string size_options = "--ids/--vocab/--dim";
 };
 
 struct CommandLine {

@@ -93,9 +93,9 @@ ParseResult<IdBatch> ids_from_text(GivenText given) {
     return Result::ok(std::move(batch));
 }
 
-ParseResult<std::string> read_text_file(const std::string& path) {
+ParseResult<std::string> read_text_file(const std::string& path, const char* option) {
     auto text = read_small_file(path, k_max_text_file_bytes);
-    if (!text) return ParseResult<std::string>::fail("--text-file " + quote_for_message(path) + " " + text.error());
+    if (!text) return ParseResult<std::string>::fail(std::string(option) + ' ' + quote_for_message(path) + " " + text.error());
     return text;
 }
 

@@ -34,7 +34,8 @@ std::optional<std::string> check_text(const GivenText& given);
 // The ids of the text as one flat sequence, with its tokens, once check_text passes.
 ParseResult<IdBatch> ids_from_text(GivenText given);
 
-// --text-file's content: a regular file of at most k_max_text_file_bytes.
-ParseResult<std::string> read_text_file(const std::string& path);
+// --text-file's content: a regular file of at most k_max_text_file_bytes. `option` is the option
+// that named the file, for the message (embdemo bench reads its --tokenizer file here too).
+ParseResult<std::string> read_text_file(const std::string& path, const char* option = "--text-file");
 
 }  // namespace embdemo

@@ -94,12 +94,16 @@ std::optional<std::string> parse_max_norm(const RawOptions& raw, MaxNorm& max_no
                                       max_norm.max_norm)) {
         return problem;
     }
-    if (!raw.norm_type || *raw.norm_type == "inf") {
+    // Python's float() reads "+inf" as inf too; -inf and nan are refused as what they are, not
+    // as "not finite", since inf itself is allowed.
+    const char* allowed = "a positive number such as 1, 2 (the default) or 0.5, or inf";
+    if (!raw.norm_type || *raw.norm_type == "inf" || *raw.norm_type == "+inf") {
         max_norm.norm_type = raw.norm_type ? HUGE_VAL : 2.0;
         return std::nullopt;
     }
-    return parse_positive("--norm-type", *raw.norm_type, "a positive number such as 1, 2 (the default) or 0.5, or inf",
-                          max_norm.norm_type);
+    if (*raw.norm_type == "-inf") return bad_value("--norm-type", *raw.norm_type, "is not positive", allowed);
+    if (*raw.norm_type == "nan") return bad_value("--norm-type", *raw.norm_type, "is not a number", allowed);
+    return parse_positive("--norm-type", *raw.norm_type, allowed, max_norm.norm_type);
 }
 
 // The lookup lesson's options that have no --max-norm view.

@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 
 #include "cli/text_input.hpp"
+#include "core/data_loader.hpp"
+#include "core/escape.hpp"
 #include "core/gpt2_tokenizer.hpp"
 #include "core/ids.hpp"
 #include "core/limits.hpp"
@@ -217,8 +219,24 @@ std::optional<std::string> apply_data_loader(const RawOptions& raw, IdBatch& ids
                "--context T (allowed: those together)";
     }
     const std::uint64_t n = ids.values.size();
-    const auto context = parse_bounded("--context", *raw.context, 1, std::max<std::uint64_t>(n, 1));
-    if (!context) return context.error();
+    // A window of T tokens needs T + 1 (its target is shifted by one), so T < n: the bounds
+    // said are the bounds kept.
+    if (n < 2) {
+        return fmt::format("--context {}: the text has {}, and the data loader needs at least 2 (a window and "
+                           "its target shifted by one) (allowed: a longer text, or no --context)",
+                           quote_for_message(*raw.context), count_of(n, "token", "tokens"));
+    }
+    const std::string context_allowed = fmt::format("a decimal integer from 1 to {}", n - 1);
+    const auto context = parse_decimal(*raw.context, UINT64_MAX);
+    if (!context) return bad_value("--context", *raw.context, context.error(), context_allowed);
+    if (context.value() == 0) return bad_value("--context", *raw.context, "is less than 1", context_allowed);
+    if (context.value() >= n) {
+        return bad_value("--context", *raw.context,
+                         fmt::format("the text has {}, and one window of T = {} needs {} (its target is the window "
+                                     "shifted by one)", count_of(n, "token", "tokens"), group_thousands(context.value()),
+                                     context.value() == UINT64_MAX ? std::string("more") : group_thousands(context.value() + 1)),
+                         context_allowed + ", or a longer text");
+    }
     LoaderSettings& settings = options.positions.loader;
     settings.context = context.value();
     settings.stride = settings.context;
@@ -229,9 +247,21 @@ std::optional<std::string> apply_data_loader(const RawOptions& raw, IdBatch& ids
         }
     }
     if (raw.batch) {
-        if (auto problem = read_bounded("--batch", *raw.batch, 1, std::max<std::uint64_t>(n, 1), settings.batch)) {
-            return problem;
+        // B windows of T every S tokens must fit the text (drop_last=True).
+        const std::uint64_t windows = count_windows(n, settings.context, settings.stride);
+        const std::string allowed = fmt::format("a decimal integer from 1 to {}, a smaller --stride or --context, "
+                                                "or a longer text", windows);
+        const auto batch = parse_decimal(*raw.batch, UINT64_MAX);
+        if (!batch) return bad_value("--batch", *raw.batch, batch.error(), allowed);
+        if (batch.value() == 0) return bad_value("--batch", *raw.batch, "is less than 1", allowed);
+        if (batch.value() > windows) {
+            return bad_value("--batch", *raw.batch,
+                             fmt::format("the text makes {} of T = {} every S = {} tokens (drop_last=True drops "
+                                         "a short batch)", count_of(windows, "window", "windows"),
+                                         group_thousands(settings.context), group_thousands(settings.stride)),
+                             allowed);
         }
+        settings.batch = batch.value();
     }
     auto first = first_loader_batch(ids, settings);
     if (!first) return std::string(ids_option(raw)) + ": " + first.error();

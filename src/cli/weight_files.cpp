@@ -21,6 +21,13 @@ std::optional<std::string> check_weight_shape(const DemoRequest& request, std::u
                " (allowed: leave --dim out, or --dim " + std::to_string(cols) + ")";
     }
     for (std::size_t i = 0; i < request.ids.size(); ++i) {
+        if (request.ids[i] >= rows && request.source.from_text()) {
+            // The ids are GPT-2's tokens of --text or --text-file: there is no "--ids" to blame.
+            return "holds " + shape + ", so the text's token ids[" + torch_index(request.shape, i) + "] = " +
+                   std::to_string(request.ids[i]) + ' ' + quote_for_message(request.source.token_of(request.ids[i])) +
+                   " has no row (allowed: a table with a row for every GPT-2 token id of the text, such as GPT-2's " +
+                   "50257 x d)";
+        }
         if (request.ids[i] >= rows) {
             return "holds " + shape + ", so id " + std::to_string(request.ids[i]) + " (item " +
                    std::to_string(i + 1) + " of --ids) has no row (allowed: ids 0 to " +
@@ -36,7 +43,8 @@ std::optional<std::string> check_weight_shape(const DemoRequest& request, std::u
     return std::nullopt;
 }
 
-ParseResult<Matrix> load_matrix_file(const char* option, const std::string& path, const ShapeCheck& check) {
+ParseResult<Matrix> load_matrix_file(const char* option, const std::string& path, const ShapeCheck& check,
+                                     const std::string& expected_shape) {
     const auto fail = [&](const std::string& problem) {
         return ParseResult<Matrix>::fail(std::string(option) + ' ' + quote_for_message(path) + ": " + problem);
     };
@@ -52,7 +60,7 @@ ParseResult<Matrix> load_matrix_file(const char* option, const std::string& path
     if (!stream) return fail("cannot read it from the start again (allowed: a regular file)");
 
     auto matrix = format.value() == WeightFormat::npy
-                      ? read_npy(stream, check)
+                      ? read_npy(stream, check, expected_shape)
                       : read_delimited_weights(stream, format.value() == WeightFormat::csv ? ',' : '\t', check);
     if (!matrix && stream.bad()) return fail("cannot read: input/output error");
     if (!matrix) return fail(matrix.error());

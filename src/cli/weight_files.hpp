@@ -20,8 +20,11 @@ namespace embdemo {
 using RunCheck = std::function<std::optional<std::string>(const DemoRequest& sized)>;
 
 // Reads a 2-D float matrix from a .npy, .csv or .tsv file, `check` deciding on its shape before
-// the data is read. The error is a whole message: "OPTION \"PATH\": PROBLEM".
-ParseResult<Matrix> load_matrix_file(const char* option, const std::string& path, const ShapeCheck& check);
+// the data is read. The error is a whole message: "OPTION \"PATH\": PROBLEM". `expected_shape`
+// names the shape wanted when a .npy file holds another rank: "vocab x dim" for E, "3 x 5" for a
+// file of one row per id.
+ParseResult<Matrix> load_matrix_file(const char* option, const std::string& path, const ShapeCheck& check,
+                                     const std::string& expected_shape = "vocab x dim");
 
 // Why a file of rows x cols cannot serve `request` (vocab_size/dim 0 = not given), or nullopt.
 std::optional<std::string> check_weight_shape(const DemoRequest& request, std::uint64_t rows, std::uint64_t cols,

@@ -140,8 +140,11 @@ std::size_t display_width(std::string_view text) {
             ++at;
             continue;
         }
+        // A character of no width (a combining mark, a zero-width space) still counts one: a
+        // megabyte of U+0301 is 0 columns wide, and was printed whole, three times, in lines
+        // that were "80 columns" wide.
         const int columns = utf8proc_charwidth(static_cast<utf8proc_int32_t>(next->code_point));
-        width += columns > 0 ? static_cast<std::size_t>(columns) : 0;
+        width += columns > 1 ? static_cast<std::size_t>(columns) : 1;
         at += next->length;
     }
     return width;

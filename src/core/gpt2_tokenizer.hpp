@@ -43,10 +43,13 @@ void for_each_gpt2_piece(const Gpt2Vocabulary& vocab, std::string_view text,
 std::string token_label(std::string_view bytes);
 
 // `text` as token_label spells it, between quotes, cut to about `max_columns` with "..." (never
-// inside a character or an escape).
+// inside a character or an escape). As display_width counts, so the cut bounds characters
+// (max_columns) and bytes (4 x max_columns) too.
 std::string quoted_text(std::string_view text, std::size_t max_columns);
 
-// The columns a terminal gives UTF-8 text (2 for most CJK and emoji, 0 for combining marks).
+// The columns UTF-8 text may take, for the 80-column budget: a terminal's (2 for most CJK and
+// emoji), but at least 1 for every character, combining marks and zero-width characters
+// included, so that a line within the budget also has at most 80 characters and 320 bytes.
 std::size_t display_width(std::string_view text);
 
 }  // namespace embdemo

@@ -5,6 +5,19 @@
 #include "core/escape.hpp"
 
 namespace embdemo {
+namespace {
+
+// C1 controls (U+0080..U+009F, such as U+0085 NEXT LINE), which some programs take for a line
+// break, and the separators U+2028 and U+2029.
+bool is_control(std::uint32_t c) { return (c >= 0x80 && c <= 0x9f) || c == 0x2028 || c == 0x2029; }
+
+// Characters that show nothing: Unicode's spaces (U+00A0, U+3000, ...) and the zero-width ones.
+bool is_invisible(std::uint32_t c) {
+    return c == ' ' || c == 0xa0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200f) || c == 0x202f ||
+           c == 0x205f || c == 0x2060 || c == 0x3000 || c == 0xfeff;
+}
+
+}  // namespace
 
 ParseResult<std::vector<std::string>> parse_labels(std::string_view text, std::size_t expected_count) {
     using Result = ParseResult<std::vector<std::string>>;
@@ -22,10 +35,6 @@ ParseResult<std::vector<std::string>> parse_labels(std::string_view text, std::s
         if (!label.empty() && label.back() == '\r') label.remove_suffix(1);
         const std::string line = "line " + std::to_string(labels.size() + 1);
         if (label.empty()) return Result::fail(line + " is empty (allowed: one non-empty label per line)");
-        if (label.find_first_not_of(' ') == std::string_view::npos) {
-            return Result::fail(line + ' ' + quote_for_message(label, 30) +
-                                " is blank (allowed: a label with at least one visible character)");
-        }
         if (label.find('\t') != std::string_view::npos) {
             return Result::fail(line + ' ' + quote_for_message(label, 30) +
                                 " contains a tab (allowed: labels without tabs; metadata.tsv is tab-separated)");
@@ -41,6 +50,20 @@ ParseResult<std::vector<std::string>> parse_labels(std::string_view text, std::s
         // The projector reads metadata.tsv as UTF-8 and would show other bytes as U+FFFD.
         if (!is_valid_utf8(label)) {
             return Result::fail(line + ' ' + quote_for_message(label, 30) + " is not valid UTF-8 (allowed: UTF-8 text)");
+        }
+        bool visible = false;
+        for (std::size_t at = 0; at < label.size();) {
+            const Utf8Char ch = *decode_utf8(label, at);  // valid: checked above
+            if (is_control(ch.code_point)) {
+                return Result::fail(line + ' ' + quote_for_message(label, 30) +
+                                    " contains a control character (allowed: printable text)");
+            }
+            visible = visible || !is_invisible(ch.code_point);
+            at += ch.length;
+        }
+        if (!visible) {
+            return Result::fail(line + ' ' + quote_for_message(label, 30) +
+                                " is blank (allowed: a label with at least one visible character)");
         }
         if (labels.size() == expected_count) {
             return Result::fail("has more than " + std::to_string(expected_count) +

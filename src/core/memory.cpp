@@ -73,6 +73,8 @@ ParseResult<std::uint64_t> parse_memory_size(std::string_view text) {
     }
     if (digits == 0 || !unit.empty()) return Result::fail("is not a size");
     const auto number = parse_decimal(text.substr(0, digits), UINT64_MAX);
+    // "010" and "01M" are refused for their leading zero, as every integer option refuses it.
+    if (!number && number.error().rfind("is larger", 0) != 0) return Result::fail(number.error());
     if (!number || number.value() > (UINT64_MAX >> shift)) return Result::fail("is more than 2^64 bytes");
     const std::uint64_t bytes = number.value() << shift;
     if (bytes < (std::uint64_t{1} << 20)) return Result::fail("is less than 1 MiB");

@@ -207,7 +207,7 @@ std::string read_values(std::istream& in, Matrix& out, std::size_t item_size, bo
 
 }  // namespace
 
-ParseResult<Matrix> read_npy(std::istream& in, const ShapeCheck& check) {
+ParseResult<Matrix> read_npy(std::istream& in, const ShapeCheck& check, const std::string& expected_shape) {
     using Result = ParseResult<Matrix>;
     std::array<char, k_preamble_v1 + 2> preamble{};
     const std::size_t got = read_bytes(in, preamble.data(), 8);
@@ -249,7 +249,7 @@ ParseResult<Matrix> read_npy(std::istream& in, const ShapeCheck& check) {
     }
     if (h.shape.size() != 2) {
         return Result::fail("holds a " + std::to_string(h.shape.size()) + "-D array of shape " +
-                            describe_shape(h.shape) + " (allowed: a 2-D array, vocab x dim)");
+                            describe_shape(h.shape) + " (allowed: a 2-D array, " + expected_shape + ")");
     }
     if (h.fortran_order) {
         return Result::fail("is in Fortran order (allowed: C order; save np.ascontiguousarray(E))");

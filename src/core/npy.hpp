@@ -21,8 +21,10 @@ inline constexpr std::size_t k_max_npy_header_bytes = 10000;
 
 // Reads a whole .npy stream: magic, version 1.0/2.0/3.0 header, then rows x cols values
 // ('<f4', '>f4', '<f8' or '>f8'; float64 is rounded to float32). `check` sees the shape first.
-// No trailing bytes are allowed after the data.
-ParseResult<Matrix> read_npy(std::istream& in, const ShapeCheck& check);
+// No trailing bytes are allowed after the data. `expected_shape` names the 2-D shape wanted, for
+// the message about an array of another rank ("vocab x dim", or "3 x 5" for a file of G).
+ParseResult<Matrix> read_npy(std::istream& in, const ShapeCheck& check,
+                             const std::string& expected_shape = "vocab x dim");
 
 // The bytes numpy.save(file, m) writes for a float32 C-order array: version 1.0, the same
 // header text and padding, little-endian data.

@@ -36,6 +36,45 @@ std::string format_bags(const Bags& bags) {
     return text + "]";
 }
 
+// "[0.5, 2, ... 13,996 more ..., 1]": one bag's weights, cut as format_ids cuts ids (the first
+// ones that fit about 52 characters, then the count left out and the last).
+std::string format_weight_items(const std::vector<std::string>& items) {
+    constexpr std::size_t k_max_chars = 52;
+    constexpr std::size_t k_max_listed = 12;
+    const auto tail = [&items](std::size_t listed) {
+        return fmt::format(", ... {} more ..., {}]", items.size() - listed - 1, items.back());
+    };
+    std::string text = "[";
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        const std::string item = (i > 0 ? ", " : "") + items[i];
+        const std::string end = i + 1 == items.size()   ? "]"
+                                : i + 2 == items.size() ? ", " + items.back() + "]"
+                                                        : tail(i + 1);
+        const bool fits = text.size() + item.size() + end.size() <= k_max_chars;
+        if (i > 0 && items.size() > i + 1 && (i == k_max_listed || !fits)) return text + tail(i);
+        text += item;
+    }
+    return text + "]";
+}
+
+// The per-sample weights bag by bag, shortened as the bags line is: the first three bags of
+// many, each bag's weights cut as its ids are (14,000 weights once made a 2,038-line header).
+std::string format_weights(const Bags& bags, const std::vector<float>& weights) {
+    std::string text = "[";
+    for (std::size_t b = 0; b < bags.count(); ++b) {
+        if (b == 3 && bags.count() > 4) {
+            text += fmt::format(", ... {} more bags", bags.count() - 3);
+            break;
+        }
+        std::vector<std::string> items;
+        for (std::size_t i = bags.offsets[b]; i < bags.offsets[b + 1]; ++i) {
+            items.push_back(shortest_round_trip(weights[i]));
+        }
+        text += (b ? ", " : "") + format_weight_items(items);
+    }
+    return text + "]";
+}
+
 std::string module_text(const BagRequest& request) {
     return fmt::format("nn.EmbeddingBag({}, {}, mode='{}'{})", request.vocab_size, request.dim,
                        bag_mode_name(request.mode),
@@ -59,15 +98,8 @@ std::string header(const BagLesson& lesson) {
         lines.push_back({"padding", fmt::format("row {}", *lesson.padding_row), "zeroed at init, skipped in every bag"});
     }
     if (!request.per_sample_weights.empty()) {
-        std::string weights = "[";
-        for (std::size_t b = 0; b < bags.count(); ++b) {
-            std::vector<std::string> items;
-            for (std::size_t i = bags.offsets[b]; i < bags.offsets[b + 1]; ++i) {
-                items.push_back(shortest_round_trip(request.per_sample_weights[i]));
-            }
-            weights += fmt::format("{}[{}]", b ? ", " : "", fmt::join(items, ", "));
-        }
-        lines.push_back({"weights", weights + "]", "per_sample_weights: each row scaled before the sum"});
+        lines.push_back({"weights", format_weights(bags, request.per_sample_weights),
+                         "per_sample_weights: each row scaled before the sum"});
     }
     return render_header_lines(fmt::format("EmbeddingBag as a multi-hot product: each bag reduced to one vector ({})",
                                            bag_mode_name(request.mode)),

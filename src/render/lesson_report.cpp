@@ -4,8 +4,10 @@
 
 #include <fmt/format.h>
 
+#include "core/limits.hpp"
 #include "render/delimited.hpp"
 #include "render/json_text.hpp"
+#include "render/markdown_text.hpp"
 #include "render/number_format.hpp"
 #include "render/table.hpp"
 
@@ -90,11 +92,23 @@ std::string render_lesson_delimited(const LessonReport& report, char delimiter,
 
 namespace {
 
-// A JSON value as Markdown: strings without their quotes, everything else as written.
+// The longest value a list item shows: a 1 MiB --text is summarised, as the tables are.
+constexpr std::size_t k_max_markdown_value_chars = 1000;
+
+// A JSON value as Markdown code: strings without their quotes, everything else as written. The
+// code span outlasts any run of backticks inside, so a --text with a backtick cannot close it
+// and let its own HTML through.
 std::string markdown_value(const std::string& json) {
     const bool plain_string = json.size() >= 2 && json.front() == '"' && json.back() == '"' &&
                               json.find('\\') == std::string::npos;
-    return "`" + (plain_string ? json.substr(1, json.size() - 2) : json) + "`";
+    const std::string value = plain_string ? json.substr(1, json.size() - 2) : json;
+    const std::string_view kept = cut_for_markdown(value, k_max_markdown_value_chars);
+    if (kept.size() == value.size()) return markdown_code(value);
+    const std::size_t chars = static_cast<std::size_t>(
+        std::count_if(value.begin(), value.end(), [](char ch) { return (static_cast<unsigned char>(ch) & 0xc0) != 0x80; }));
+    return markdown_code(std::string(kept) + "...") +
+           fmt::format(" (the first {} of {} characters; --format json has them all)", k_max_markdown_value_chars,
+                       group_thousands(chars));
 }
 
 std::string markdown_table(const LessonTable& table, int precision) {

@@ -5,6 +5,7 @@
 #include "core/escape.hpp"
 #include "core/limits.hpp"
 #include "render/explain.hpp"
+#include "render/markdown_text.hpp"
 #include "render/parameters.hpp"
 #include "render/table.hpp"
 #include "render/text_sections.hpp"
@@ -50,8 +51,8 @@ std::string caption(const DemoReport& report, ReportMatrix which) {
     switch (which) {
         case ReportMatrix::weight:
             return request.origin.kind == WeightOrigin::Kind::file
-                       ? fmt::format("**E**, loaded from ``{}``, {} (rows the ids select are in bold)",
-                                     escape_for_message(request.origin.detail), size)
+                       ? fmt::format("**E**, loaded from {}, {} (rows the ids select are in bold)",
+                                     markdown_code(escape_for_message(request.origin.detail), 2), size)
                        : fmt::format("**E** = `{}`, {} (rows the ids select are in bold)",
                                      describe_origin(report), size);
         case ReportMatrix::onehot: return fmt::format("**X** = `one_hot(ids, {})`, {}", m.cols, size);
@@ -177,12 +178,20 @@ std::string matrix_table(const DemoReport& report, ReportMatrix which, int preci
     return result_table(report_matrix(report, which), report.request.ids, precision);
 }
 
+// The parameters as a list. Values can hold the user's text (--text, its tokens, a file name),
+// so they are escaped or put in code; the text view's wrapped rows (no name) join their item,
+// where they once became items of their own ("- : ids[3] ...").
 std::string header_list(const DemoRequest& request) {
     std::string out;
     for (const Parameter& parameter : demo_parameters(request, fmt::format("{}", fmt::join(request.ids, ", ")))) {
-        const bool code = parameter.name == "file";
-        out += fmt::format("- {}: {}{}{}\n", parameter.name, code ? "``" + parameter.value + "``" : parameter.value,
-                           parameter.note.empty() ? "" : " (", parameter.note.empty() ? "" : parameter.note + ")");
+        const std::string value =
+            parameter.name == "file" ? markdown_code(parameter.value, 2) : markdown_escape(parameter.value);
+        if (parameter.name.empty() && !out.empty()) {
+            out.insert(out.size() - 1, "   " + value);
+            continue;
+        }
+        out += fmt::format("- {}: {}{}{}\n", parameter.name, value, parameter.note.empty() ? "" : " (",
+                           parameter.note.empty() ? "" : parameter.note + ")");
     }
     return out;
 }

@@ -44,9 +44,14 @@ std::vector<std::string> id_items(const Gpt2Vocabulary& vocab, IdRange ids) {
 
 std::string pieces_section(const TokensLesson& lesson, const Gpt2Vocabulary& vocab) {
     const auto& pieces = lesson.pieces;
+    const std::string count = count_of(pieces.size(), "piece", "pieces");
     std::string out = fmt::format("1. GPT-2's pattern cuts the text into {}; a space stays with the word\n"
-                                  "   after it, and each piece becomes one or more token ids\n",
-                                  count_of(pieces.size(), "piece", "pieces"));
+                                  "   after it, and each piece becomes one or more token ids\n", count);
+    if (out.find('\n') > k_max_line_width) {  // 100,000 pieces and more
+        out = wrap_words(fmt::format("1. GPT-2's pattern cuts the text into {}; a space stays with the word after "
+                                     "it, and each piece becomes one or more token ids", count),
+                         "", "   ");
+    }
     std::size_t width = 0;
     for (std::size_t i = 0; i < pieces.size() && i < k_listed_pieces; ++i) {
         width = std::max(width, display_width(token_label(lesson.bytes_of(pieces[i]))) + 2);

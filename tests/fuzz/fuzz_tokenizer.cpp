@@ -40,6 +40,11 @@ void check_quoting(std::string_view bytes) {
     check(embdemo::is_valid_utf8(label), "token_label is valid UTF-8 whatever the bytes");
     const std::string quoted = embdemo::quoted_text(bytes, 20);
     check(embdemo::is_valid_utf8(quoted), "quoted_text is valid UTF-8 whatever the bytes");
+    // Zero-width characters count a column too (issue 28): 20 columns are at most 20 characters
+    // of at most 4 bytes, between the quotes and before "...".
+    std::size_t characters = 0;
+    for (const char ch : quoted) characters += (static_cast<unsigned char>(ch) & 0xc0) != 0x80;
+    check(characters <= 25 && quoted.size() <= 85, "quoted_text cuts characters and bytes, not only width");
     if (embdemo::is_valid_utf8(bytes)) (void)embdemo::display_width(bytes);
 }
 

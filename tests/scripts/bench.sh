@@ -77,6 +77,16 @@ status=$?
 [ "$(wc -l <"$work/err")" -eq 1 ] || fail "without embdemo-bench: not one line on stderr"
 grep -q "^embdemo: error: embdemo bench needs the program embdemo-bench next to embdemo .*tools/setup.sh" "$work/err" ||
   fail "without embdemo-bench: $(cat "$work/err")"
+# There but not executable (issue 28): said so, not "not found" (root too: with no execute bit
+# at all, access(X_OK) fails for root as well).
+cp "$bench" "$work/embdemo-bench"
+chmod a-x "$work/embdemo-bench"
+"$work/embdemo" bench --model gpt2 >"$work/out" 2>"$work/err"
+status=$?
+[ "$status" -eq 1 ] && [ ! -s "$work/out" ] && [ "$(wc -l <"$work/err")" -eq 1 ] &&
+  grep -q '^embdemo: error: embdemo bench cannot run ".*embdemo-bench": Permission denied (allowed: an executable embdemo-bench' "$work/err" ||
+  fail "with a non-executable embdemo-bench: exit $status, $(cat "$work/err")"
+rm -f "$work/embdemo-bench"
 # --tokenizer: a text of at least 1 MB (the repo's own prose, doubled until it is; appending it
 # 4,500 times took a minute of process starts) gives its MB/s; js-tiktoken is measured only
 # where node has it, and CI's machine has not, which the line says.

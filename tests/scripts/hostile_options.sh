@@ -111,22 +111,61 @@ each_value bag --bags "2,3;1" --dim 3 -- --padding-idx "" 1.5 0x1 010 nan 4 -5 "
 each_value tokens --text "one two" -- --piece "${not_counts[@]}" 2
 each_value tokens --text "one two" -- --dim "${not_counts[@]}" 0
 
-# Every option given twice.
-refused --dim "${lookup[@]}" --dim 4
-refused --ids "${lookup[@]}" --ids 1
-refused --seed "${lookup[@]}" --seed 1 --seed 2
-refused --format "${lookup[@]}" --format json --format csv
-refused --trace "${lookup[@]}" --trace --trace
-refused --max-norm "${lookup[@]}" --max-norm 1 --max-norm 2
-refused --lr grad "${lookup[@]}" --optimizer sgd --lr 0.1 --lr 0.2
-refused --padding-idx grad "${lookup[@]}" --padding-idx 0 --padding-idx 1
-refused --steps grad "${lookup[@]}" --optimizer sgd --steps 2 --steps 2
-refused --tokens cost --vocab 10 --dim 4 --tokens 3 --tokens 4
-refused --context positions "${lookup[@]}" --context 4 --context 5
-refused --top tied "${lookup[@]}" --top 2 --top 2
-refused --rank factor "${lookup[@]}" --rank 1 --rank 2
-refused --mode bag --bags "2,3;1" --dim 3 --mode sum --mode max
-refused --piece tokens --text "one two" --piece 0 --piece 1
+# Every option given twice: said as "was given N times", on the main command and on every
+# lesson (issue 28: subcommands said "needs a value").
+refused "--dim was given 2 times" "${lookup[@]}" --dim 4
+refused "--ids was given 2 times" "${lookup[@]}" --ids 1
+refused "--seed was given 3 times" "${lookup[@]}" --seed 1 --seed 2 --seed 3
+refused "--format was given 2 times" "${lookup[@]}" --format json --format csv
+refused "--trace was given 2 times" "${lookup[@]}" --trace --trace
+refused "--max-norm was given 2 times" "${lookup[@]}" --max-norm 1 --max-norm 2
+refused "--lr was given 2 times" grad "${lookup[@]}" --optimizer sgd --lr 0.1 --lr 0.2
+refused "--padding-idx was given 2 times" grad "${lookup[@]}" --padding-idx 0 --padding-idx 1
+refused "--steps was given 2 times" grad "${lookup[@]}" --optimizer sgd --steps 2 --steps 2
+refused "--sparse was given 2 times" grad "${lookup[@]}" --sparse --sparse
+refused "--scale-grad-by-freq was given 2 times" grad "${lookup[@]}" --scale-grad-by-freq --scale-grad-by-freq
+refused "--upstream was given 2 times" grad "${lookup[@]}" --upstream ones --upstream ones
+refused "--tokens was given 2 times" cost --vocab 10 --dim 4 --tokens 3 --tokens 4
+refused "--model was given 2 times" cost --model gpt2 --model gpt2
+refused "--context was given 2 times" positions "${lookup[@]}" --context 4 --context 5
+refused "--encoding was given 2 times" positions "${lookup[@]}" --encoding rope --encoding rope
+refused "--top was given 2 times" tied "${lookup[@]}" --top 2 --top 2
+refused "--hidden was given 2 times" tied "${lookup[@]}" --hidden lessons/hidden_3x5.csv --hidden lessons/hidden_3x5.csv
+refused "--rank was given 2 times" factor "${lookup[@]}" --rank 1 --rank 2
+refused "--mode was given 2 times" bag --bags "2,3;1" --dim 3 --mode sum --mode max
+refused "--bags was given 2 times" bag --bags "2,3;1" --dim 3 --bags 1
+refused "--per-sample-weights was given 2 times" bag --bags "2,3;1" --dim 3 --mode sum --per-sample-weights "1,1;1" --per-sample-weights "1,1;1"
+refused "--piece was given 2 times" tokens --text "one two" --piece 0 --piece 1
+
+# A flag with a value (CLI11 would convert "=no" or say "Could not convert").
+refused '--sparse "maybe": is a flag' grad "${lookup[@]}" --sparse=maybe
+refused '--trace "no": is a flag' "${lookup[@]}" --trace=no
+refused '--scale-grad-by-freq "": is a flag' grad "${lookup[@]}" --scale-grad-by-freq=
+
+# embdemo bench parses its own options (src/bench/options.cpp): the same rules, in its words.
+if [ -x "$(dirname "$binary")/embdemo-bench" ]; then
+  refused "--tokens was given 2 times" bench --tokens 1 --tokens 1
+  refused "--model was given 2 times" bench --model gpt2 --model gpt2 --threads 1
+  refused 'unknown option "--bogus"' bench --bogus 1
+  refused 'unknown option "-x"' bench -x
+  refused 'unexpected argument "fast"' bench --model gpt2 fast
+  refused '--tokens "": is empty' bench --tokens=
+  refused "--dim needs a value" bench --tokens 1 --vocab 2 --dim
+  refused "--tokens needs a value" bench --tokens --vocab 5 --dim 2
+  refused '--tokenizer "no-such-file"' bench --tokenizer no-such-file
+  refused '--threads "x=y"' bench --model gpt2 --threads=x=y
+fi
+
+# Messages that must name what the user typed (issue 28).
+refused '--max-memory "010": has a leading zero' "${lookup[@]}" --max-memory 010
+refused '--max-memory "00": has a leading zero' "${lookup[@]}" --max-memory 00
+refused '--max-memory "01M": has a leading zero' "${lookup[@]}" --max-memory 01M
+refused '--norm-type "-inf": is not positive' "${lookup[@]}" --max-norm 1 --norm-type -inf
+refused '(allowed: a 2-D array, 3 x 3, n x d' grad "${lookup[@]}" --upstream bad/three_d.npy
+refused "the text's token ids[0]" --text hello --weights weights/notebook_f32.npy
+refused "--text-file/--context/--batch/--dim:" positions --text-file text/journey.txt --context 4 --batch 10 --dim 65536
+refused '--context "52": the text has 52 tokens' positions --text-file text/journey.txt --context 52 --dim 2
+refused '--batch "7": the text makes 6 windows' positions --text-file text/journey.txt --context 8 --batch 7 --dim 2
 
 # Options that belong to another lesson.
 refused --rank "${lookup[@]}" --rank 2

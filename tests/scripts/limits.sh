@@ -249,14 +249,19 @@ expect_limit "positions --context" "max(T, 67,108,864 / d)"
 at_cap "positions --context" 2 "the machine formats would print" positions --ids 0 --dim 64 --context $((M / 64)) --format json
 past_cap "positions --context" "would make P $(grouped $((M / 64 + 1))) x 64, over the limit of $(grouped "$M") values per matrix" \
   positions --ids 0 --dim 64 --context $((M / 64 + 1))
-expect_limit "positions --context, --stride, --batch with a text" "N"
+# The bounds said are the bounds kept (issue 28: --context and --batch said "1 to N", then
+# refused N): each one is accepted at its cap.
+expect_limit "positions --context with a text" "N - 1"
+expect_limit "positions --stride with a text" "N"
+expect_limit "positions --batch with a text" "W"
 text="one two three four five six"  # 6 tokens
-at_cap "positions loader --context" 2 "window" positions --text "$text" --dim 2 --context 6
-past_cap "positions loader --context" "--context \"7\": is larger than 6" positions --text "$text" --dim 2 --context 7
-at_cap "positions loader --stride" 2 "window" positions --text "$text" --dim 2 --context 2 --stride 6
+at_cap "positions loader --context" 0 "" positions --text "$text" --dim 2 --context 5 --batch 1
+past_cap "positions loader --context" "--context \"6\": the text has 6 tokens" positions --text "$text" --dim 2 --context 6
+at_cap "positions loader --stride" 0 "" positions --text "$text" --dim 2 --context 2 --stride 6 --batch 1
 past_cap "positions loader --stride" "--stride \"7\": is larger than 6" positions --text "$text" --dim 2 --context 2 --stride 7
-at_cap "positions loader --batch" 2 "window" positions --text "$text" --dim 2 --context 2 --batch 6
-past_cap "positions loader --batch" "--batch \"7\": is larger than 6" positions --text "$text" --dim 2 --context 2 --batch 7
+# T = 2, S = 2: windows at 0 and 2 (range(0, 4, 2)), so W = 2.
+at_cap "positions loader --batch" 0 "" positions --text "$text" --dim 2 --context 2 --batch 2
+past_cap "positions loader --batch" "--batch \"3\": the text makes 2 windows" positions --text "$text" --dim 2 --context 2 --batch 3
 
 # ---- cost, tokens, bench ----
 tokens=$(limit "cost and bench tokens")

@@ -59,7 +59,11 @@ TEST_CASE("parse_memory_size reads binary units and refuses the rest") {
     for (const Bad bad : {Bad{"", "is not a size"}, Bad{"G", "is not a size"}, Bad{"4X", "is not a size"},
                           Bad{"-1G", "is not a size"}, Bad{"1.5G", "is not a size"}, Bad{"4 G", "is not a size"},
                           Bad{"1K", "is less than 1 MiB"}, Bad{"16777216T", "is more than 2^64 bytes"},
-                          Bad{"99999999999999999999", "is more than 2^64 bytes"}}) {
+                          Bad{"99999999999999999999", "is more than 2^64 bytes"},
+                          // A leading zero is refused as for every integer option, not taken for 2^64.
+                          Bad{"010", "has a leading zero (refused because other tools read it as octal)"},
+                          Bad{"00", "has a leading zero (refused because other tools read it as octal)"},
+                          Bad{"01M", "has a leading zero (refused because other tools read it as octal)"}}) {
         CAPTURE(bad.text);
         const auto parsed = parse_memory_size(bad.text);
         REQUIRE_FALSE(parsed);

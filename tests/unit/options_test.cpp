@@ -162,6 +162,11 @@ TEST_CASE("--max-norm and --norm-type reach the lookup lesson and grad") {
     REQUIRE(lookup.options.max_norm);
     CHECK(lookup.options.max_norm->max_norm == 0.5);
     CHECK(std::isinf(lookup.options.max_norm->norm_type));
+    // Python's float("+inf") is inf too (issue 28: it was refused as "not finite").
+    const CommandLine plus = parse({"--ids", "1,2", "--dim", "3", "--max-norm", "0.5", "--norm-type", "+inf"});
+    REQUIRE(plus.run);
+    CHECK(std::isinf(plus.options.max_norm->norm_type));
+    CHECK(plus.options.max_norm->norm_type > 0);
     const CommandLine grad = parse({"grad", "--ids", "1,2", "--dim", "3", "--max-norm", "2", "--sparse", "--top", "2"});
     REQUIRE(grad.run);
     CHECK(grad.options.max_norm->norm_type == 2.0);  // nn.Embedding's default
@@ -188,7 +193,8 @@ TEST_CASE("hostile --max-norm, --norm-type, --sparse and --top values are refuse
         {{"--ids", "1", "--dim", "2", "--max-norm", "1,5"}, "is not a decimal number"},
         {{"--ids", "1", "--dim", "2", "--norm-type", "2"}, "--norm-type has no effect without --max-norm"},
         {{"--ids", "1", "--dim", "2", "--max-norm", "1", "--norm-type", "0"}, "--norm-type \"0\": is not positive"},
-        {{"--ids", "1", "--dim", "2", "--max-norm", "1", "--norm-type", "-inf"}, "--norm-type \"-inf\": is not finite"},
+        {{"--ids", "1", "--dim", "2", "--max-norm", "1", "--norm-type", "-inf"}, "--norm-type \"-inf\": is not positive"},
+        {{"--ids", "1", "--dim", "2", "--max-norm", "1", "--norm-type", "nan"}, "--norm-type \"nan\": is not a number"},
         {{"--ids", "1", "--dim", "2", "--max-norm", "1", "--norm-type", "Inf"}, "is not a decimal number"},
         {{"--ids", "1", "--dim", "2", "--max-norm", "1", "--walkthrough"}, "--walkthrough cannot be combined with --max-norm"},
         {{"positions", "--ids", "1", "--dim", "2", "--max-norm", "1"}, "not to positions"},
@@ -203,7 +209,9 @@ TEST_CASE("hostile --max-norm, --norm-type, --sparse and --top values are refuse
         {{"grad", "--ids", "1", "--dim", "2", "--sparse", "--optimizer", "sgd", "--weight-decay", "0.1"},
          "add(sparse, dense) is not supported. Use add(dense, sparse) instead."},
         {{"grad", "--ids", "1", "--dim", "2", "--max-norm", "1", "--optimizer", "adam"}, "--max-norm cannot be combined"},
-        {{"grad", "--ids", "1", "--dim", "2", "--sparse", "--sparse"}, "--sparse"},
+        {{"grad", "--ids", "1", "--dim", "2", "--sparse", "--sparse"}, "--sparse was given 2 times (allowed: once)"},
+        {{"grad", "--ids", "1", "--dim", "2", "--sparse=maybe"}, "--sparse \"maybe\": is a flag and takes no value"},
+        {{"cost", "--model", "gpt2", "--model", "gpt2"}, "--model was given 2 times (allowed: once)"},
         {{"grad", "--ids", "20", "--dim", "2", "--top", "0"}, "--top \"0\": is out of range"},
         {{"grad", "--ids", "20", "--dim", "2", "--top", "11"}, "--top \"11\": is out of range"},
         {{"grad", "--ids", "2", "--dim", "2", "--top", "4"}, "K from 1 to 3"},

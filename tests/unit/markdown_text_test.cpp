@@ -1,0 +1,33 @@
+#include <doctest/doctest.h>
+
+#include "render/markdown_text.hpp"
+
+using namespace embdemo;
+
+TEST_CASE("markdown_escape leaves no tag, entity, link, emphasis or line break of the text") {
+    CHECK(markdown_escape("<img src=x onerror=alert(1)>") == "&lt;img src=x onerror=alert(1)&gt;");
+    CHECK(markdown_escape("&lt; & <!--") == "&amp;lt; &amp; &lt;\\!--");
+    CHECK(markdown_escape("*a* _b_ [c](d) ![e](f) a|b ~~g~~") ==
+          "\\*a\\* \\_b\\_ \\[c\\](d) \\!\\[e\\](f) a\\|b \\~\\~g\\~\\~");
+    CHECK(markdown_escape("x` \\") == "x\\` \\\\");
+    CHECK(markdown_escape("one\n# two\r\n<div>") == "one # two  &lt;div&gt;");
+    CHECK(markdown_escape("ids 2, 3: 50,257 x 768") == "ids 2, 3: 50,257 x 768");  // nothing to do
+}
+
+TEST_CASE("markdown_code delimits with more backticks than the text holds") {
+    CHECK(markdown_code("plain") == "`plain`");
+    CHECK(markdown_code("plain", 2) == "``plain``");
+    CHECK(markdown_code("x` <img> `") == "`` x` <img> ` ``");
+    CHECK(markdown_code("a `` b ``` c") == "````a `` b ``` c````");
+    CHECK(markdown_code("`") == "`` ` ``");
+    CHECK(markdown_code(" both ") == "`  both  `");  // CommonMark strips one space at each end
+    CHECK(markdown_code("   ") == "`   `");          // but never from spaces only
+    CHECK(markdown_code("a\nb\r") == "`a b `");
+}
+
+TEST_CASE("cut_for_markdown counts characters, never cutting one") {
+    CHECK(cut_for_markdown("abcdef", 4) == "abcd");
+    CHECK(cut_for_markdown("abc", 4) == "abc");
+    CHECK(cut_for_markdown("\xc3\xa9\xc3\xa9\xc3\xa9", 2) == "\xc3\xa9\xc3\xa9");
+    CHECK(cut_for_markdown("e\xcc\x81" "e\xcc\x81", 3) == "e\xcc\x81" "e");
+}
