@@ -84,4 +84,14 @@ std::string all_values(std::uint64_t count) {
     return "all " + group_thousands(count) + " values";
 }
 
+std::string differing_values(std::uint64_t differing, std::uint64_t total, const std::string& of_what) {
+    if (total == 1) return "the only value" + of_what + " differs";
+    if (differing == total) {
+        return (total == 2 ? std::string("both values") : "all " + group_thousands(total) + " values") + of_what +
+               " differ";
+    }
+    return group_thousands(differing) + " of " + group_thousands(total) + " values" + of_what +
+           (differing == 1 ? " differs" : " differ");
+}
+
 }  // namespace embdemo

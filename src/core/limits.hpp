@@ -41,4 +41,8 @@ std::string count_of(std::uint64_t count, const char* singular, const char* plur
 // "all 15 values", or "the only value" when there is one: a verdict's subject.
 std::string all_values(std::uint64_t count);
 
+// "3 of 15 values differ", "1 of 6 values differs", "the only value differs", "both values
+// differ", "all 15 values differ"; `of_what` (" of dE") follows the noun.
+std::string differing_values(std::uint64_t differing, std::uint64_t total, const std::string& of_what = "");
+
 }  // namespace embdemo

@@ -1,6 +1,7 @@
 #include "core/tied_lesson.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <set>
 #include <utility>
@@ -15,13 +16,21 @@ namespace {
 
 // The K largest logits of a row, larger first; equal logits by smaller id (torch.topk leaves
 // the order of ties unspecified).
+// torch.topk's order: larger first, NaN above everything (as torch.sort puts it); equal values,
+// NaNs among themselves, by the smaller id (torch leaves that order open; this one is stable).
+bool ranks_above(float x, std::uint64_t a, float y, std::uint64_t b) {
+    const bool x_nan = std::isnan(x);
+    const bool y_nan = std::isnan(y);
+    if (x_nan != y_nan) return x_nan;
+    if (!x_nan && x != y) return x > y;
+    return a < b;
+}
+
 std::vector<TopLogit> top_of_row(const Matrix& logits, std::size_t row, std::size_t k) {
     std::vector<std::uint64_t> order(logits.cols);
     std::iota(order.begin(), order.end(), std::uint64_t{0});
     const auto larger = [&](std::uint64_t a, std::uint64_t b) {
-        const float x = logits.at(row, a);
-        const float y = logits.at(row, b);
-        return x != y ? x > y : a < b;
+        return ranks_above(logits.at(row, a), a, logits.at(row, b), b);
     };
     std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k), order.end(), larger);
     std::vector<TopLogit> top;
@@ -29,14 +38,11 @@ std::vector<TopLogit> top_of_row(const Matrix& logits, std::size_t row, std::siz
     return top;
 }
 
-// How many logits of the row beat the one of `id` (ties go to the smaller id, as in top_of_row).
+// How many logits of the row rank above the one of `id`, in top_of_row's order.
 std::size_t rank_of(const Matrix& logits, std::size_t row, std::uint64_t id) {
     const float own = logits.at(row, id);
     std::size_t rank = 0;
-    for (std::size_t k = 0; k < logits.cols; ++k) {
-        const float value = logits.at(row, k);
-        rank += value > own || (value == own && k < id);
-    }
+    for (std::size_t k = 0; k < logits.cols; ++k) rank += ranks_above(logits.at(row, k), k, own, id);
     return rank;
 }
 

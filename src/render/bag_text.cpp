@@ -173,7 +173,11 @@ std::string torch_matmul_sentence(const BagLesson& lesson) {
     const std::string subject = "PyTorch's M @ bag.weight (through the BLAS, on this machine)";
     if (diff.differing == 0) return subject + " equals the bag's output bit for bit.";
     const std::size_t total = lesson.output.values.size();
-    const std::string by = diff.non_finite > 0 ? "" : fmt::format(", by up to {}", count_of(diff.ulps, "ulp", "ulps"));
+    // Zeros of opposite sign are equal numbers: say so rather than count them as 1 ulp.
+    const std::string by = diff.non_finite > 0 ? ""
+                           : diff.zero_signs == diff.differing
+                               ? " (equal as numbers: zeros of opposite sign)"
+                               : fmt::format(", by up to {}", count_of(diff.ulps, "ulp", "ulps"));
     return fmt::format("{} differs from the bag's output in {} of {} values{}.", subject,
                        group_thousands(diff.differing), group_thousands(total), by);
 }

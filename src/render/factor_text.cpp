@@ -144,10 +144,9 @@ std::string render_factor_text(const FactorLesson& lesson, const TextOptions& op
     const std::size_t total = lesson.lookup_e1.values.size() + lesson.output.values.size();
     return out + render_verdict(identical,
                                 identical ? fmt::format("both routes agree bit for bit ({})", count_of(total, "value", "values"))
-                                          : fmt::format("{} of {} values differ between the routes",
-                                                        group_thousands(lesson.first_check.differing +
-                                                                        lesson.output_check.differing),
-                                                        group_thousands(total)),
+                                          : differing_values(lesson.first_check.differing +
+                                                                 lesson.output_check.differing,
+                                                             total) + " between the routes",
                                 options.palette);
 }
 

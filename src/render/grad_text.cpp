@@ -196,9 +196,9 @@ std::string grad_verdict(const GradLesson& lesson, Palette palette) {
         return fmt::format("verdict: {} -- {} of dE {} bit for bit\n", paint("IDENTICAL", Paint::good, palette),
                            all_values(total), total == 1 ? "agrees" : "agree");
     }
-    return fmt::format("verdict: {} -- {} of {} values of dE differ, max abs diff {}\n",
-                       paint("DIFFERENT", Paint::bad, palette), group_thousands(whole.differing),
-                       group_thousands(total), shortest_round_trip(static_cast<float>(whole.max_abs_diff))) +
+    return fmt::format("verdict: {} -- {}, max abs diff {}\n", paint("DIFFERENT", Paint::bad, palette),
+                       differing_values(whole.differing, total, " of dE"),
+                       shortest_round_trip(static_cast<float>(whole.max_abs_diff))) +
            why_lines(lesson);
 }
 

@@ -203,8 +203,8 @@ std::string verdict_paragraph(const DemoReport& report) {
         return fmt::format("**Verdict: IDENTICAL** -- lookup and one-hot product agree bit for bit ({}).\n",
                            count_of(total, "value", "values"));
     }
-    std::string out = fmt::format("**Verdict: DIFFERENT** -- {} of {} values differ, max abs diff {}.",
-                                  group_thousands(verdict.differing), group_thousands(total), verdict.max_abs_diff);
+    std::string out = fmt::format("**Verdict: DIFFERENT** -- {}, max abs diff {}.",
+                                  differing_values(verdict.differing, total), verdict.max_abs_diff);
     if (report.difference) out += " Why: " + explain_difference(*report.difference, report.request.shape) + '.';
     return out + '\n';
 }

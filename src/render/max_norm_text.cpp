@@ -75,9 +75,10 @@ std::string second_call(const MaxNormLesson& lesson) {
                 // Every rescaled row (the usual case) keeps the sentence the goldens have always had.
                 clauses.push_back(fmt::format("{} max_norm to within float32 rounding ({} {}), so at most a rounding "
                                               "step is left to rescale",
-                                              all ? std::string("the rescaled rows' norms are now")
-                                                  : who + (one ? "'s norm is now" : "' norms are now"),
-                                              all || !one ? "largest" : "norm", shortest_round_trip(largest)));
+                                              one ? (all ? std::string("the rescaled row's norm is now") : who + "'s norm is now")
+                                                  : all ? std::string("the rescaled rows' norms are now")
+                                                        : who + "' norms are now",
+                                              one ? "norm" : "largest", shortest_round_trip(largest)));
                 break;
             case Kind::below:
                 clauses.push_back(fmt::format("{} now {} {}, not above max_norm, so {} left as {} {}", who,
@@ -120,9 +121,8 @@ std::string verdict(const MaxNormLesson& lesson, Palette palette) {
         out.replace(9, 9, paint("IDENTICAL", Paint::good, palette));
     } else {
         // Wrapped uncoloured, then painted: the escape codes must not count as columns.
-        out = wrap_words(fmt::format("DIFFERENT -- {} of {} values of the lookup differ from one_hot(ids) @ E as "
-                                     "drawn, max abs diff {}",
-                                     group_thousands(drawn.differing), group_thousands(total),
+        out = wrap_words(fmt::format("DIFFERENT -- {} from one_hot(ids) @ E as drawn, max abs diff {}",
+                                     differing_values(drawn.differing, total, " of the lookup"),
                                      shortest_round_trip(static_cast<float>(drawn.max_abs_diff))),
                          "verdict: ", "  ");
         out.replace(9, 9, paint("DIFFERENT", Paint::bad, palette));

@@ -52,6 +52,11 @@ NumberFormat choose_number_format(const std::vector<float>& values, int precisio
             format.mode = (wide_range || min_abs < 1.0e-4) ? NumberFormat::Mode::scientific
                                                            : NumberFormat::Mode::fixed;
         }
+        if (format.mode == NumberFormat::Mode::scientific) {
+            format.why = max_abs / min_abs > 1000.0 ? NumberFormat::Why::span
+                         : max_abs > 1.0e8          ? NumberFormat::Why::large
+                                                    : NumberFormat::Why::small;
+        }
     }
     // PyTorch sets the common width from the finite non-zero values only, so "-0." or "inf"
     // can stick out; every value counts here, so columns always line up.

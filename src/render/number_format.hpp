@@ -16,6 +16,9 @@ struct NumberFormat {
     Mode mode = Mode::fixed;
     int precision = 4;
     std::size_t width = 1;
+    // Why PyTorch's rule chose scientific mode: the first that holds, in the order PyTorch checks.
+    enum class Why { not_scientific, span, large, small };
+    Why why = Why::not_scientific;
 };
 
 // PyTorch's choice for printing `values` with `precision` decimals: scientific when the finite

@@ -108,10 +108,22 @@ std::vector<BlockRow> labelled_rows(const std::vector<std::size_t>& shown, Label
 std::string repeated_sentence(const PositionsLesson& lesson) {
     const IdBatch& ids = lesson.request.ids;
     if (!lesson.repeated) {
-        return fmt::format("No id appears at two different positions here; repeat one (e.g. --ids {},{}) to "
+        // A hint that runs: ids of this run (so within V), no longer than the context C.
+        const std::uint64_t context = lesson.request.context;
+        std::vector<std::uint64_t> hint = ids.row(0);
+        hint.resize(std::min<std::size_t>(hint.size(), 3));
+        std::string more_context;
+        if (hint.size() < context) {
+            hint.push_back(hint[0]);
+        } else if (hint.size() >= 2) {
+            hint.back() = hint[0];
+        } else {
+            hint.push_back(hint[0]);
+            more_context = " --context 2";
+        }
+        return fmt::format("No id appears at two different positions here; repeat one (e.g. --ids {}{}) to "
                            "see one token get two vectors.",
-                           ids.values.size() > 6 ? "2,3" : fmt::format("{}", fmt::join(ids.row(0), ",")),
-                           ids.values[0]);
+                           fmt::join(hint, ","), more_context);
     }
     const RepeatedToken& r = *lesson.repeated;
     const std::size_t t1 = position_of(ids, r.first);

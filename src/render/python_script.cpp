@@ -181,11 +181,19 @@ std::string render_grad_python(const GradLesson& lesson, const std::string& upst
             unused_zero = unused_zero && bits == 0;
         }
     }
-    out += fmt::format("print(\"PyTorch agrees with embdemo bit for bit: both gradients, the {} used {} of {} and "
-                       "every other row ({}); the two are {}.\")\n",
+    const auto& g = lesson.upstream.values;
+    const bool g_inf = std::any_of(g.begin(), g.end(), [](float x) { return std::isinf(x); });
+    const bool g_nan = std::any_of(g.begin(), g.end(), [](float x) { return std::isnan(x); });
+    const std::string poison = g_inf && g_nan ? "0 * inf and 0 * nan" : g_inf ? "0 * inf" : "0 * nan";
+    const std::string others =
+        used.size() == request.vocab_size
+            ? ""
+            : fmt::format(" and every other row ({})",
+                          unused_zero ? "exactly 0" : "0 in dE, the nan of " + poison + " in X.T @ G");
+    out += fmt::format("print(\"PyTorch agrees with embdemo bit for bit: both gradients, the {} used {} of {}{}; "
+                       "the two are {}.\")\n",
                        group_thousands(used.size()), used.size() == 1 ? "row" : "rows",
-                       group_thousands(request.vocab_size),
-                       unused_zero ? "exactly 0" : "0 in dE, the nan of 0 * inf in X.T @ G",
+                       group_thousands(request.vocab_size), others,
                        whole.identical ? "identical" : "different, as embdemo says");
     return out;
 }

@@ -285,7 +285,10 @@ std::string render_weight(const DemoReport& report, const Screen& screen, const 
                            shown.hidden_selected == 1 ? "row is" : "rows are");
     }
     if (screen.format_of(e).mode == NumberFormat::Mode::scientific) {
-        out += "  (scientific notation, as PyTorch prints values that span more than 1000x)\n";
+        static constexpr const char* k_reasons[] = {"", "values that span more than 1000x",
+                                                    "values above 1e8", "values below 1e-4"};
+        out += fmt::format("  (scientific notation, as PyTorch prints {})\n",
+                           k_reasons[static_cast<int>(screen.format_of(e).why)]);
     }
     return out;
 }
@@ -382,10 +385,8 @@ std::string verdict_line(const DemoReport& report, Palette palette) {
         return fmt::format("verdict: {} -- {} {} bit for bit, max abs diff 0\n",
                            paint("IDENTICAL", Paint::good, palette), all_values(total), total == 1 ? "agrees" : "agree");
     }
-    std::string out = fmt::format("verdict: {} -- {} of {} values differ, max abs diff {}\n",
-                                  paint("DIFFERENT", Paint::bad, palette),
-                                  group_thousands(verdict.differing), group_thousands(total),
-                                  format_diff(verdict.max_abs_diff));
+    std::string out = fmt::format("verdict: {} -- {}, max abs diff {}\n", paint("DIFFERENT", Paint::bad, palette),
+                                  differing_values(verdict.differing, total), format_diff(verdict.max_abs_diff));
     if (report.difference) out += wrap_words(explain_difference(*report.difference, report.request.shape), "  why: ", "       ");
     return out;
 }

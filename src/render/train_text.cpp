@@ -74,23 +74,29 @@ std::string step_lines(const TrainingStep& step, std::size_t index, std::size_t 
 std::string outside_reason(const OptimizerSettings& settings, const TrainingRun& run) {
     std::size_t decayed = 0;
     std::size_t carried = 0;
+    std::size_t total = 0;
     for (const TrainingStep& step : run.steps) {
         for (const RowChange& change : step.changed) {
             if (change.in_batch) continue;
+            ++total;
             decayed += change.decayed;
             carried += change.carried;
         }
     }
     const char* name = settings.kind == OptimizerKind::sgd ? "SGD" : settings.kind == OptimizerKind::adam ? "Adam" : "AdamW";
     std::vector<std::string> causes;
+    // "by weight_decay" alone when it is the only cause of every move; "N of them by" otherwise.
+    const auto share = [&](std::size_t count) {
+        return count == total ? std::string("by") : fmt::format("{} of them by", group_thousands(count));
+    };
     if (decayed != 0) {
         causes.push_back(fmt::format(
-            "{} of them by weight_decay, which {} every non-zero row", group_thousands(decayed),
-            settings.kind == OptimizerKind::adamw ? "shrinks by lr * weight_decay each step, in"
-                                                  : "adds as weight_decay * E to the gradient of"));
+            "{} weight_decay, {}", share(decayed),
+            settings.kind == OptimizerKind::adamw ? "which shrinks every non-zero row by lr * weight_decay * E each step"
+                                                  : "which adds weight_decay * E to the gradient of every non-zero row"));
     }
     if (carried != 0) {
-        causes.push_back(fmt::format("{} of them by {} kept from earlier steps", group_thousands(carried),
+        causes.push_back(fmt::format("{} {} kept from earlier steps", share(carried),
                                      settings.kind == OptimizerKind::sgd ? "the momentum buffer"
                                                                          : fmt::format("{}'s running averages (exp_avg, exp_avg_sq)", name)));
     }
@@ -115,9 +121,10 @@ std::string summary(const TrainingArgs& args, const TrainingRun& run) {
                describe_optimizer(args.optimizer) + " moves only rows with a gradient. This is the "
                "glossary's \"update only the rows used in the current batch\".";
     }
-    return fmt::format("{} row moves happened outside their step's batch: {}. The gradient still "
-                       "touches only the used rows; the optimizer does not.",
-                       group_thousands(outside), outside_reason(args.optimizer, run));
+    return fmt::format("{} outside {} step's batch: {}. The gradient still touches only the used rows; the "
+                       "optimizer does not.",
+                       outside == 1 ? std::string("1 row move happened") : group_thousands(outside) + " row moves happened",
+                       outside == 1 ? "its" : "their", outside_reason(args.optimizer, run));
 }
 
 }  // namespace

@@ -358,7 +358,7 @@ WalkthroughStep step_cost(const DemoReport& report) {
     std::string& out = step.body;
     out += paragraph(report.verdict.identical
                          ? "Same numbers, very different work (n ids, V rows, d columns). For these sizes:"
-                         : "For finite weights the two give the same numbers (these weights are the "
+                         : "For weights without -0.0, inf or nan the two give the same numbers (these weights are the "
                            "exception, step 6); the work is very different either way (n ids, V "
                            "rows, d columns). For these sizes:");
     out += describe_cost(embedding_cost(request.ids.size(), request.vocab_size, request.dim));
@@ -373,7 +373,7 @@ WalkthroughStep step_cost(const DemoReport& report) {
         "one-hot product, without the zeros.",
         group_thousands(k_gpt2_vocab), group_thousands(k_gpt2_vocab * k_gpt2_dim),
         describe_float32_bytes(k_gpt2_vocab * k_gpt2_dim),
-        report.verdict.identical ? "" : "for finite weights "));
+        report.verdict.identical ? "" : "for weights without -0.0, inf or nan "));
     return step;
 }
 
