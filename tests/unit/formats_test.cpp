@@ -45,7 +45,7 @@ TEST_CASE("csv without --show names every matrix in a header line") {
 
 TEST_CASE("markdown says why the results differ") {
     const std::string markdown = render_markdown(tiny_report(tiny_weight()), 4, {});
-    CHECK(markdown.find("**Verdict: DIFFERENT** -- 1 of 4 values differ, max abs diff nan. Why: first at ids[1] = 0, column 1: E[1, 1] is inf, and 0 * inf = nan makes the sum "
+    CHECK(markdown.find("**Verdict: DIFFERENT** -- 1 of 4 values differs, max abs diff nan. Why: first at ids[1] = 0, column 1: E[1, 1] is inf, and 0 * inf = nan makes the sum "
                         "X[1] @ E nan (lookup -1, product nan).") != std::string::npos);
 }
 
