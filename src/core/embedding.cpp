@@ -104,12 +104,6 @@ Matrix transpose(const Matrix& m) {
     return t;
 }
 
-Matrix linear_forward_transposed(const Matrix& x, const Matrix& weight_t) {
-    // nn.Linear sums over its inputs k, x[i][k] * W[j][k] in order of k: with W[j][k] read as
-    // weight_t[k][j] these are exactly the terms of the product X·weight_t, in the same order.
-    return product_in_order_of_k(x, weight_t);
-}
-
 Comparison compare_exact(const Matrix& a, const Matrix& b) {
     Comparison result;
     for (std::size_t i = 0; i < a.values.size(); ++i) {

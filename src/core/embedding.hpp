@@ -1,7 +1,7 @@
 // The two ways of turning token ids into vectors that the demonstrator compares, forward and
 // backward: the lookup (a row gather) and its scatter-add backward, the one-hot matrix product
-// (a dense matmul) and its one_hot(ids)ᵀ · G backward, plus the nn.Linear view of the product
-// and an exact, bit-level comparison of results.
+// (through the BLAS as PyTorch computes it, torch_matmul.hpp; matmul here is the in-order
+// reference) and its one_hot(ids)ᵀ · G backward, and an exact, bit-level comparison of results.
 //
 // Shape legend used in this file: V = vocabulary size (rows of E), d = embedding dimension,
 // n = number of ids (B * T for a batch, flattened row-major). E is V x d, X = one_hot(ids) is
@@ -34,11 +34,6 @@ Matrix matmul(const Matrix& a, const Matrix& b);
 // Mᵀ. nn.Linear(V, d) stores its weight as W = Eᵀ (d x V, out x in).
 Matrix transpose(const Matrix& m);
 
-// X·Wᵀ, nn.Linear(bias=False)'s output, given the weight's transpose weight_t = Wᵀ (in x out):
-// out[i][j] = sum_k X[i][k] * W[j][k], and W[j][k] = weight_t[k][j], so column k of W is row k of
-// weight_t and the sum reads weight_t in place. For the Linear layer with W = Eᵀ, weight_t is E
-// itself: Eᵀ is never built.
-Matrix linear_forward_transposed(const Matrix& x, const Matrix& weight_t);
 
 // The backward passes, beside the forwards above and with their loop skeleton.
 // The two nn.Embedding options that change its backward.
