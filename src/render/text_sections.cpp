@@ -150,7 +150,8 @@ std::string product_label(const IdShape& shape, std::size_t position) {
 // `id_width` digits so that the rows of a column line up.
 std::string id_label(const DemoRequest& request, std::size_t position, std::size_t id_width) {
     const std::string id = "id " + pad_left(std::to_string(request.ids[position]), id_width);
-    return request.shape.batched ? "ids[" + torch_index(request.shape, position) + "] = " + pad_left(std::to_string(request.ids[position]), id_width) : id;
+    if (!request.shape.batched) return id;
+    return "ids[" + torch_index(request.shape, position) + "] = " + pad_left(std::to_string(request.ids[position]), id_width);
 }
 
 // The widest id_label of the visible rows.
@@ -219,11 +220,14 @@ Screen choose_screen(const std::vector<ScreenBlock>& blocks, std::size_t cols, i
             }
         }
         screen.format = choose_number_format(everything, precision);
+        std::vector<NumberFormat> group_formats;
+        for (const auto& group : groups) {
+            group_formats.push_back(groups.size() == 1 ? screen.format : choose_number_format(group.second, precision));
+            screen.format.width = std::max(screen.format.width, group_formats.back().width);
+        }
         for (const ScreenBlock& block : blocks) {
             const auto group = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == block.group; });
-            const NumberFormat own = groups.size() == 1 ? screen.format : choose_number_format(group->second, precision);
-            screen.format.width = std::max(screen.format.width, own.width);
-            screen.formats.emplace_back(block.matrix, own);
+            screen.formats.emplace_back(block.matrix, group_formats[static_cast<std::size_t>(group - groups.begin())]);
         }
         return screen;
     };
