@@ -6,7 +6,10 @@
 // verdict about what PyTorch prints on this machine (tests/scripts/torch_live.py checks it).
 //
 // Shape legend: A is n x k, B is k x m, the result n x m; all row-major (contiguous tensors).
-// The BLAS is opened on first use (dlopen), so lessons without a product never pay for it.
+// The BLAS is opened on first use (dlopen), so lessons without a product never pay for it, in
+// one thread and with OpenBLAS's Sandybridge kernel where the CPU has AVX, so that the digits do
+// not depend on the machine; PyTorch gives the same bits with OPENBLAS_NUM_THREADS=1 and
+// OPENBLAS_CORETYPE=Sandybridge (the live tests and the exported scripts set both).
 #pragma once
 
 #include "core/matrix.hpp"

@@ -74,6 +74,12 @@ std::string header(const std::string& what, const std::string& run) {
         "# Written by embdemo --format python for {}.\n"
         "# Run it with python3 where PyTorch is installed, or paste it into a notebook: it stops\n"
         "# with an AssertionError if PyTorch's numbers differ from embdemo's in a single bit.\n"
+        "import os\n"
+        "# embdemo runs OpenBLAS in one thread, with the Sandybridge kernel where the CPU has AVX;\n"
+        "# so does this script, set before torch loads OpenBLAS (in a notebook: restart it first).\n"
+        "os.environ.setdefault(\"OPENBLAS_NUM_THREADS\", \"1\")\n"
+        "if os.path.exists(\"/proc/cpuinfo\") and \"avx\" in open(\"/proc/cpuinfo\").read().split():\n"
+        "    os.environ.setdefault(\"OPENBLAS_CORETYPE\", \"Sandybridge\")\n"
         "import torch\n",
         what, run);
 }
@@ -124,8 +130,7 @@ std::string render_grad_python(const GradLesson& lesson, const std::string& upst
     table.origin = request.origin;
     std::string out = header("The backward pass of an embedding, two ways: scatter-add and one_hot(idx).T @ G.",
                              fmt::format("{} ids, V = {}, d = {}", table.ids.size(), request.vocab_size, request.dim));
-    const bool files = request.origin.kind == WeightOrigin::Kind::file || request.upstream == UpstreamSource::file;
-    out += files ? "import os\nimport numpy\n" : "import numpy\n";
+    out += "import numpy\n";
     out += '\n' + all_ids_python(table) + '\n';
     std::vector<std::string> weight = weight_python(table, module_args(request));
     // G is drawn from the generator E was drawn from; a table that draws nothing still seeds it.
@@ -203,7 +208,7 @@ std::string render_lookup_python(const DemoReport& report) {
     const std::size_t n = request.ids.size();
     std::string out = header("An embedding layer is a linear layer applied to one-hot vectors.",
                              fmt::format("{} ids, V = {}, d = {}", n, request.vocab_size, request.dim));
-    out += request.origin.kind == WeightOrigin::Kind::file ? "import os\nimport numpy\n" : "import numpy\n";
+    out += "import numpy\n";
     out += '\n' + all_ids_python(request) + '\n';
     out += lines(weight_python(request));
     out += "lookup = embedding(idx)    # E[idx]: rows copied\n\n";

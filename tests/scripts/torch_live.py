@@ -23,9 +23,25 @@ import subprocess
 import sys
 import tempfile
 
-import numpy as np
-import torch
-import torch.nn.functional as F
+def pin_blas_kernel():
+    """OpenBLAS as embdemo runs it: one thread (OpenBLAS's threads can split a product's sums
+    differently) and, where the CPU has AVX, the Sandybridge kernel. Set before torch loads
+    OpenBLAS, so that both sides run the same arithmetic."""
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    try:
+        with open("/proc/cpuinfo") as cpuinfo:
+            flags = next((line.split(":", 1)[1].split() for line in cpuinfo if line.startswith("flags")), [])
+    except OSError:
+        flags = []
+    if "avx" in flags:
+        os.environ.setdefault("OPENBLAS_CORETYPE", "Sandybridge")
+
+
+pin_blas_kernel()
+
+import numpy as np  # noqa: E402 (after the pin: torch loads OpenBLAS)
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
 
 SPECIAL_BITS = [0x7FC00000, 0xFFC00000, 0x7F800000, 0xFF800000, 0x80000000, 0x00000001, 0x807FFFFF,
                 0x7FA00001, 0x7FC00123, 0xFFE00042]
