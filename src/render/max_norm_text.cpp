@@ -158,8 +158,10 @@ std::string render_max_norm_text(const MaxNormLesson& lesson, const TextOptions&
     }
     // "  > 50256  " and "   after, x 0.03749493" around E's cells; "  [0]  id 5  emb   " and "   differs" around a result's.
     const std::size_t room = std::max(std::to_string(e.rows - 1).size() + 6 + 24, label + 10 + 10);
-    const Screen screen = choose_screen({{&e, rows}, {&lesson.weight_after, rows}, {&lesson.lookup, n_rows},
-                                         {&lesson.onehot_drawn, n_rows}},
+    // E with its rescaled rows under it, then the results with the product under them: two
+    // groups, each spelled as PyTorch prints it.
+    const Screen screen = choose_screen({{&e, rows, 0}, {&lesson.weight_after, rows, 0}, {&lesson.lookup, n_rows, 1},
+                                         {&lesson.onehot_drawn, n_rows, 1}},
                                         e.cols, options.precision, k_max_line_width - room);
     const auto cells = [&](const Matrix& m, std::size_t r) { return format_row_cells(m, r, screen.cols, screen.format_of(m)); };
     const std::size_t row_label = std::to_string(e.rows - 1).size();

@@ -150,8 +150,9 @@ std::string render_tied_text(const TiedLesson& lesson, const TextOptions& option
     const std::vector<BlockRow> h_rows = per_id_rows(lesson, shown_h);
     const std::vector<BlockRow> logit_rows = per_id_rows(lesson, shown_logits);
     const std::size_t label_width = std::max(widest_label(e_rows), widest_label(h_rows));
-    const Screen screen = choose_screen({{&e, shown_rows(e.rows, e.cols, {used_set.begin(), used_set.end()})},
-                                         {&lesson.hidden, shown_h}},
+    // E and H are separate tensors, each spelled as PyTorch prints it.
+    const Screen screen = choose_screen({{&e, shown_rows(e.rows, e.cols, {used_set.begin(), used_set.end()}), 0},
+                                         {&lesson.hidden, shown_h, 1}},
                                         e.cols, options.precision, block_cells_budget(label_width, 0));
     const Screen logit_screen = choose_screen({{&lesson.logits, shown_logits}}, lesson.logits.cols, options.precision,
                                               block_cells_budget(widest_label(logit_rows), 0));
