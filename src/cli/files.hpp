@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/output_paths.hpp"
 #include "core/parse_result.hpp"
 
 namespace embdemo {
@@ -39,31 +40,6 @@ ParseResult<InputFile> open_for_reading(const std::string& path);
 // The whole content of a small file, refused when it is larger than `max_bytes`.
 ParseResult<std::string> read_small_file(const std::string& path, std::uint64_t max_bytes);
 
-// Whether an output name that is a symbolic link is written through (--save-weights: the file
-// the link names is replaced, the link stays) or refused (the files embdemo itself names inside
-// an --export-projector directory, where a planted link could redirect a write outside it).
-enum class Links { follow, refuse };
-
-// Why `path` cannot be written as an output file, checked before any work: a name too long; a
-// symbolic link that loops, or (with Links::refuse) any link; something that is not a regular
-// file in the way (a device, a named pipe, a socket, a directory: replacing a link to /dev/null
-// with a regular file would destroy it); an existing file this user may not write, or one of
-// another user's that a replacement would take over; a directory that does not exist or that
-// this user may not create files in.
-std::optional<std::string> check_output_file(const std::string& path, Links links = Links::follow);
-
-// Why `path` cannot be a directory to write into: it exists and is not a directory (or is a
-// symbolic link to nothing), this user may not create files in it, or, when it is new, its
-// parent does not exist or is not writable.
-std::optional<std::string> check_output_directory(const std::string& path);
-
-// Device and inode of what `path` names (through symbolic links), when it exists: two names of
-// one file (a hard link, a symbolic link, another spelling) have the same.
-struct FileId {
-    std::uint64_t device = 0, inode = 0;
-    bool operator==(const FileId& other) const { return device == other.device && inode == other.inode; }
-};
-std::optional<FileId> file_id(const std::string& path);
 
 // Output files written in full beside their targets, then renamed into place together by
 // commit(); until then nothing the user can see has changed, and the destructor removes the
