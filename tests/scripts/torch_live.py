@@ -153,6 +153,11 @@ def ids_arg(ids):
     return ",".join(map(str, ids))
 
 
+def seeded_cli(lesson, ids_option, ids_text, vocab, dim, seed):
+    """A lesson's command line for a table drawn by torch.manual_seed(seed), V x d."""
+    return [lesson, ids_option, ids_text, "--vocab", str(vocab), "--dim", str(dim), "--seed", str(seed)]
+
+
 class Cases:
     def __init__(self, runner: Runner, rng: random.Random, tmp: str):
         self.runner, self.rng, self.tmp = runner, rng, tmp
@@ -227,7 +232,7 @@ class Cases:
         seed = random_seed(rng)
         padding = rng.choice([None, None, rng.randrange(vocab), ids[0]])
         scale = rng.random() < 0.4
-        cli = ["grad", "--ids", ids_arg(ids), "--vocab", str(vocab), "--dim", str(dim), "--seed", str(seed)]
+        cli = seeded_cli("grad", "--ids", ids_arg(ids), vocab, dim, seed)
         if padding is not None:
             cli += ["--padding-idx", str(padding)]
         if scale:
@@ -263,8 +268,7 @@ class Cases:
             weights = [[rng.choice([0.1, 0.5, 2.0, -1.5, round(rng.uniform(-3, 3), 3)]) for _ in b] for b in bags]
         seed = random_seed(rng)
         spell = lambda rows: ";".join(",".join(map(str, r)) for r in rows)
-        cli = ["bag", "--bags", spell(bags), "--vocab", str(vocab), "--dim", str(dim), "--seed", str(seed),
-               "--mode", mode]
+        cli = seeded_cli("bag", "--bags", spell(bags), vocab, dim, seed) + ["--mode", mode]
         if padding is not None:
             cli += ["--padding-idx", str(padding)]
         if weights is not None:
@@ -297,8 +301,7 @@ class Cases:
         context = seq + rng.choice([0, 0, rng.randint(1, 20)])
         seed = random_seed(rng)
         ids_text = ";".join(",".join(map(str, r)) for r in rows)
-        cli = ["positions", "--ids", ids_text, "--vocab", str(vocab), "--dim", str(dim), "--seed", str(seed),
-               "--context", str(context)]
+        cli = seeded_cli("positions", "--ids", ids_text, vocab, dim, seed) + ["--context", str(context)]
         status, report = self.runner.run(cli)
         torch.manual_seed(seed)
         tok = torch.nn.Embedding(vocab, dim)
@@ -323,8 +326,7 @@ class Cases:
         vocab, dim = random_shape(rng), random_shape(rng, 64)
         ids = random_ids(rng, vocab)
         seed = random_seed(rng)
-        cli = ["tied", "--ids", ids_arg(ids), "--vocab", str(vocab), "--dim", str(dim), "--seed", str(seed),
-               "--top", str(min(vocab, rng.randint(1, 5)))]
+        cli = seeded_cli("tied", "--ids", ids_arg(ids), vocab, dim, seed) + ["--top", str(min(vocab, rng.randint(1, 5)))]
         status, report = self.runner.run(cli)
         torch.manual_seed(seed)
         emb = torch.nn.Embedding(vocab, dim)
@@ -347,8 +349,7 @@ class Cases:
         rank = rng.randint(1, dim - 1)
         ids = random_ids(rng, vocab)
         seed = random_seed(rng)
-        cli = ["factor", "--ids", ids_arg(ids), "--vocab", str(vocab), "--dim", str(dim), "--rank", str(rank),
-               "--seed", str(seed)]
+        cli = seeded_cli("factor", "--ids", ids_arg(ids), vocab, dim, seed) + ["--rank", str(rank)]
         status, report = self.runner.run(cli)
         torch.manual_seed(seed)
         e1 = torch.nn.Embedding(vocab, rank)
