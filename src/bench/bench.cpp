@@ -33,7 +33,7 @@ std::uint64_t address_space_per_thread(std::uint64_t stack_bytes) { return 2 * s
 unsigned threads_allowed(const ThreadLimits& limits, std::uint64_t planned_bytes) {
     std::uint64_t allowed = 256;  // bench's own cap on --threads
     if (limits.address_space != 0) {
-        const std::uint64_t used = limits.mapped_bytes + planned_bytes;
+        const std::uint64_t used = limits.mapped_bytes + planned_bytes + k_openblas_buffer_bytes;
         const std::uint64_t room = limits.address_space > used ? limits.address_space - used : 0;
         allowed = std::min(allowed, 1 + room / address_space_per_thread(limits.stack_bytes));
     }

@@ -44,9 +44,13 @@ BenchPlan plan_bench(const BenchConfig& config);
 // Address space each thread beyond the first takes: a pool worker's and an OpenBLAS thread's
 // stacks (`stack_bytes` each, the default pthread stack: RLIMIT_STACK), and OpenBLAS's buffer
 // for that thread. The buffer is OpenBLAS 0.3.21's BUFFER_SIZE on x86-64 (Debian 12's
-// DYNAMIC_ARCH build maps 128 MiB per thread, measured in /proc/PID/maps); reserved, mostly
-// never touched, so it counts against RLIMIT_AS (ulimit -v), not against the memory available.
-inline constexpr std::uint64_t k_openblas_buffer_bytes = std::uint64_t{128} << 20;
+// DYNAMIC_ARCH build mallocs 128 MiB and 4 KiB per thread, which glibc maps as 128 MiB and
+// 8 KiB: measured in /proc/PID/maps and under gdb); reserved, mostly never touched, so it counts
+// against RLIMIT_AS (ulimit -v), not against the memory available. The first thread's buffer
+// is room the limit must leave too. The bench keeps glibc to one malloc arena
+// (k_bench_malloc_arenas), so threads add no 64 MiB arena reservations of their own.
+inline constexpr std::uint64_t k_openblas_buffer_bytes = (std::uint64_t{128} << 20) + 8192;
+inline constexpr int k_bench_malloc_arenas = 1;
 std::uint64_t address_space_per_thread(std::uint64_t stack_bytes);
 
 // The most threads the process limits leave room for, beside `planned_bytes` of buffers:

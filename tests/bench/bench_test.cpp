@@ -219,8 +219,11 @@ TEST_CASE("threads_allowed leaves room in the address-space and task limits") {
     space.address_space = std::uint64_t{4096} << 20;
     space.mapped_bytes = std::uint64_t{200} << 20;
     space.stack_bytes = std::uint64_t{8} << 20;
-    // (4096 - 200 - 96) MiB of room, 144 MiB a thread beyond the first.
-    CHECK(threads_allowed(space, std::uint64_t{96} << 20) == 1 + 3800 / 144);
+    // 4096 MiB less 200 mapped, 96 planned and the first thread's OpenBLAS buffer; a thread
+    // beyond the first takes two stacks and a buffer.
+    const std::uint64_t buffer = k_openblas_buffer_bytes;
+    const std::uint64_t room = (std::uint64_t{4096 - 200 - 96} << 20) - buffer;
+    CHECK(threads_allowed(space, std::uint64_t{96} << 20) == 1 + room / ((std::uint64_t{16} << 20) + buffer));
     space.mapped_bytes = space.address_space;  // nothing left: still the one thread
     CHECK(threads_allowed(space, 0) == 1);
     ThreadLimits tasks;
