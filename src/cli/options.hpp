@@ -22,18 +22,9 @@
 #include "core/memory.hpp"
 #include "core/report.hpp"
 #include "core/report_matrices.hpp"
+#include "render/output_format.hpp"
 
 namespace embdemo {
-
-enum class OutputFormat { text, json, csv, tsv, markdown, svg, html, python };
-
-// svg, html and python: the figure, the page and the PyTorch script (lookup and grad only).
-inline bool is_picture_format(OutputFormat format) {
-    return format == OutputFormat::svg || format == OutputFormat::html || format == OutputFormat::python;
-}
-
-// Which text view: the plain demonstration, one id at a time, or the narrated lesson.
-enum class View { plain, trace, walkthrough };
 
 // The lessons, one subcommand each; the notebook's demonstration is the default.
 enum class Lesson { lookup, grad, cost, bench, positions, tied, factor, bag, tokens };

@@ -22,17 +22,4 @@ std::string delimited_rows(const Matrix& m, char delimiter, bool as_integers, st
     return out;
 }
 
-std::string render_delimited(const DemoReport& report, char delimiter, const MatrixSelection& show) {
-    if (show.size() == 1) return delimited_rows(report_matrix(report, show[0]), delimiter, show[0] == ReportMatrix::onehot);
-    const MatrixSelection every(k_report_matrices.begin(), k_report_matrices.end());
-    std::string out;
-    for (const ReportMatrix which : show.empty() ? every : show) {
-        const Matrix& m = report_matrix(report, which);
-        if (!out.empty()) out += '\n';
-        out += fmt::format("# {} ({}) {} x {}\n", matrix_name(which), matrix_formula(which), m.rows, m.cols);
-        out += delimited_rows(m, delimiter, which == ReportMatrix::onehot);
-    }
-    return out;
-}
-
 }  // namespace embdemo

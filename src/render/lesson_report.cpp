@@ -62,18 +62,26 @@ void add_id_source(LessonReport& report, const IdBatch& ids) {
 }
 
 std::string render_lesson_json(const LessonReport& report, const std::vector<std::string>& show) {
-    std::vector<std::string> fields;
-    for (const LessonField& field : report.head) fields.push_back(fmt::format("\"{}\": {}", field.name, field.json));
+    // Appended in place: a GPT-2 table's text is the largest thing a run holds, never twice.
+    std::string out = "{\n";
+    const auto open_field = [&out](const std::string& name) {
+        out += (out.size() > 2 ? ",\n  \"" : "  \"") + name + "\": ";
+    };
+    for (const LessonField& field : report.head) {
+        open_field(field.name);
+        out += field.json;
+    }
     for (const LessonTable& table : report.tables) {
         if (!wanted(table, show)) continue;
-        std::string text = fmt::format("\"{}\": ", table.name);
-        append_json_table(text, table);
-        fields.push_back(std::move(text));
+        open_field(table.name);
+        append_json_table(out, table);
     }
-    for (const LessonField& field : report.checks) fields.push_back(fmt::format("\"{}\": {}", field.name, field.json));
-    std::string out = "{\n";
-    for (std::size_t i = 0; i < fields.size(); ++i) out += "  " + fields[i] + (i + 1 < fields.size() ? ",\n" : "\n");
-    return out + "}\n";
+    for (const LessonField& field : report.checks) {
+        open_field(field.name);
+        out += field.json;
+    }
+    out += "\n}\n";
+    return out;
 }
 
 std::string render_lesson_delimited(const LessonReport& report, char delimiter,

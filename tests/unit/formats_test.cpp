@@ -5,7 +5,7 @@
 #include "core/init.hpp"
 #include "core/report.hpp"
 #include "render/delimited.hpp"
-#include "render/json.hpp"
+#include "render/lookup_report.hpp"
 #include "render/markdown.hpp"
 #include "render/projector.hpp"
 
@@ -32,13 +32,13 @@ Matrix tiny_weight() {
 
 TEST_CASE("csv with --show is the bare matrix, non-finite values spelled out") {
     const DemoReport report = tiny_report(tiny_weight());
-    CHECK(render_delimited(report, ',', {ReportMatrix::weight}) == "0.5,-1\n0.1,inf\n");
-    CHECK(render_delimited(report, '\t', {ReportMatrix::onehot}) == "0\t1\n1\t0\n");
-    CHECK(render_delimited(report, ',', {ReportMatrix::onehot_matmul}) == "0.1,inf\n0.5,nan\n");
+    CHECK(render_lesson_delimited(lookup_report(report, {ReportMatrix::weight}), ',', {"weight"}) == "0.5,-1\n0.1,inf\n");
+    CHECK(render_lesson_delimited(lookup_report(report, {ReportMatrix::onehot}), '\t', {"onehot"}) == "0\t1\n1\t0\n");
+    CHECK(render_lesson_delimited(lookup_report(report, {ReportMatrix::onehot_matmul}), ',', {"onehot_matmul"}) == "0.1,inf\n0.5,nan\n");
 }
 
 TEST_CASE("csv without --show names every matrix in a header line") {
-    const std::string csv = render_delimited(tiny_report(tiny_weight()), ',', {});
+    const std::string csv = render_lesson_delimited(lookup_report(tiny_report(tiny_weight())), ',', {});
     CHECK(csv.rfind("# weight (E) 2 x 2\n0.5,-1\n0.1,inf\n\n# onehot (X = one_hot(ids)) 2 x 2\n", 0) == 0);
     CHECK(csv.find("\n# linear_output (X @ W.T with W = E.T) 2 x 2\n") != std::string::npos);
 }
@@ -55,7 +55,7 @@ TEST_CASE("json names a weight file as an ASCII JSON string that keeps every byt
     // Not UTF-8: 0xff alone, 0xc3 cut short, an overlong "/" (0xc0 0xaf); each byte is kept
     // as U+DC00 + byte, Python's surrogateescape.
     origin.detail = "a\"b\\c\x01 \xc3\xa9 \xf0\x9f\x98\x80 \xff \xc3x \xc0\xaf.npy";
-    const std::string json = render_json(tiny_report(tiny_weight(), origin));
+    const std::string json = render_lesson_json(lookup_report(tiny_report(tiny_weight(), origin)), {});
     CHECK(json.find("  \"seed\": null,\n  \"weight_source\": \"file\",\n") != std::string::npos);
     CHECK(json.find("  \"weight_file\": \"a\\\"b\\\\c\\u0001 \\u00e9 \\ud83d\\ude00 \\udcff \\udcc3x "
                     "\\udcc0\\udcaf.npy\",\n") != std::string::npos);
@@ -72,10 +72,10 @@ TEST_CASE("the projector files hold E and one label per row") {
 
 TEST_CASE("json with --show carries only the matrices named, after a shown field") {
     const DemoReport report = tiny_report(tiny_weight());
-    const std::string every = render_json(report);
+    const std::string every = render_lesson_json(lookup_report(report), {});
     CHECK(every.find("\"shown\"") == std::string::npos);
-    CHECK(render_json(report, {}) == every);
-    const std::string some = render_json(report, {ReportMatrix::onehot_matmul, ReportMatrix::lookup});
+    CHECK(render_lesson_json(lookup_report(report, {}), {}) == every);
+    const std::string some = render_lesson_json(lookup_report(report, {ReportMatrix::onehot_matmul, ReportMatrix::lookup}), {"onehot_matmul", "lookup"});
     CHECK(some.find("  \"weight_file\": null,\n  \"shown\": [\"onehot_matmul\", \"lookup\"],\n  \"onehot_matmul\": [") !=
           std::string::npos);
     CHECK(some.find("\"lookup\": [") > some.find("\"onehot_matmul\": ["));

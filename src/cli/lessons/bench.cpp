@@ -1,0 +1,18 @@
+// embdemo bench: handed over to the separate program embdemo-bench, which alone links a BLAS.
+#include <cstdio>
+
+#include "cli/bench_exec.hpp"
+#include "cli/exit_codes.hpp"
+#include "cli/lesson_kit.hpp"
+#include "cli/lessons/lesson.hpp"
+
+namespace embdemo {
+
+// Returns only when embdemo-bench could not be started.
+int run_bench(const Options& options) {
+    std::fflush(stdout);
+    print_error(exec_bench(options.bench_args));
+    return k_exit_failure;
+}
+
+}  // namespace embdemo

@@ -1,0 +1,142 @@
+// embdemo grad: the backward pass two ways (scatter-add and one_hot(ids).T @ G), or with
+// --optimizer a few torch.optim steps and which rows each one moves.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cli/exit_codes.hpp"
+#include "cli/lesson_kit.hpp"
+#include "cli/lessons/lesson.hpp"
+#include "cli/option_checks.hpp"
+#include "cli/run_memory.hpp"
+#include "cli/weight_files.hpp"
+#include "core/init.hpp"
+#include "render/grad_report.hpp"
+#include "render/grad_text.hpp"
+#include "render/html.hpp"
+#include "render/python_script.hpp"
+#include "render/train_text.hpp"
+
+namespace embdemo {
+namespace {
+
+// G from --upstream FILE: one row per id (B*T rows for a batch), d columns.
+ParseResult<Matrix> load_upstream(const Options& options, std::uint64_t dim) {
+    const std::uint64_t rows = options.request.ids.size();
+    const ShapeCheck check = [&](std::uint64_t file_rows, std::uint64_t cols) -> std::optional<std::string> {
+        if (file_rows == rows && cols == dim) return std::nullopt;
+        return "holds " + std::to_string(file_rows) + " x " + std::to_string(cols) + " (allowed: " +
+               std::to_string(rows) + " x " + std::to_string(dim) + ", one row of dL/d(lookup) per id, " +
+               "a batch's B x T ids flattened in order)";
+    };
+    return load_matrix_file("--upstream", options.grad.upstream_file, check,
+                            std::to_string(rows) + " x " + std::to_string(dim) + ", n x d: one row of G per id");
+}
+
+// --optimizer: a few torch.optim steps, and which rows each one moves.
+int run_training_steps(const Options& options) {
+    TrainingArgs args;
+    args.ids = options.id_batch;
+    args.vocab_size = options.request.vocab_size;
+    args.dim = options.request.dim;
+    args.seed = options.request.seed;
+    if (options.grad.padding_idx) {
+        args.embedding.padding_row = resolve_padding_idx(*options.grad.padding_idx, args.vocab_size).value();
+    }
+    args.embedding.scale_grad_by_freq = options.grad.scale_grad_by_freq;
+    args.upstream = options.grad.upstream == UpstreamSource::ones ? UpstreamKind::ones : UpstreamKind::randn;
+    args.optimizer = *options.grad.optimizer;
+    args.steps = options.grad.steps;
+    args.sparse = options.grad.sparse;
+    const TrainingRun run = run_training(args);
+    LessonView view;
+    view.json = [&] { return ParseResult<std::string>::ok(render_train_json(args, run)); };
+    view.text = [&](const TextOptions& text, View) { return std::vector<std::string>{render_train_text(args, run, text)}; };
+    return write_view(options, view);
+}
+
+// E for the request: a file's, the index pattern, or (left empty) the lesson draws its own.
+ParseResult<Matrix> grad_weight(DemoRequest& demo) {
+    if (demo.origin.kind == WeightOrigin::Kind::file) return load_weight_file(demo);
+    if (demo.origin.kind == WeightOrigin::Kind::index_pattern) {
+        return ParseResult<Matrix>::ok(index_pattern_weight(demo.vocab_size, demo.dim));
+    }
+    return ParseResult<Matrix>::ok(Matrix{});
+}
+
+// What --weights decided, checked now that V is known: --top's bound and --padding-idx's range.
+std::optional<std::string> check_against_vocab(const Options& options, GradRequest& request) {
+    GradOptions grad = options.grad;
+    if (auto problem = option_checks::grad_top_for_vocab(grad, request.vocab_size)) return problem;
+    request.top = grad.top;
+    if (request.padding_idx && !resolve_padding_idx(*request.padding_idx, request.vocab_size)) {
+        return "--padding-idx " + std::to_string(*request.padding_idx) + ": is out of range for the " +
+               std::to_string(request.vocab_size) + " rows of the --weights file (allowed: -" +
+               std::to_string(request.vocab_size) + " to " + std::to_string(request.vocab_size - 1) + ")";
+    }
+    if (auto too_big = check_memory_budget(grad_buffers(options, request.vocab_size, request.dim), options.max_memory)) {
+        return options.size_options + ": " + *too_big;
+    }
+    return std::nullopt;
+}
+
+LessonView grad_view(const GradLesson& lesson, const Options& options) {
+    LessonView view;
+    view.title = "Embedding backward two ways: scatter-add vs one_hot(ids).T @ G";
+    view.report = [&lesson](const std::vector<std::string>&) { return ParseResult<LessonReport>::ok(grad_report(lesson)); };
+    view.text = [&lesson](const TextOptions& text, View shown) {
+        return std::vector<std::string>{render_grad_text(lesson, text, shown == View::trace)};
+    };
+    view.figure = [&lesson](int precision) { return grad_figure(lesson, precision); };
+    view.page = [&lesson](int precision) { return grad_page(lesson, precision); };
+    view.python = [&lesson, &options] { return render_grad_python(lesson, options.grad.upstream_file); };
+    return view;
+}
+
+}  // namespace
+
+int run_grad(const Options& options) {
+    if (options.grad.optimizer) {
+        const DemoRequest& sizes = options.request;
+        if (auto too_big = check_memory_budget(grad_buffers(options, sizes.vocab_size, sizes.dim), options.max_memory)) {
+            print_error(options.size_options + ": " + *too_big);
+            return k_exit_usage;
+        }
+        return run_training_steps(options);
+    }
+    DemoRequest demo = options.request;
+    auto weight = grad_weight(demo);
+    if (!weight) {
+        print_error(weight.error());
+        return k_exit_usage;
+    }
+    GradRequest request;
+    request.ids = options.id_batch;
+    request.vocab_size = demo.vocab_size;
+    request.vocab_inferred = demo.vocab_inferred;
+    request.dim = demo.dim;
+    request.seed = demo.seed;
+    request.origin = demo.origin;
+    request.padding_idx = options.grad.padding_idx;
+    request.scale_grad_by_freq = options.grad.scale_grad_by_freq;
+    request.upstream = options.grad.upstream;
+    request.max_norm = options.max_norm;
+    request.sparse = options.grad.sparse;
+    if (auto problem = check_against_vocab(options, request)) {
+        print_error(*problem);
+        return k_exit_usage;
+    }
+    Matrix upstream;
+    if (request.upstream == UpstreamSource::file) {
+        auto loaded = load_upstream(options, request.dim);
+        if (!loaded) {
+            print_error(loaded.error());
+            return k_exit_usage;
+        }
+        upstream = std::move(loaded.value());
+    }
+    const GradLesson lesson = run_grad_lesson(request, std::move(weight.value()), std::move(upstream));
+    return lesson_status(options, write_view(options, grad_view(lesson, options)), lesson.comparison.whole.identical);
+}
+
+}  // namespace embdemo

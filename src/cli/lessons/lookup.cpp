@@ -1,0 +1,158 @@
+// The notebook's demonstration: E[ids] beside one_hot(ids) @ E and nn.Linear, with the files it
+// may save (--save-weights, --export-projector); with --max-norm, nn.Embedding's renorm first.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cli/exit_codes.hpp"
+#include "cli/lesson_kit.hpp"
+#include "cli/lessons/lesson.hpp"
+#include "cli/outputs.hpp"
+#include "cli/run_memory.hpp"
+#include "cli/weight_files.hpp"
+#include "core/escape.hpp"
+#include "core/init.hpp"
+#include "core/labels.hpp"
+#include "core/max_norm_lesson.hpp"
+#include "render/explain.hpp"
+#include "render/html.hpp"
+#include "render/lookup_report.hpp"
+#include "render/markdown.hpp"
+#include "render/max_norm_report.hpp"
+#include "render/max_norm_text.hpp"
+#include "render/python_script.hpp"
+#include "render/trace.hpp"
+#include "render/walkthrough.hpp"
+
+namespace embdemo {
+namespace {
+
+// E for the request, from wherever the options say it comes from. A file also decides the
+// request's vocab and dim, and the run's size is checked as soon as its header is read.
+ParseResult<Matrix> make_weight(DemoRequest& request, const Options& options) {
+    switch (request.origin.kind) {
+        case WeightOrigin::Kind::torch: break;
+        case WeightOrigin::Kind::torch_randint:
+            return ParseResult<Matrix>::ok(torch_randint_weight(
+                request.vocab_size, request.dim, request.seed, k_randint_low, k_randint_high));
+        case WeightOrigin::Kind::index_pattern:
+            return ParseResult<Matrix>::ok(index_pattern_weight(request.vocab_size, request.dim));
+        case WeightOrigin::Kind::file:
+            return load_weight_file(request, [&options](const DemoRequest& sized) { return check_run_size(options, sized); });
+    }
+    return ParseResult<Matrix>::ok(torch_embedding_weight(request.vocab_size, request.dim, request.seed));
+}
+
+// "--save-weights \"e.npy\" was": the files a run drops when stdout fails, for the message.
+std::string files_not_written(const Options& options) {
+    std::string files;
+    if (!options.save_weights.empty()) files = "--save-weights " + quote_for_message(options.save_weights);
+    if (!options.export_projector.empty()) {
+        files += (files.empty() ? "" : " and ") + std::string("--export-projector ") +
+                 quote_for_message(options.export_projector);
+    }
+    if (files.empty()) return files;
+    return files + (options.save_weights.empty() || options.export_projector.empty() ? " was" : " were");
+}
+
+ParseResult<std::vector<std::string>> read_labels(const Options& options, std::size_t vocab_size) {
+    using Result = ParseResult<std::vector<std::string>>;
+    if (options.labels.empty()) return Result::ok({});
+    const auto fail = [&](const std::string& problem) {
+        return Result::fail("--labels " + quote_for_message(options.labels) + ": " + problem);
+    };
+    const auto text = read_small_file(options.labels, k_max_labels_bytes);
+    if (!text) return fail(text.error());
+    auto labels = parse_labels(text.value(), vocab_size);
+    if (!labels) return fail(labels.error());
+    return labels;  // moved: `labels ? labels : ...` copied every line
+}
+
+LessonView lookup_view(const DemoReport& report, const Options& options) {
+    const DemoRequest& request = report.request;
+    const auto linear_init = [&request] { return torch_linear_weight(request.vocab_size, request.dim, request.seed); };
+    LessonView view;
+    view.report = [&report, &options](const std::vector<std::string>&) {
+        return ParseResult<LessonReport>::ok(lookup_report(report, options.show));
+    };
+    view.markdown = [&report, &options](int precision) { return render_markdown(report, precision, options.show); };
+    view.text = [&report, &options, linear_init](const TextOptions& text, View shown) -> std::vector<std::string> {
+        switch (shown) {
+            case View::plain: break;
+            case View::trace: return render_trace(report, options.trace_positions, text);
+            case View::walkthrough: return render_walkthrough(report, linear_init(), text);
+        }
+        return {render_text(report, text)};
+    };
+    view.figure = [&report](int precision) { return lookup_figure(report, precision); };
+    view.page = [&report, linear_init](int precision) { return lookup_page(report, linear_init(), precision); };
+    view.python = [&report] { return render_lookup_python(report); };
+    return view;
+}
+
+// With --max-norm: its own view and schema (embdemo-max-norm/1). Exit 3 when the lookup
+// differs from one_hot(ids) @ E as drawn, that is whenever a looked-up row was rescaled.
+int run_max_norm(const Options& options, const DemoRequest& demo, Matrix weight) {
+    MaxNormRequest request;
+    request.demo = demo;
+    request.ids = options.id_batch;
+    request.max_norm = *options.max_norm;
+    const MaxNormLesson lesson = run_max_norm_lesson(request, std::move(weight));
+    LessonView view;
+    view.report = [&lesson](const std::vector<std::string>&) { return ParseResult<LessonReport>::ok(max_norm_report(lesson)); };
+    view.text = [&lesson](const TextOptions& text, View) { return std::vector<std::string>{render_max_norm_text(lesson, text)}; };
+    std::size_t rescaled = 0;
+    for (const RenormRow& row : lesson.rows) rescaled += row.rescaled ? 1 : 0;
+    const std::string why = "the lookup differs from one_hot(ids) @ E as drawn in " +
+                            std::to_string(lesson.drawn_check.differing) + " values: max_norm rescaled " +
+                            std::to_string(rescaled) + (rescaled == 1 ? " row" : " rows") +
+                            " of E before the lookup read " + (rescaled == 1 ? "it" : "them");
+    return lesson_status(options, write_view(options, view),
+                         lesson.drawn_check.identical && lesson.after_check.identical, why);
+}
+
+}  // namespace
+
+int run_lookup(const Options& options) {
+    if (auto problem = check_output_paths(options)) {
+        print_error(*problem);
+        return k_exit_usage;
+    }
+    DemoRequest request = options.request;
+    // Seeded tables' sizes are known now; a file's once its header is read (make_weight).
+    if (request.origin.kind != WeightOrigin::Kind::file) {
+        if (auto too_big = check_run_size(options, request)) {
+            print_error(options.size_options + ": " + *too_big);
+            return k_exit_usage;
+        }
+    }
+    auto weight = make_weight(request, options);
+    if (!weight) {
+        print_error(weight.error());
+        return k_exit_usage;
+    }
+    const auto labels = read_labels(options, request.vocab_size);
+    if (!labels) {
+        print_error(labels.error());
+        return k_exit_usage;
+    }
+    if (options.max_norm) return run_max_norm(options, request, std::move(weight.value()));
+    const DemoReport report = build_demo_report(request, std::move(weight.value()));
+    FileTransaction transaction;
+    if (const std::string problem = stage_output_files(options, report.weight, labels.value(), transaction);
+        !problem.empty()) {
+        print_error(problem);
+        return k_exit_failure;
+    }
+    StagedFiles files;
+    files.transaction = &transaction;
+    files.not_written = files_not_written(options);
+    files.commit = [&options](FileTransaction& staged) { return commit_output_files(options, staged); };
+    const bool identical = report.verdict.identical && report.linear_verdict.identical;
+    const std::string why = report.difference ? "the lookup and the one-hot product differ, " +
+                                                    explain_difference(*report.difference, request.shape)
+                                              : "";
+    return lesson_status(options, write_view(options, lookup_view(report, options), files), identical, why);
+}
+
+}  // namespace embdemo
