@@ -1,5 +1,7 @@
 #include "cli/option_checks.hpp"
 
+#include "cli/lessons/lesson.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -79,6 +81,8 @@ std::optional<std::string> check_path(const char* option, const std::optional<st
     return std::nullopt;
 }
 
+bool is_table_lesson(const RawOptions& raw) { return lesson_spec(raw.lesson).caps.table_ids; }
+
 // Options of the lookup lesson that mean nothing to another lesson, refused rather than ignored.
 std::optional<std::string> check_lookup_only(const RawOptions& raw, const char* lesson) {
     const std::pair<const char*, bool> lookup_only[] = {
@@ -86,9 +90,10 @@ std::optional<std::string> check_lookup_only(const RawOptions& raw, const char* 
         {"--walkthrough", raw.walkthrough}, {"--pause", raw.pause}, {"--show", raw.show.has_value()},
         {"--save-weights", raw.save_weights.has_value()}, {"--export-projector", raw.export_projector.has_value()},
         {"--labels", raw.labels.has_value()}};
-    if (raw.trace && !raw.grad && !raw.bag) {
-        return fmt::format("--trace is a step-by-step view of the lookup, grad and bag lessons; {} has none (allowed "
-                           "with {}: the options of embdemo {} --help)", lesson, lesson, lesson);
+    if (raw.trace && !lesson_spec(raw.lesson).caps.trace) {
+        return fmt::format("--trace is a step-by-step view of {}; {} has none (allowed "
+                           "with {}: the options of embdemo {} --help)", lessons_with(&LessonCaps::trace), lesson,
+                           lesson, lesson);
     }
     for (const auto& [option, given] : lookup_only) {
         if (given) {
@@ -119,7 +124,7 @@ std::optional<std::string> parse_padding_idx(const std::string& text, std::uint6
 // The lessons without a figure, page or script refuse those formats by name.
 std::optional<std::string> check_picture_format(const RawOptions& raw, const Options& options) {
     if (!is_picture_format(options.format) || !is_table_lesson(raw)) return std::nullopt;
-    const char* lesson = raw.tied ? "tied" : raw.factor ? "factor" : raw.bag ? "bag" : "positions";
+    const char* lesson = lesson_spec(raw.lesson).name;
     return bad_value("--format", raw.format,
                      fmt::format("embdemo {} has no figure, page or script yet; svg, html and python are "
                                  "the notebook lesson's and grad's", lesson),
@@ -150,7 +155,7 @@ std::string size_options(const RawOptions& raw) {
     // From a text, V is GPT-2's unless --vocab says otherwise, and the loader's --context and
     // --batch set n = B x T.
     std::string names = ids_option(raw);
-    const bool loader = raw.positions && raw.context;
+    const bool loader = raw.lesson == Lesson::positions && raw.context;
     if (loader) names += raw.batch ? "/--context/--batch" : "/--context";
     if (raw.vocab) names += "/--vocab";
     if (raw.dim) names += "/--dim";

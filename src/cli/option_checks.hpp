@@ -22,6 +22,7 @@ constexpr std::size_t k_max_traced_positions = 64;
 constexpr std::uint64_t k_max_steps = 100;  // each step is a screenful
 
 struct RawOptions {
+    Lesson lesson = Lesson::lookup;  // the subcommand given, or the default
     std::optional<std::string> ids;
     std::optional<std::string> text;       // --text: GPT-2 tokens instead of --ids
     std::optional<std::string> text_file;  // --text-file
@@ -45,7 +46,6 @@ struct RawOptions {
     bool walkthrough = false;
     bool pause = false;
     // embdemo grad
-    bool grad = false;
     std::optional<std::string> padding_idx;
     bool scale_grad_by_freq = false;
     std::optional<std::string> upstream;
@@ -55,25 +55,19 @@ struct RawOptions {
     std::optional<std::string> momentum;
     std::optional<std::string> weight_decay;
     // embdemo cost
-    bool cost = false;
     std::optional<std::string> model;
     std::optional<std::string> tokens;
     std::vector<std::string> shared_given;  // the main command's options on the command line
     // embdemo tokens
-    bool tokens_lesson = false;
     std::optional<std::string> piece;
     // embdemo positions, tied, factor, bag: the table lessons
-    bool positions = false;
     std::optional<std::string> context;
     std::optional<std::string> encoding;  // positions: learned, sinusoidal or rope
     std::optional<std::string> stride;  // positions with text: the data loader
     std::optional<std::string> batch;
-    bool tied = false;
     std::optional<std::string> top;
     std::optional<std::string> hidden;
-    bool factor = false;
     std::optional<std::string> rank;
-    bool bag = false;
     std::optional<std::string> bags;
     std::optional<std::string> mode;
     std::optional<std::string> per_sample_weights;
@@ -84,7 +78,7 @@ struct RawOptions {
 };
 
 // A lesson that reads --ids as B x T rows and draws its tables itself.
-inline bool is_table_lesson(const RawOptions& raw) { return raw.positions || raw.tied || raw.factor || raw.bag; }
+bool is_table_lesson(const RawOptions& raw);
 
 inline constexpr std::pair<const char*, OutputFormat> k_formats[] = {
     {"text", OutputFormat::text}, {"json", OutputFormat::json}, {"csv", OutputFormat::csv},

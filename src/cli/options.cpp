@@ -8,7 +8,9 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "cli/lessons/lesson.hpp"
 #include "cli/option_checks.hpp"
+#include "cli/option_spec.hpp"
 #include "core/escape.hpp"
 #include "core/gpt2_tokenizer.hpp"
 #include "core/init.hpp"
@@ -19,45 +21,6 @@ namespace embdemo {
 namespace {
 
 using namespace option_checks;
-
-constexpr const char* k_description =
-    "embdemo shows that an embedding layer is a linear layer applied to one-hot\n"
-    "vectors. It builds E exactly as torch.manual_seed(SEED) followed by\n"
-    "torch.nn.Embedding(V, D) does, prints the lookup E[ids] next to the one-hot\n"
-    "product one_hot(ids) @ E, and checks that they are identical bit for bit.\n";
-
-constexpr const char* k_footer = R"(Examples:
-  embdemo --ids 2,3,1 --dim 5                 the notebook's example (seed 123)
-  embdemo --ids 2,3,1 --dim 5 --format json   the same numbers as JSON
-  embdemo --ids 2,3,1 --dim 5 --trace         one id at a time, step by step
-  embdemo --ids 2,3,1 --dim 5 --walkthrough   the notebook as a narrated lesson
-  embdemo --ids 2,3,1 --dim 3 --init index    numbers to check by hand
-  embdemo --ids 2,3,1 --dim 5 --format csv --show lookup   one matrix as CSV
-  embdemo --ids 464,3290 --weights wte.npy    a real model's table (numpy.save)
-  embdemo --text "Your journey starts with one step" --dim 4
-                                              GPT-2's token ids of a sentence
-  embdemo --ids 2,3,1 --dim 5 --format svg > figure.svg    the notebook's figure
-  embdemo --ids 2,3,1 --dim 5 --format html > lesson.html  the lesson as a page
-  embdemo --ids 2,3,1 --dim 5 --format python > check.py   the run in PyTorch
-  embdemo --ids 2,3,1,3 --dim 5 --max-norm 1  max_norm rescales E in the lookup
-
-Matrices for --show (one, or several separated by commas): weight, onehot,
-lookup, onehot_matmul, linear_output.
-Weight files: a .npy file (recognised by its content; float32 or float64, 2-D,
-C order) or a .csv/.tsv file (by its name; one row of E per line, no header).
-
-Exit status:
-  0  the lookup and the one-hot product are identical
-  1  failure while writing the output or a file (e.g. a full disk), or an
-     internal error
-  2  bad command line or input, including an unreadable or malformed file
-     (one line on stderr, nothing on stdout)
-  3  the two results differ (possible with weights from a file: -0.0, inf, nan)
-     or, with --max-norm, the lookup read rows that max_norm had rescaled
-
-Colour only on a terminal; NO_COLOR, TERM=dumb and --color are respected.
---palette auto picks light-background colours when COLORFGBG says so.)";
-
 
 // "lookup,onehot_matmul" -> those matrices, in that order; each name once.
 ParseResult<MatrixSelection> parse_matrix_selection(const std::string& text) {
@@ -82,111 +45,6 @@ ParseResult<MatrixSelection> parse_matrix_selection(const std::string& text) {
     }
 }
 
-// nn.Embedding's max_norm and norm_type: shared options, taken by the lookup and grad lessons.
-void declare_max_norm_options(CLI::App& app, RawOptions& raw) {
-    const auto single = [](CLI::Option* option) {
-        return option->multi_option_policy(CLI::MultiOptionPolicy::Throw);
-    };
-    single(app.add_option("--max-norm", raw.max_norm, "nn.Embedding's max_norm: rescale rows above M"))
-        ->type_name("M");
-    single(app.add_option("--norm-type", raw.norm_type, "with --max-norm: the p of the norm (default 2, inf)"))
-        ->type_name("P");
-}
-
-void declare_options(CLI::App& app, RawOptions& raw) {
-    // Every value is read as a string and checked by our own parsers in validate(). Help lines
-    // stay within 80 columns: CLI11 does not wrap them.
-    const auto single = [](CLI::Option* option) {
-        return option->multi_option_policy(CLI::MultiOptionPolicy::Throw);
-    };
-    single(app.add_option("--ids", raw.ids, "token ids, e.g. 2,3,1 (required)"))->type_name("LIST");
-    single(app.add_option("--text", raw.text, "GPT-2 tokens of this text as the ids"))->type_name("TEXT");
-    single(app.add_option("--text-file", raw.text_file, "GPT-2 tokens of a UTF-8 file as the ids"))
-        ->type_name("FILE");
-    single(app.add_option("--vocab", raw.vocab, "rows of E (default: largest id + 1)"))->type_name("V");
-    single(app.add_option("--dim", raw.dim, "columns of E (required unless --weights)"))->type_name("D");
-    single(app.add_option("--seed", raw.seed, "torch.manual_seed, 0 to 2^64-1 (default 123)"))
-        ->type_name("SEED");
-    single(app.add_option("--init", raw.init, "torch, index (10*k + j) or randint (-9..9)"))
-        ->type_name("KIND")
-        ->capture_default_str();
-    single(app.add_option("--weights", raw.weights, "E from a .npy, .csv or .tsv file instead"))
-        ->type_name("FILE");
-    single(app.add_option("--format", raw.format, "text, json, csv, tsv, markdown, svg, html, python"))
-        ->type_name("FORMAT")
-        ->capture_default_str();
-    single(app.add_option("--show", raw.show, "only these matrices, e.g. lookup (see below)"))
-        ->type_name("LIST");
-    single(app.add_option("--precision", raw.precision, "decimals in text and markdown, 0 to 9"))
-        ->type_name("P")
-        ->capture_default_str();
-    single(app.add_option("--color", raw.color, "auto, always or never"))
-        ->type_name("WHEN")
-        ->capture_default_str();
-    single(app.add_option("--palette", raw.palette, "colours for a dark or light background, or auto"))
-        ->type_name("BG")
-        ->capture_default_str();
-    single(app.add_flag("--trace", raw.trace, "show each id step by step"));
-    single(app.add_option("--trace-positions", raw.trace_positions,
-                          "with --trace: only these positions, e.g. 0,2"))
-        ->type_name("LIST");
-    single(app.add_flag("--walkthrough", raw.walkthrough, "the notebook as a narrated lesson"));
-    single(app.add_flag("--pause", raw.pause, "wait for Enter between steps (on a terminal)"));
-    single(app.add_option("--save-weights", raw.save_weights,
-                          "also write E (numpy.save) to FILE, ending in .npy"))
-        ->type_name("FILE");
-    single(app.add_option("--export-projector", raw.export_projector,
-                          "also write TensorFlow Projector files to DIR"))
-        ->type_name("DIR");
-    single(app.add_option("--labels", raw.labels, "with --export-projector: a label per row"))
-        ->type_name("FILE");
-    single(app.add_option("--max-memory", raw.max_memory, "refuse runs needing more, e.g. 4G (default 1G)"))
-        ->type_name("SIZE");
-    declare_max_norm_options(app, raw);
-}
-
-void declare_grad_options(CLI::App& grad, RawOptions& raw) {
-    const auto single = [](CLI::Option* option) {
-        return option->multi_option_policy(CLI::MultiOptionPolicy::Throw);
-    };
-    single(grad.add_option("--padding-idx", raw.padding_idx, "nn.Embedding's padding_idx, -V to V-1"))
-        ->type_name("K");
-    single(grad.add_flag("--scale-grad-by-freq", raw.scale_grad_by_freq,
-                         "divide each row of G by its id's count"));
-    single(grad.add_option("--upstream", raw.upstream, "G: randn (default), ones, or a file"))
-        ->type_name("G");
-    single(grad.add_option("--optimizer", raw.optimizer, "take optimizer steps: sgd, adam, adamw"))
-        ->type_name("OPT");
-    single(grad.add_option("--steps", raw.steps, "with --optimizer: 1 to 100 (default 1)"))->type_name("N");
-    single(grad.add_option("--lr", raw.lr, "learning rate (sgd 0.1, adam/adamw 0.001)"))->type_name("LR");
-    single(grad.add_option("--momentum", raw.momentum, "sgd's momentum (default 0)"))->type_name("M");
-    single(grad.add_option("--weight-decay", raw.weight_decay, "default 0, adamw 0.01"))->type_name("W");
-    single(grad.add_flag("--sparse", raw.sparse, "nn.Embedding(sparse=True): the COO gradient"));
-    single(grad.add_option("--top", raw.top, "swaps listed per position by dL/dX, 1 to 10 (3)"))->type_name("K");
-}
-
-constexpr const char* k_grad_footer = R"(The shared options (--ids, --vocab, --dim, --seed, --init, --weights, --format,
---precision, --color, --palette) work here as in embdemo --help. --ids takes a
-batch too: "2,3,1;0,1,1" is torch.tensor([[2,3,1],[0,1,1]]).
-
-Examples:
-  embdemo grad --ids 2,3,1,3 --dim 5              repeated ids add up
-  embdemo grad --ids "2,3;1,1" --dim 4            a 2 x 2 batch
-  embdemo grad --ids 2,0,2 --dim 3 --padding-idx 0   padding gets no gradient
-  embdemo grad --ids 2,3,3 --dim 3 --scale-grad-by-freq --format json
-  embdemo grad --ids 2,3,1,3 --dim 5 --format html > grad.html   as a page
-  embdemo grad --ids 2,3,1,3 --dim 5 --sparse     the COO gradient, coalesced
-  embdemo grad --ids 2,3,1,3 --dim 5 --max-norm 1   E rescaled, dE unchanged
-  embdemo grad --ids 5,40000 --vocab 50257 --dim 768 --top 5   swaps by dL/dX
-
---max-norm M [--norm-type P] (shared with the lookup lesson) renormalises E in
-the forward. --sparse takes plain --optimizer sgd steps; PyTorch refuses it with
---scale-grad-by-freq, adam, adamw and SGD's weight decay (embdemo: momentum).
-
-Exit status: 0 when both gradients agree bit for bit, 3 when they differ (with
---padding-idx or --scale-grad-by-freq they do wherever those apply), 2 for bad
-input, 1 for a failed write.)";
-
 // The options about files and formats that only make sense together.
 std::optional<std::string> check_combinations(const RawOptions& raw, const Options& options) {
     const struct {
@@ -201,7 +59,7 @@ std::optional<std::string> check_combinations(const RawOptions& raw, const Optio
         if (auto problem = check_path(path.option, path.path, path.allowed)) return problem;
     }
     // In grad the seed still draws G (--upstream randn, the default).
-    const bool seed_draws_upstream = raw.grad && raw.upstream.value_or("randn") == "randn";
+    const bool seed_draws_upstream = raw.lesson == Lesson::grad && raw.upstream.value_or("randn") == "randn";
     if (raw.weights && raw.seed && !seed_draws_upstream) {
         return std::string("--seed cannot be combined with --weights: E comes from the file, so the seed "
                            "would have no effect (allowed: one of them)");
@@ -266,7 +124,7 @@ std::optional<std::string> validate_view(const RawOptions& raw, Options& options
     }
     // The other lessons refuse --trace-positions and --pause by name (check_lookup_only), with or
     // without --trace: "needs --trace" would send the user to a second refusal.
-    const bool lookup = !raw.grad && !is_table_lesson(raw);
+    const bool lookup = raw.lesson != Lesson::grad && !is_table_lesson(raw);
     if (lookup && raw.trace_positions && !raw.trace) {
         return std::string("--trace-positions needs --trace");
     }
@@ -305,159 +163,6 @@ std::optional<std::string> validate_view(const RawOptions& raw, Options& options
     }
     return std::nullopt;
 }
-
-// ---- embdemo cost ----
-
-constexpr const char* k_cost_footer = R"(The sizes come from --model, or from --tokens N (or --ids LIST, n = its
-length) with --vocab V and --dim D; --format json gives every count exactly.
-Models: gpt2 (GPT-2 small, V 50,257, d 768, n 1,024), gpt2-xl (d 1,600),
-llama3-8b (V 128,256, d 4,096, n 8,192); n is the model's context length
-unless --tokens or --ids says otherwise.
-
-Examples:
-  embdemo cost --model gpt2                     GPT-2 small, 1,024 tokens
-  embdemo cost --model llama3-8b --tokens 1     one token of a large vocabulary
-  embdemo cost --ids 2,3,1 --dim 5              the notebook's sizes
-  embdemo cost --tokens 4096 --vocab 32000 --dim 4096 --format json
-
-Exit status: 0, or 2 for bad input (one line on stderr), 1 for a failed write.)";
-
-void declare_cost_options(CLI::App& cost, RawOptions& raw) {
-    const auto single = [](CLI::Option* option) {
-        return option->multi_option_policy(CLI::MultiOptionPolicy::Throw);
-    };
-    single(cost.add_option("--model", raw.model, "a real model's sizes: gpt2, gpt2-xl, llama3-8b"))
-        ->type_name("NAME");
-    single(cost.add_option("--tokens", raw.tokens, "n, the number of ids (1 to 1,048,576)"))->type_name("N");
-}
-
-// ---- embdemo tokens ----
-
-constexpr const char* k_tokens_footer = R"(The text comes from --text or --text-file (UTF-8); --dim sets d for the table
-sizes (default 768, GPT-2 small's); --format text or json. The ids are those of
-tiktoken.get_encoding("gpt2").encode(text, allowed_special={"<|endoftext|>"}).
-
-Examples:
-  embdemo tokens --text "Your journey starts with one step"
-  embdemo tokens --text "unbelievably" --piece 0
-  embdemo tokens --text-file notes.txt --format json
-)";
-
-void declare_tokens_options(CLI::App& tokens, RawOptions& raw) {
-    tokens.add_option("--piece", raw.piece, "the piece to follow through BPE, from 0 (default: most merges)")
-        ->multi_option_policy(CLI::MultiOptionPolicy::Throw)
-        ->type_name("K");
-}
-
-// ---- The table lessons: positions (and, below, tied, factor, bag) ----
-
-void declare_positions_options(CLI::App& positions, RawOptions& raw) {
-    positions.add_option("--context", raw.context, "rows of the position table C, at least T (default T)")
-        ->type_name("C")
-        ->multi_option_policy(CLI::MultiOptionPolicy::Throw);
-    positions.add_option("--encoding", raw.encoding, "learned (default), sinusoidal or rope")
-        ->type_name("KIND")
-        ->multi_option_policy(CLI::MultiOptionPolicy::Throw);
-    positions.add_option("--stride", raw.stride, "with --text and --context: the loader's S (default T)")
-        ->type_name("S")
-        ->multi_option_policy(CLI::MultiOptionPolicy::Throw);
-    positions.add_option("--batch", raw.batch, "with --text and --context: the loader's B (default 4)")
-        ->type_name("B")
-        ->multi_option_policy(CLI::MultiOptionPolicy::Throw);
-}
-
-// The first lines of the help footer of positions, tied and factor.
-constexpr const char* k_table_lesson_shared = R"(The shared options --ids, --vocab, --dim, --seed, --format (text, json, csv,
-tsv, markdown), --precision, --color and --palette work here as in embdemo
---help.
-)";
-
-constexpr const char* k_positions_footer = R"(--ids takes a batch too: "2,3,1;0,1,1" is torch.tensor([[2,3,1],[0,1,1]]), and
-every row gets the same P[0..T). E and P are drawn as torch.manual_seed(SEED);
-tok = nn.Embedding(V, D); pos = nn.Embedding(C, D) draws them.
-
-Examples:
-  embdemo positions --ids 2,3,1 --dim 5             tok + pos (book, ch. 2)
-  embdemo positions --ids 2,3,2 --dim 4             one id, two vectors
-  embdemo positions --ids "2,3;1,1" --dim 4 --context 8   a batch, C = 8
-  embdemo positions --ids 2,3,1 --dim 5 --format json
-
-Exit status: 0 when both lookups equal their one-hot products bit for bit, 2 for
-bad input, 1 for a failed write.)";
-
-void declare_tied_options(CLI::App& tied, RawOptions& raw) {
-    tied.add_option("--top", raw.top, "top-K token ids per position, 1 to V (default 5)")
-        ->type_name("K")
-        ->multi_option_policy(CLI::MultiOptionPolicy::Throw);
-    tied.add_option("--hidden", raw.hidden, "H from a .npy/.csv/.tsv file, n x D (default E[ids])")
-        ->type_name("FILE")
-        ->multi_option_policy(CLI::MultiOptionPolicy::Throw);
-}
-
-constexpr const char* k_tied_footer = R"(--ids takes a batch too. E is nn.Embedding(V, D) after torch.manual_seed(SEED);
-the output layer is nn.Linear(D, V, bias=False) with its weight set to E, as
-GPT-2 ties out_head.weight = tok_emb.weight. H defaults to E[ids], a stand-in
-for the final hidden state.
-
-Examples:
-  embdemo tied --ids 2,3,1 --dim 5                 logits = E[ids] @ E.T
-  embdemo tied --ids 464,3290 --vocab 50257 --dim 768 --top 3   GPT-2 sizes
-  embdemo tied --ids 2,3 --dim 5 --hidden h.npy    your own final hidden state
-  embdemo tied --ids 2,3,1 --dim 5 --format json
-
-Exit status: 0, 2 for bad input (including an unreadable --hidden file), 1 for
-a failed write.)";
-
-void declare_factor_options(CLI::App& factor, RawOptions& raw) {
-    factor.add_option("--rank", raw.rank, "r, the width of E1: 1 to D-1 (required)")
-        ->type_name("R")
-        ->multi_option_policy(CLI::MultiOptionPolicy::Throw);
-}
-
-constexpr const char* k_factor_footer = R"(--ids takes a batch too. After torch.manual_seed(SEED), e1 = nn.Embedding(V, R)
-is drawn, then proj = nn.Linear(R, D, bias=False); E2 = proj.weight.T (R x D),
-and the output is proj(e1(ids)) = E1[ids] @ E2.
-
-Examples:
-  embdemo factor --ids 2,3,1 --dim 8 --rank 2          a rank-2 table, d = 8
-  embdemo factor --ids 5 --vocab 30000 --dim 768 --rank 128   ALBERT's sizes
-  embdemo factor --ids 2,3,1 --dim 8 --rank 2 --format json
-
-Exit status: 0 when E1[ids] @ E2 and (one_hot(ids) @ E1) @ E2 agree bit for
-bit, 2 for bad input, 1 for a failed write.)";
-
-void declare_bag_options(CLI::App& bag, RawOptions& raw) {
-    const auto single = [](CLI::Option* option) {
-        return option->multi_option_policy(CLI::MultiOptionPolicy::Throw);
-    };
-    single(bag.add_option("--bags", raw.bags, "the bags, e.g. \"2,3;1,1,0\"; \"2;;1\": empty middle bag"))
-        ->type_name("BAGS");
-    single(bag.add_option("--mode", raw.mode, "sum, mean (default, as PyTorch) or max"))->type_name("MODE");
-    single(bag.add_option("--per-sample-weights", raw.per_sample_weights, "with sum: a weight per id, e.g. \"0.5,2;1,1,1\""))
-        ->type_name("W");
-    single(bag.add_option("--padding-idx", raw.padding_idx, "nn.EmbeddingBag's padding_idx, -V to V-1"))
-        ->type_name("K");
-}
-
-constexpr const char* k_bag_footer = R"(--bags replaces --ids here; the shared options --vocab, --dim, --seed,
---format (text, json, csv, tsv, markdown), --precision, --color and --palette
-work as in embdemo --help. After torch.manual_seed(SEED), bag =
-nn.EmbeddingBag(V, D, mode=MODE, padding_idx=K) is called as bag(input,
-offsets), input being the bags' ids in one list and offsets where each bag
-starts. An empty bag (nothing between two ';', or before the first or after the
-last) gives zeros. --trace adds up the first 8 bags (and the one where M @ E
-differs most) step by step, in the kernel's order and, for sum and mean, in
-M @ E's.
-
-Examples:
-  embdemo bag --bags "2,3;1,1,0" --dim 5                mean of each bag
-  embdemo bag --bags "2,3;1" --dim 5 --mode sum --per-sample-weights "0.5,2;3"
-  embdemo bag --bags "2,3;;1" --dim 4 --mode max        winners; empty bag
-  embdemo bag --bags "2,0,2;0" --dim 4 --padding-idx 0  padding is skipped
-  embdemo bag --bags "2,3,3" --dim 3 --trace            where an ulp comes from
-
-Exit status: 0 (M @ E may differ from the bag's output in the last bits, which
-the view measures), 2 for bad input, 1 for a failed write.)";
 
 // The ids (from --ids, --text or --text-file), V, d and the seed.
 std::optional<std::string> validate_sizes(const RawOptions& raw, Options& options) {
@@ -565,8 +270,8 @@ std::optional<std::string> validate_output(const RawOptions& raw, Options& optio
 
 // Turns the raw strings into a validated Options, or the first problem found.
 CommandLine validate(const RawOptions& raw) {
-    if (raw.cost) return validate_cost(raw);
-    if (raw.tokens_lesson) return validate_tokens(raw);
+    if (raw.lesson == Lesson::cost) return validate_cost(raw);
+    if (raw.lesson == Lesson::tokens) return validate_tokens(raw);
     CommandLine result;
     Options& options = result.options;
     DemoRequest& request = options.request;
@@ -578,15 +283,15 @@ CommandLine validate(const RawOptions& raw) {
     // With --weights the sizes are checked against the file's header, before its data is read;
     // bag's product is B x V x d, checked by validate_bag.
     if (auto too_big = check_demo_sizes(request.ids.size(), request.vocab_size, request.dim);
-        too_big && !raw.weights && !raw.bag) {
+        too_big && !raw.weights && raw.lesson != Lesson::bag) {
         return fail(options.size_options + ": " + *too_big);
     }
     if (auto problem = validate_init(raw, request)) return fail(*problem);
-    if (!raw.weights && !raw.grad && !is_table_lesson(raw)) {  // a file's sizes are checked once its header is read
+    if (!raw.weights && raw.lesson != Lesson::grad && !is_table_lesson(raw)) {  // a file's sizes are checked once its header is read
         if (auto too_big = check_output_size(options, request)) return fail(*too_big);
     }
     if (auto problem = validate_view(raw, options)) return fail(*problem);
-    if (raw.grad) {
+    if (raw.lesson == Lesson::grad) {
         if (auto problem = validate_grad(raw, options)) return fail(*problem);
     }
     if (is_table_lesson(raw)) {
@@ -705,57 +410,48 @@ std::optional<std::string> check_output_size(const Options& options, const DemoR
     return too_big;
 }
 
+namespace {
+
+// Hands a list of options to CLI11. Every value is read as a string and checked by embdemo's
+// own parsers in validate(); each option may be given once.
+void declare(CLI::App& app, const LessonHelp& help, RawOptions& raw) {
+    for (std::size_t i = 0; i < help.option_count; ++i) {
+        const OptionSpec& spec = help.options[i];
+        CLI::Option* option = spec.flag ? app.add_flag(spec.name, raw.*spec.flag, spec.help)
+                              : spec.value ? app.add_option(spec.name, raw.*spec.value, spec.help)
+                                           : app.add_option(spec.name, raw.*spec.with_default, spec.help)->capture_default_str();
+        option->multi_option_policy(CLI::MultiOptionPolicy::Throw);
+        if (!spec.flag) option->type_name(spec.type_name);
+    }
+}
+
+}  // namespace
+
 struct CommandLineParser::Parts {
-    CLI::App app{k_description, "embdemo"};
+    CLI::App app{k_main_description, "embdemo"};
     RawOptions raw;  // the variables app's options fill; back to their defaults after each parse
-    CLI::App* grad = nullptr;
-    CLI::App* cost = nullptr;
-    CLI::App* bench = nullptr;
-    CLI::App* positions = nullptr;
-    CLI::App* tied = nullptr;
-    CLI::App* factor = nullptr;
-    CLI::App* tokens = nullptr;
-    CLI::App* bag = nullptr;
+    std::vector<std::pair<CLI::App*, const LessonSpec*>> lessons;  // the subcommands
 
     Parts() {
         app.set_version_flag("--version", std::string("embdemo ") + EMBDEMO_VERSION);
-        app.footer(k_footer);
+        app.footer(k_shared_help.footer);
         app.get_formatter()->column_width(26);
         app.allow_extras();  // reported by describe_extra, in our words
-        declare_options(app, raw);
+        declare(app, k_shared_help, raw);
         // Lessons are subcommands; the shared options stay on the main command and may follow the
         // lesson's name (fallthrough), so they are parsed and validated in one place.
-        CLI::App* lookup = app.add_subcommand("lookup", "the notebook's demonstration (the default)");
-        lookup->fallthrough();
-        grad = app.add_subcommand("grad", "backward two ways: only used rows get a gradient");
-        grad->fallthrough();
-        grad->footer(k_grad_footer);
-        declare_grad_options(*grad, raw);
-        cost = app.add_subcommand("cost", "the cost of both forms for n, V, d or a real model");
-        cost->fallthrough();
-        cost->footer(k_cost_footer);
-        declare_cost_options(*cost, raw);
-        // Listed here for --help; `embdemo bench ...` itself is handed over before parsing.
-        bench = app.add_subcommand("bench", "time both forms on this machine (embdemo bench --help)");
-        bench->allow_extras();
-        const auto add_lesson = [this](const char* name, const char* description, std::string footer) {
-            CLI::App* lesson = app.add_subcommand(name, description);
-            lesson->fallthrough();
-            lesson->footer(std::move(footer));
-            return lesson;
-        };
-        const std::string shared = k_table_lesson_shared;
-        positions = add_lesson("positions", "token + position tables: E[ids] + P[0..T)", shared + k_positions_footer);
-        declare_positions_options(*positions, raw);
-        tied = add_lesson("tied", "the output layer reuses E: logits = H @ E.T", shared + k_tied_footer);
-        declare_tied_options(*tied, raw);
-        factor = add_lesson("factor", "ALBERT's factorised table: E1[ids] @ E2", shared + k_factor_footer);
-        declare_factor_options(*factor, raw);
-        tokens = add_lesson("tokens", "GPT-2's tokenizer: text -> pieces -> merges -> ids",
-                            k_tokens_footer);
-        declare_tokens_options(*tokens, raw);
-        bag = add_lesson("bag", "nn.EmbeddingBag as a multi-hot product: sum/mean/max", k_bag_footer);
-        declare_bag_options(*bag, raw);
+        for (auto spec = lessons_begin(); spec != lessons_end(); ++spec) {
+            CLI::App* lesson = app.add_subcommand((*spec)->name, (*spec)->summary);
+            const LessonHelp& help = (*spec)->help;
+            if ((*spec)->caps.own_parser) {
+                lesson->allow_extras();
+            } else {
+                lesson->fallthrough();
+            }
+            if (*help.footer) lesson->footer(std::string(help.footer_head) + help.footer);
+            declare(*lesson, help, raw);
+            lessons.emplace_back(lesson, *spec);
+        }
         app.require_subcommand(0, 1);
     }
 };
@@ -803,20 +499,18 @@ CommandLine CommandLineParser::parse(int argc, const char* const argv[]) {
         return fail(describe_parse_error(error));
     }
     if (!app.remaining().empty()) return fail(describe_extra(app.remaining().front()));
-    raw.grad = m_parts->grad->parsed();
-    raw.cost = m_parts->cost->parsed();
-    if (m_parts->bench->parsed()) {
-        return fail("bench must be the first word: embdemo bench [OPTIONS] (its options: embdemo bench --help)");
+    for (const auto& [subcommand, spec] : m_parts->lessons) {
+        if (!subcommand->parsed()) continue;
+        if (spec->caps.own_parser) {
+            return fail(std::string(spec->name) + " must be the first word: embdemo " + spec->name +
+                        " [OPTIONS] (its options: embdemo " + spec->name + " --help)");
+        }
+        raw.lesson = spec->id;
     }
     for (const CLI::Option* option : app.get_options()) {
         if (option->count() > 0) raw.shared_given.push_back(option->get_name());
     }
-    raw.positions = m_parts->positions->parsed();
-    raw.tied = m_parts->tied->parsed();
-    raw.factor = m_parts->factor->parsed();
-    raw.bag = m_parts->bag->parsed();
-    raw.tokens_lesson = m_parts->tokens->parsed();
-    if (raw.bag) {
+    if (raw.lesson == Lesson::bag) {
         if (auto problem = prepare_bag_ids(raw)) return fail(*problem);
     }
     raw.precision_given = app.count("--precision") > 0;

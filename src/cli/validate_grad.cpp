@@ -1,6 +1,8 @@
 // embdemo grad's options, and --max-norm/--norm-type (lookup and grad), turned into Options.
 #include "cli/option_checks.hpp"
 
+#include "cli/lessons/lesson.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -188,14 +190,14 @@ std::optional<std::string> validate_max_norm(const RawOptions& raw, Options& opt
         return bad_value("--format", raw.format, "cannot show --max-norm's two tables",
                          "text, json, csv, tsv or markdown with --max-norm");
     }
-    const char* table_lesson = raw.positions ? "positions" : raw.tied ? "tied" : raw.factor ? "factor" : raw.bag ? "bag" : nullptr;
-    if (table_lesson) {
+    if (is_table_lesson(raw)) {
+        const char* table_lesson = lesson_spec(raw.lesson).name;
         return fmt::format("--max-norm belongs to the lookup and grad lessons, not to {} (allowed with {}: the "
                            "options of embdemo {} --help)", table_lesson, table_lesson, table_lesson);
     }
     MaxNorm max_norm;
     if (auto problem = parse_max_norm(raw, max_norm)) return problem;
-    if (!raw.grad) {
+    if (raw.lesson != Lesson::grad) {
         if (auto problem = check_max_norm_view(raw)) return problem;
     }
     options.max_norm = max_norm;

@@ -1,6 +1,8 @@
 // The table lessons' options (positions, tied, factor, bag), turned into Options.
 #include "cli/option_checks.hpp"
 
+#include "cli/lessons/lesson.hpp"
+
 #include <algorithm>
 #include <optional>
 #include <string_view>
@@ -190,28 +192,19 @@ std::optional<std::string> prepare_bag_ids(RawOptions& raw) {
 }
 
 std::optional<std::string> validate_table_lesson(const RawOptions& raw, Options& options) {
-    const char* lesson = raw.tied ? "tied" : raw.factor ? "factor" : raw.bag ? "bag" : "positions";
+    const char* lesson = lesson_spec(raw.lesson).name;
     if (auto problem = check_table_lesson_exclusive(raw, lesson)) return problem;
-    if (raw.tied) {
-        options.lesson = Lesson::tied;
-        return validate_tied(raw, options);
-    }
-    if (raw.factor) {
-        options.lesson = Lesson::factor;
-        return validate_factor(raw, options);
-    }
-    if (raw.bag) {
-        options.lesson = Lesson::bag;
-        return validate_bag(raw, options);
-    }
-    options.lesson = Lesson::positions;
+    options.lesson = raw.lesson;
+    if (raw.lesson == Lesson::tied) return validate_tied(raw, options);
+    if (raw.lesson == Lesson::factor) return validate_factor(raw, options);
+    if (raw.lesson == Lesson::bag) return validate_bag(raw, options);
     return validate_positions(raw, options);
 }
 
 // positions with text and --context T: the first batch of the book's data loader replaces the
 // text's ids (B x T windows); --stride and --batch mean nothing without it.
 std::optional<std::string> apply_data_loader(const RawOptions& raw, IdBatch& ids, Options& options) {
-    const bool loader = raw.positions && ids.source.from_text() && raw.context;
+    const bool loader = raw.lesson == Lesson::positions && ids.source.from_text() && raw.context;
     if (!loader) {
         if (!raw.stride && !raw.batch) return std::nullopt;
         return std::string(raw.stride ? "--stride" : "--batch") +

@@ -15,4 +15,8 @@ int run_bench(const Options& options) {
     return k_exit_failure;
 }
 
+// Listed for --help; `embdemo bench ...` itself is handed over before parsing.
+extern const LessonSpec k_bench_lesson = {Lesson::bench, "bench", "time both forms on this machine (embdemo bench --help)",
+                                          {false, false, true}, {}, run_bench};
+
 }  // namespace embdemo

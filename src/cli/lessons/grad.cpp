@@ -7,6 +7,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/lesson_kit.hpp"
 #include "cli/lessons/lesson.hpp"
+#include "cli/option_spec.hpp"
 #include "cli/option_checks.hpp"
 #include "cli/run_memory.hpp"
 #include "cli/weight_files.hpp"
@@ -138,5 +139,48 @@ int run_grad(const Options& options) {
     const GradLesson lesson = run_grad_lesson(request, std::move(weight.value()), std::move(upstream));
     return lesson_status(options, write_view(options, grad_view(lesson, options)), lesson.comparison.whole.identical);
 }
+
+
+namespace {
+
+constexpr const char* k_grad_footer = R"(The shared options (--ids, --vocab, --dim, --seed, --init, --weights, --format,
+--precision, --color, --palette) work here as in embdemo --help. --ids takes a
+batch too: "2,3,1;0,1,1" is torch.tensor([[2,3,1],[0,1,1]]).
+
+Examples:
+  embdemo grad --ids 2,3,1,3 --dim 5              repeated ids add up
+  embdemo grad --ids "2,3;1,1" --dim 4            a 2 x 2 batch
+  embdemo grad --ids 2,0,2 --dim 3 --padding-idx 0   padding gets no gradient
+  embdemo grad --ids 2,3,3 --dim 3 --scale-grad-by-freq --format json
+  embdemo grad --ids 2,3,1,3 --dim 5 --format html > grad.html   as a page
+  embdemo grad --ids 2,3,1,3 --dim 5 --sparse     the COO gradient, coalesced
+  embdemo grad --ids 2,3,1,3 --dim 5 --max-norm 1   E rescaled, dE unchanged
+  embdemo grad --ids 5,40000 --vocab 50257 --dim 768 --top 5   swaps by dL/dX
+
+--max-norm M [--norm-type P] (shared with the lookup lesson) renormalises E in
+the forward. --sparse takes plain --optimizer sgd steps; PyTorch refuses it with
+--scale-grad-by-freq, adam, adamw and SGD's weight decay (embdemo: momentum).
+
+Exit status: 0 when both gradients agree bit for bit, 3 when they differ (with
+--padding-idx or --scale-grad-by-freq they do wherever those apply), 2 for bad
+input, 1 for a failed write.)";
+
+const OptionSpec k_grad_options[] = {
+    value_option("--padding-idx", "K", "nn.Embedding's padding_idx, -V to V-1", &option_checks::RawOptions::padding_idx),
+    flag_option("--scale-grad-by-freq", "divide each row of G by its id's count", &option_checks::RawOptions::scale_grad_by_freq),
+    value_option("--upstream", "G", "G: randn (default), ones, or a file", &option_checks::RawOptions::upstream),
+    value_option("--optimizer", "OPT", "take optimizer steps: sgd, adam, adamw", &option_checks::RawOptions::optimizer),
+    value_option("--steps", "N", "with --optimizer: 1 to 100 (default 1)", &option_checks::RawOptions::steps),
+    value_option("--lr", "LR", "learning rate (sgd 0.1, adam/adamw 0.001)", &option_checks::RawOptions::lr),
+    value_option("--momentum", "M", "sgd's momentum (default 0)", &option_checks::RawOptions::momentum),
+    value_option("--weight-decay", "W", "default 0, adamw 0.01", &option_checks::RawOptions::weight_decay),
+    flag_option("--sparse", "nn.Embedding(sparse=True): the COO gradient", &option_checks::RawOptions::sparse),
+    value_option("--top", "K", "swaps listed per position by dL/dX, 1 to 10 (3)", &option_checks::RawOptions::top),
+};
+
+}  // namespace
+
+extern const LessonSpec k_grad_lesson = {Lesson::grad, "grad", "backward two ways: only used rows get a gradient", {false, true},
+                                         lesson_help(k_grad_options, "", k_grad_footer), run_grad};
 
 }  // namespace embdemo

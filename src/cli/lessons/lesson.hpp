@@ -4,34 +4,45 @@
 // Adding a lesson: a core lesson, its views in render/, cli/lessons/NAME.cpp, and one row there.
 #pragma once
 
+#include <string>
 #include <string_view>
 
+#include "cli/option_spec.hpp"
 #include "cli/options.hpp"
 
 namespace embdemo {
+
+// What the shared checks need to know of a lesson.
+struct LessonCaps {
+    bool table_ids = false;   // reads --ids as B x T rows and draws its own tables (no --weights)
+    bool trace = false;       // has a --trace view
+    bool own_parser = false;  // a program of its own parses its options (embdemo-bench)
+};
 
 struct LessonSpec {
     Lesson id;
     const char* name;     // the subcommand: "grad"
     const char* summary;  // its line in embdemo --help
+    LessonCaps caps;
+    LessonHelp help;      // its options and its --help footer
     int (*run)(const Options& options);
 };
 
+// Each lesson's, defined in its own cli/lessons/NAME.cpp and listed once in registry.cpp.
+extern const LessonSpec k_lookup_lesson, k_grad_lesson, k_cost_lesson, k_bench_lesson, k_positions_lesson,
+    k_tied_lesson, k_factor_lesson, k_tokens_lesson, k_bag_lesson;
+
+// The main command's options, which every lesson takes, and the text of embdemo --help.
+extern const LessonHelp k_shared_help;
+extern const char* const k_main_description;
+
 // Every lesson, the default (the notebook's lookup) first.
-const LessonSpec* lessons_begin();
-const LessonSpec* lessons_end();
+const LessonSpec* const* lessons_begin();
+const LessonSpec* const* lessons_end();
 const LessonSpec& lesson_spec(Lesson id);
 const LessonSpec* find_lesson(std::string_view name);
 
-// Each lesson's run, defined in its own cli/lessons/NAME.cpp.
-int run_lookup(const Options& options);
-int run_grad(const Options& options);
-int run_cost(const Options& options);
-int run_bench(const Options& options);
-int run_positions(const Options& options);
-int run_tied(const Options& options);
-int run_factor(const Options& options);
-int run_bag(const Options& options);
-int run_tokens(const Options& options);
+// "the lookup, grad and bag lessons": those with a capability, for messages.
+std::string lessons_with(bool LessonCaps::*capability);
 
 }  // namespace embdemo

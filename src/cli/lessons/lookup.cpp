@@ -155,4 +155,8 @@ int run_lookup(const Options& options) {
     return lesson_status(options, write_view(options, lookup_view(report, options), files), identical, why);
 }
 
+// Its options are the main command's (k_shared_help), which every lesson shares.
+extern const LessonSpec k_lookup_lesson = {Lesson::lookup, "lookup", "the notebook's demonstration (the default)",
+                                           {false, true, false}, {}, run_lookup};
+
 }  // namespace embdemo

@@ -1,6 +1,7 @@
 // embdemo positions: token + position tables, E[ids] + P[0..T), and the data loader's batch.
 #include "cli/lesson_kit.hpp"
 #include "cli/lessons/lesson.hpp"
+#include "cli/option_spec.hpp"
 #include "cli/lessons/table_request.hpp"
 #include "core/positions_lesson.hpp"
 #include "render/positions_report.hpp"
@@ -25,5 +26,33 @@ int run_positions(const Options& options) {
     const bool identical = lesson.token_check.identical && lesson.position_check.identical && lesson.output_check.identical;
     return lesson_status(options, write_view(options, view), identical);
 }
+
+
+namespace {
+
+constexpr const char* k_positions_footer = R"(--ids takes a batch too: "2,3,1;0,1,1" is torch.tensor([[2,3,1],[0,1,1]]), and
+every row gets the same P[0..T). E and P are drawn as torch.manual_seed(SEED);
+tok = nn.Embedding(V, D); pos = nn.Embedding(C, D) draws them.
+
+Examples:
+  embdemo positions --ids 2,3,1 --dim 5             tok + pos (book, ch. 2)
+  embdemo positions --ids 2,3,2 --dim 4             one id, two vectors
+  embdemo positions --ids "2,3;1,1" --dim 4 --context 8   a batch, C = 8
+  embdemo positions --ids 2,3,1 --dim 5 --format json
+
+Exit status: 0 when both lookups equal their one-hot products bit for bit, 2 for
+bad input, 1 for a failed write.)";
+
+const OptionSpec k_positions_options[] = {
+    value_option("--context", "C", "rows of the position table C, at least T (default T)", &option_checks::RawOptions::context),
+    value_option("--encoding", "KIND", "learned (default), sinusoidal or rope", &option_checks::RawOptions::encoding),
+    value_option("--stride", "S", "with --text and --context: the loader's S (default T)", &option_checks::RawOptions::stride),
+    value_option("--batch", "B", "with --text and --context: the loader's B (default 4)", &option_checks::RawOptions::batch),
+};
+
+}  // namespace
+
+extern const LessonSpec k_positions_lesson = {Lesson::positions, "positions", "token + position tables: E[ids] + P[0..T)", {true, false},
+                                         lesson_help(k_positions_options, k_table_lesson_shared, k_positions_footer), run_positions};
 
 }  // namespace embdemo

@@ -5,6 +5,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/lesson_kit.hpp"
 #include "cli/lessons/lesson.hpp"
+#include "cli/option_spec.hpp"
 #include "cli/lessons/table_request.hpp"
 #include "cli/weight_files.hpp"
 #include "core/tied_lesson.hpp"
@@ -50,5 +51,32 @@ int run_tied(const Options& options) {
     });
     return write_view(options, view);
 }
+
+
+namespace {
+
+constexpr const char* k_tied_footer = R"(--ids takes a batch too. E is nn.Embedding(V, D) after torch.manual_seed(SEED);
+the output layer is nn.Linear(D, V, bias=False) with its weight set to E, as
+GPT-2 ties out_head.weight = tok_emb.weight. H defaults to E[ids], a stand-in
+for the final hidden state.
+
+Examples:
+  embdemo tied --ids 2,3,1 --dim 5                 logits = E[ids] @ E.T
+  embdemo tied --ids 464,3290 --vocab 50257 --dim 768 --top 3   GPT-2 sizes
+  embdemo tied --ids 2,3 --dim 5 --hidden h.npy    your own final hidden state
+  embdemo tied --ids 2,3,1 --dim 5 --format json
+
+Exit status: 0, 2 for bad input (including an unreadable --hidden file), 1 for
+a failed write.)";
+
+const OptionSpec k_tied_options[] = {
+    value_option("--top", "K", "top-K token ids per position, 1 to V (default 5)", &option_checks::RawOptions::top),
+    value_option("--hidden", "FILE", "H from a .npy/.csv/.tsv file, n x D (default E[ids])", &option_checks::RawOptions::hidden),
+};
+
+}  // namespace
+
+extern const LessonSpec k_tied_lesson = {Lesson::tied, "tied", "the output layer reuses E: logits = H @ E.T", {true, false},
+                                         lesson_help(k_tied_options, k_table_lesson_shared, k_tied_footer), run_tied};
 
 }  // namespace embdemo

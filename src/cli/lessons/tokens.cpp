@@ -4,6 +4,7 @@
 
 #include "cli/lesson_kit.hpp"
 #include "cli/lessons/lesson.hpp"
+#include "cli/option_spec.hpp"
 #include "cli/text_input.hpp"
 #include "render/tokens_text.hpp"
 
@@ -17,5 +18,27 @@ int run_tokens(const Options& options) {
     view.text = [&](const TextOptions&, View) { return std::vector<std::string>{render_tokens_text(lesson, vocab)}; };
     return write_view(options, view);
 }
+
+
+namespace {
+
+constexpr const char* k_tokens_footer = R"(The text comes from --text or --text-file (UTF-8); --dim sets d for the table
+sizes (default 768, GPT-2 small's); --format text or json. The ids are those of
+tiktoken.get_encoding("gpt2").encode(text, allowed_special={"<|endoftext|>"}).
+
+Examples:
+  embdemo tokens --text "Your journey starts with one step"
+  embdemo tokens --text "unbelievably" --piece 0
+  embdemo tokens --text-file notes.txt --format json
+)";
+
+const OptionSpec k_tokens_options[] = {
+    value_option("--piece", "K", "the piece to follow through BPE, from 0 (default: most merges)", &option_checks::RawOptions::piece),
+};
+
+}  // namespace
+
+extern const LessonSpec k_tokens_lesson = {Lesson::tokens, "tokens", "GPT-2's tokenizer: text -> pieces -> merges -> ids", {},
+                                         lesson_help(k_tokens_options, "", k_tokens_footer), run_tokens};
 
 }  // namespace embdemo

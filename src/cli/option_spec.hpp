@@ -1,0 +1,54 @@
+// An option as data: its name, the name of its value and its help line, and the RawOptions
+// member the parser fills. Each lesson lists its own (cli/lessons/NAME.cpp); cli/options.cpp
+// hands every list to CLI11, which stays in that one translation unit. Values are read as
+// strings and checked by embdemo's own parsers, so every message is in embdemo's words.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+#include "cli/option_checks.hpp"
+
+namespace embdemo {
+
+struct OptionSpec {
+    const char* name;       // "--padding-idx"
+    const char* type_name;  // "K"; empty for a flag
+    const char* help;       // one line, within 80 columns with the name (CLI11 does not wrap)
+    std::optional<std::string> option_checks::RawOptions::*value = nullptr;
+    std::string option_checks::RawOptions::*with_default = nullptr;  // shown in --help
+    bool option_checks::RawOptions::*flag = nullptr;
+};
+
+constexpr OptionSpec value_option(const char* name, const char* type_name, const char* help,
+                                  std::optional<std::string> option_checks::RawOptions::*member) {
+    return {name, type_name, help, member, nullptr, nullptr};
+}
+
+constexpr OptionSpec defaulted_option(const char* name, const char* type_name, const char* help,
+                                      std::string option_checks::RawOptions::*member) {
+    return {name, type_name, help, nullptr, member, nullptr};
+}
+
+constexpr OptionSpec flag_option(const char* name, const char* help, bool option_checks::RawOptions::*member) {
+    return {name, "", help, nullptr, nullptr, member};
+}
+
+// A lesson's options and the footer of its --help.
+struct LessonHelp {
+    const OptionSpec* options = nullptr;
+    std::size_t option_count = 0;
+    const char* footer_head = "";  // a first paragraph lessons share
+    const char* footer = "";
+};
+
+template <std::size_t N>
+constexpr LessonHelp lesson_help(const OptionSpec (&options)[N], const char* footer_head, const char* footer) {
+    return {options, N, footer_head, footer};
+}
+
+// The first paragraph of the footer of positions, tied and factor.
+extern const char* const k_table_lesson_shared;
+
+}  // namespace embdemo
