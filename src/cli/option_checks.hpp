@@ -140,6 +140,9 @@ std::string size_options(const RawOptions& raw);
 ParseResult<GivenText> given_text(const RawOptions& raw);
 ParseResult<IdBatch> read_ids(const RawOptions& raw);
 
+// The whole validation: the shared options, then the lesson's own (validate_options.cpp).
+CommandLine validate(const RawOptions& raw);
+
 // embdemo grad's options, and --max-norm/--norm-type for lookup and grad (validate_grad.cpp).
 std::optional<std::string> validate_max_norm(const RawOptions& raw, Options& options);
 std::optional<std::string> validate_grad(const RawOptions& raw, Options& options);
