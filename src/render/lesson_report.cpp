@@ -181,7 +181,8 @@ std::string markdown_table(const LessonTable& table, int precision) {
     }
     NumberFormat format = visible_format(m, rows, float_cols, precision);
     format.width = 0;
-    std::vector<std::string> header{"row"};
+    // A table of records numbers them "#": their own columns may hold a "row" (of E).
+    std::vector<std::string> header{table.columns.empty() ? "row" : "#"};
     if (table.row_text) header.push_back(table.row_text_name);
     for (const std::size_t c : cols) {
         header.push_back(c == k_gap ? "..." : c < table.columns.size() ? table.columns[c] : std::to_string(c));

@@ -208,7 +208,7 @@ ParseResult<LessonReport> tokens_report(const TokensLesson& lesson, const Gpt2Vo
     report.tables.back().row_text = [&vocab, &lesson](std::size_t row) {
         return token_label(vocab.bytes(lesson.merges[row].merged));
     };
-    report.tables.back().row_text_name = "merged";
+    report.tables.back().row_text_name = "token";
     return ParseResult<LessonReport>::ok(std::move(report));
 }
 

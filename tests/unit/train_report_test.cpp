@@ -113,10 +113,10 @@ TEST_CASE("the moved rows print whole numbers as integers beside the float delta
     CHECK(csv.find("# moved_rows (the rows each step moved) 10 x 6: step, row, max_abs_delta, in_batch, decayed, "
                    "carried\n1,0,3.695488e-06,0,1,0\n") != std::string::npos);
     CHECK(csv.find("# upstream_step_2 (G of step 2) 2 x 3\n") != std::string::npos);
-    CHECK(render_lesson_delimited(report, '\t', {"moved_rows"}).rfind("2\t4\t6.67572e-06\t0\t1\t1\n") !=
+    CHECK(render_lesson_delimited(report, '\t', {"moved_rows"}).rfind("2\t4\t6.67572e-06\t0\t1\t0\n") !=
           std::string::npos);
     const std::string markdown = render_lesson_markdown(report, "Optimizer steps", 4);
-    CHECK(markdown.find("| row | step | row | max_abs_delta | in_batch | decayed | carried |\n"
+    CHECK(markdown.find("| # | step | row | max_abs_delta | in_batch | decayed | carried |\n"
                         "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n"
                         "| 0 | 1 | 0 | 3.6955e-06 | 0 | 1 | 0 |\n") != std::string::npos);
     CHECK(markdown.find("**grad_step_1** (emb.weight.grad in step 1), 5 x 3\n") != std::string::npos);
@@ -131,7 +131,7 @@ TEST_CASE("a run where no row moved has an empty moved_rows table") {
     CHECK(render_lesson_delimited(report, ',', {"moved_rows"}).empty());
     CHECK(render_lesson_delimited(report, ',', {}).find("# moved_rows (the rows each step moved) 0 x 6: step") !=
           std::string::npos);
-    CHECK(render_lesson_markdown(report, "t", 4).find("| row | step | row |") != std::string::npos);
+    CHECK(render_lesson_markdown(report, "t", 4).find("| # | step | row |") != std::string::npos);
 }
 
 TEST_CASE("training_report names the text its ids came from, after the ids") {
