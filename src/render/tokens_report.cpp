@@ -1,5 +1,6 @@
 #include "render/tokens_report.hpp"
 
+#include <array>
 #include <iterator>
 #include <string_view>
 
@@ -107,27 +108,32 @@ Matrix token_rows(const TokensLesson& lesson, const Gpt2Vocabulary& vocab) {
     return m;
 }
 
-Matrix piece_rows(const TokensLesson& lesson) {
-    Matrix m(lesson.pieces.size(), 5);
-    for (std::size_t p = 0; p < lesson.pieces.size(); ++p) {
-        const TokenPiece& piece = lesson.pieces[p];
-        const float row[] = {static_cast<float>(piece.offset), static_cast<float>(piece.size),
-                             static_cast<float>(piece.first_id), static_cast<float>(piece.id_count),
-                             piece.special ? 1.0f : 0.0f};
-        for (std::size_t c = 0; c < 5; ++c) m.at(p, c) = row[c];
+// `count` records of N numbers, record i from `record(i)`.
+template <std::size_t N, typename Record>
+Matrix record_rows(std::size_t count, const Record& record) {
+    Matrix m(count, N);
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::array<float, N> values = record(i);
+        for (std::size_t c = 0; c < N; ++c) m.at(i, c) = values[c];
     }
     return m;
 }
 
+Matrix piece_rows(const TokensLesson& lesson) {
+    return record_rows<5>(lesson.pieces.size(), [&](std::size_t p) {
+        const TokenPiece& piece = lesson.pieces[p];
+        return std::array<float, 5>{static_cast<float>(piece.offset), static_cast<float>(piece.size),
+                                    static_cast<float>(piece.first_id), static_cast<float>(piece.id_count),
+                                    piece.special ? 1.0f : 0.0f};
+    });
+}
+
 Matrix merge_rows(const TokensLesson& lesson) {
-    Matrix m(lesson.merges.size(), 4);
-    for (std::size_t k = 0; k < lesson.merges.size(); ++k) {
+    return record_rows<4>(lesson.merges.size(), [&](std::size_t k) {
         const BpeMerge& merge = lesson.merges[k];
-        const float row[] = {static_cast<float>(merge.left), static_cast<float>(merge.right),
-                             static_cast<float>(merge.merged), merge_rank(merge.merged)};
-        for (std::size_t c = 0; c < 4; ++c) m.at(k, c) = row[c];
-    }
-    return m;
+        return std::array<float, 4>{static_cast<float>(merge.left), static_cast<float>(merge.right),
+                                    static_cast<float>(merge.merged), merge_rank(merge.merged)};
+    });
 }
 
 // A table of whole-number records, csv/tsv/markdown only (the JSON has the lists).
