@@ -20,7 +20,29 @@ bool wanted(const LessonTable& table, const std::vector<std::string>& show) {
 
 std::string cell(const LessonTable& table, std::size_t index) {
     const float value = table.matrix->values[index];
-    return table.integral ? fmt::format("{}", static_cast<long long>(value)) : json_number(value);
+    const std::size_t cols = table.matrix->cols;
+    return table.integral_column(cols ? index % cols : 0) ? fmt::format("{}", static_cast<long long>(value))
+                                                           : json_number(value);
+}
+
+// Rows of a table with whole-number columns beside float ones, as delimited_rows writes each kind.
+std::string mixed_rows(const LessonTable& table, char delimiter) {
+    const Matrix& m = *table.matrix;
+    std::string out;
+    for (std::size_t r = 0; r < m.rows; ++r) {
+        for (std::size_t c = 0; c < m.cols; ++c) {
+            if (c) out += delimiter;
+            out += table.integral_column(c) ? fmt::format("{}", static_cast<long long>(m.at(r, c)))
+                                            : shortest_round_trip(m.at(r, c));
+        }
+        out += '\n';
+    }
+    return out;
+}
+
+std::string table_rows(const LessonTable& table, char delimiter) {
+    if (table.integral_columns.empty()) return delimited_rows(*table.matrix, delimiter, table.integral);
+    return mixed_rows(table, delimiter);
 }
 
 // Nested lists for dimensions [axis, end) of the shape, starting at element `offset`; the last
@@ -46,6 +68,15 @@ void append_nested(std::string& out, const LessonTable& table, std::size_t axis,
 
 }  // namespace
 
+bool LessonTable::integral_column(std::size_t column) const {
+    return integral || std::find(integral_columns.begin(), integral_columns.end(), column) != integral_columns.end();
+}
+
+const Matrix* own_matrix(LessonReport& report, Matrix matrix) {
+    report.owned.push_back(std::make_shared<const Matrix>(std::move(matrix)));
+    return report.owned.back().get();
+}
+
 std::vector<std::size_t> rows_shape(std::size_t batch, std::size_t seq, bool batched, std::size_t cols) {
     if (batched) return {batch, seq, cols};
     return {batch * seq, cols};
@@ -62,25 +93,35 @@ void add_id_source(LessonReport& report, const IdBatch& ids) {
 }
 
 std::string render_lesson_json(const LessonReport& report, const std::vector<std::string>& show) {
-    // Appended in place: a GPT-2 table's text is the largest thing a run holds, never twice.
+    // Written in place, its fields' size reserved: a report can hold hundreds of megabytes of
+    // pre-spelled JSON (every piece of a 16 MiB text), which a copy per field would double.
+    std::size_t fields_size = 0;
+    for (const auto* fields : {&report.head, &report.checks}) {
+        for (const LessonField& field : *fields) fields_size += field.name.size() + field.json.size() + 8;
+    }
     std::string out = "{\n";
-    const auto open_field = [&out](const std::string& name) {
-        out += (out.size() > 2 ? ",\n  \"" : "  \"") + name + "\": ";
+    out.reserve(fields_size + 4);
+    bool first = true;
+    const auto open = [&](const std::string& name) {
+        out += first ? "  \"" : ",\n  \"";
+        out += name;
+        out += "\": ";
+        first = false;
     };
     for (const LessonField& field : report.head) {
-        open_field(field.name);
+        open(field.name);
         out += field.json;
     }
     for (const LessonTable& table : report.tables) {
-        if (!wanted(table, show)) continue;
-        open_field(table.name);
+        if (!table.in_json || !wanted(table, show)) continue;
+        open(table.name);
         append_json_table(out, table);
     }
     for (const LessonField& field : report.checks) {
-        open_field(field.name);
+        open(field.name);
         out += field.json;
     }
-    out += "\n}\n";
+    out += first ? "}\n" : "\n}\n";
     return out;
 }
 
@@ -89,11 +130,11 @@ std::string render_lesson_delimited(const LessonReport& report, char delimiter,
     std::string out;
     for (const LessonTable& table : report.tables) {
         if (!wanted(table, show)) continue;
-        const Matrix& m = *table.matrix;
-        if (show.size() == 1) return delimited_rows(m, delimiter, table.integral);
+        if (show.size() == 1) return table_rows(table, delimiter);
         if (!out.empty()) out += '\n';
-        out += fmt::format("# {} ({}) {}\n", table.name, table.formula, fmt::join(table.shape, " x "));
-        out += delimited_rows(m, delimiter, table.integral);
+        out += fmt::format("# {} ({}) {}", table.name, table.formula, fmt::join(table.shape, " x "));
+        if (!table.columns.empty()) out += fmt::format(": {}", fmt::join(table.columns, ", "));
+        out += '\n' + table_rows(table, delimiter);
     }
     return out;
 }
@@ -119,28 +160,46 @@ std::string markdown_value(const std::string& json) {
                        group_thousands(chars));
 }
 
+// A row's text in a table cell: cut, then escaped outside code, where every '|' keeps its
+// backslash and every backslash is doubled, so no reading of GFM's table rule lets a token end
+// its cell (in a code span a backslash escapes nothing, and "\\|" would be ambiguous).
+std::string markdown_row_text(const std::string& text) {
+    const std::string_view kept = cut_for_markdown(text, k_row_text_chars);
+    return '"' + markdown_escape(kept) + (kept.size() < text.size() ? "\"..." : "\"");
+}
+
 std::string markdown_table(const LessonTable& table, int precision) {
     const Matrix& m = *table.matrix;
     const bool summarise = should_summarise(m.rows, m.cols);
     const auto rows = visible_positions(m.rows, summarise, table.keep_rows);
     const auto cols = visible_positions(m.cols, summarise);
-    const NumberFormat format = visible_format(m, rows, cols, precision);
-    std::vector<std::string> header{"row"};
-    for (const std::size_t c : cols) header.push_back(c == k_gap ? "..." : std::to_string(c));
+    // The number format comes from the float columns alone: a step number must not make a
+    // table of small deltas fixed-point.
+    std::vector<std::size_t> float_cols;
+    for (const std::size_t c : cols) {
+        if (c != k_gap && !table.integral_column(c)) float_cols.push_back(c);
+    }
+    NumberFormat format = visible_format(m, rows, float_cols, precision);
+    format.width = 0;
+    // A table of records numbers them "#": their own columns may hold a "row" (of E).
+    std::vector<std::string> header{table.columns.empty() ? "row" : "#"};
+    if (table.row_text) header.push_back(table.row_text_name);
+    for (const std::size_t c : cols) {
+        header.push_back(c == k_gap ? "..." : c < table.columns.size() ? table.columns[c] : std::to_string(c));
+    }
     std::string out = "| " + fmt::format("{}", fmt::join(header, " | ")) + " |\n|";
-    for (std::size_t i = 0; i < header.size(); ++i) out += i == 0 ? " --- |" : " ---: |";
+    for (std::size_t i = 0; i < header.size(); ++i) out += i == 0 || (i == 1 && table.row_text) ? " --- |" : " ---: |";
     out += '\n';
     for (const std::size_t r : rows) {
         std::vector<std::string> cells{r == k_gap ? "..." : std::to_string(r)};
+        if (table.row_text) cells.push_back(r == k_gap ? "..." : markdown_row_text(table.row_text(r)));
         for (const std::size_t c : cols) {
             if (r == k_gap || c == k_gap) {
                 cells.push_back("...");
-            } else if (table.integral) {
+            } else if (table.integral_column(c)) {
                 cells.push_back(fmt::format("{}", static_cast<long long>(m.at(r, c))));
             } else {
-                NumberFormat unpadded = format;
-                unpadded.width = 0;
-                cells.push_back(format_number(m.at(r, c), unpadded));
+                cells.push_back(format_number(m.at(r, c), format));
             }
         }
         out += "| " + fmt::format("{}", fmt::join(cells, " | ")) + " |\n";

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,6 +21,8 @@ struct LessonField {
     std::string json;  // the value, already JSON ("4", "true", "\"torch\"", "[2, 3]", "null")
 };
 
+inline constexpr std::size_t k_row_text_chars = 40;
+
 struct LessonTable {
     LessonTable(std::string table_name, std::string table_formula, const Matrix* values,
                 std::vector<std::size_t> table_shape, bool is_integral = false)
@@ -31,13 +35,32 @@ struct LessonTable {
     std::vector<std::size_t> shape;  // e.g. {B, T, d}; the matrix holds it as (B*T) x d
     bool integral = false;           // printed as integers (one-hot entries, counts)
     std::vector<std::size_t> keep_rows;  // summarised views still show these (e.g. the used rows)
+
+    // Tables of records (one row per moved row, per token) rather than of values:
+    std::vector<std::string> columns;           // their names, for markdown's header and the CSV comment
+    std::vector<std::size_t> integral_columns;  // the whole-number columns of a float table (a step, a row)
+    // Markdown only: a column of text after the row number (a token), escaped there and cut
+    // to k_row_text_chars characters.
+    std::function<std::string(std::size_t row)> row_text;
+    std::string row_text_name;
+    // false: csv/tsv/markdown only, because the JSON says the same another way (a list of
+    // objects) or not at all, and its bytes are a versioned schema.
+    bool in_json = true;
+
+    bool integral_column(std::size_t column) const;
 };
 
 struct LessonReport {
     std::vector<LessonField> head;    // "schema" first, then the parameters
     std::vector<LessonTable> tables;
     std::vector<LessonField> checks;  // after the tables
+    // Tables the report made itself (records spelled out from a lesson's lists), kept alive
+    // with it: shared, so that copying or moving a report keeps the tables' pointers valid.
+    std::vector<std::shared_ptr<const Matrix>> owned;
 };
+
+// `matrix` kept in `report.owned`, for a table to point at.
+const Matrix* own_matrix(LessonReport& report, Matrix matrix);
 
 // For ids made from --text: "text" and "tokens" after the head's "ids" field (nothing otherwise).
 void add_id_source(LessonReport& report, const IdBatch& ids);
@@ -51,7 +74,7 @@ std::vector<std::size_t> rows_shape(std::size_t batch, std::size_t seq, bool bat
 void append_json_table(std::string& out, const LessonTable& table);
 
 // One JSON object: head, every table (nested lists following its shape), checks. With `show`,
-// only the tables named there.
+// only the tables named there; tables not `in_json` never.
 std::string render_lesson_json(const LessonReport& report, const std::vector<std::string>& show);
 
 // CSV/TSV: each table as "# name (formula) shape" and its rows (n x d, batches flattened); with

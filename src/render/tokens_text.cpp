@@ -1,6 +1,5 @@
 #include "render/tokens_text.hpp"
 
-#include <iterator>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -9,8 +8,8 @@
 #include "core/escape.hpp"
 #include "core/gpt2_tokenizer.hpp"
 #include "core/limits.hpp"
-#include "render/json_text.hpp"
 #include "render/table.hpp"
+#include "render/tokens_report.hpp"
 
 namespace embdemo {
 
@@ -160,89 +159,11 @@ std::string render_tokens_text(const TokensLesson& lesson, const Gpt2Vocabulary&
     return out;
 }
 
-namespace {
-
-// Counts the bytes a write would make: the JSON's size is known before it is allocated.
-struct ByteCount {
-    using value_type = char;
-    std::size_t size = 0;
-    void push_back(char) { ++size; }
-    ByteCount& operator+=(std::string_view text) {
-        size += text.size();
-        return *this;
-    }
-};
-
-// Every token's label as a JSON string, by id: a text uses the same few thousand tokens millions
-// of times, and each is spelled twice.
-std::vector<std::string> json_labels(const Gpt2Vocabulary& vocab) {
-    std::vector<std::string> labels(vocab.size());
-    for (std::uint64_t id = 0; id < vocab.size(); ++id) labels[id] = json_string(token_label(vocab.bytes(id)));
-    return labels;
-}
-
-// The JSON, into a std::string or a ByteCount: one writer for both, so the count is exact.
-template <typename Out>
-void write_tokens_json(const TokensLesson& lesson, const std::vector<std::string>& labels, Out& out) {
-    const auto sink = std::back_inserter(out);
-    out += "{\n";
-    fmt::format_to(sink, "  \"schema\": \"{}\",\n", k_tokens_json_schema);
-    fmt::format_to(sink, "  \"text\": {},\n", json_string(lesson.request.text));
-    out += "  \"pieces\": [\n";
-    for (std::size_t i = 0; i < lesson.pieces.size(); ++i) {
-        const TokenPiece& piece = lesson.pieces[i];
-        const IdRange ids = lesson.ids_of(piece);
-        fmt::format_to(sink, "    {{\"text\": {}, \"ids\": [{}], \"tokens\": [", json_string(token_label(lesson.bytes_of(piece))),
-                       fmt::join(ids, ", "));
-        for (const std::uint64_t& id : ids) {
-            if (&id != ids.begin()) out += ", ";
-            out += labels[id];
-        }
-        fmt::format_to(sink, "], \"special\": {}}}{}\n", piece.special, i + 1 < lesson.pieces.size() ? "," : "");
-    }
-    out += "  ],\n";
-    fmt::format_to(sink, "  \"followed_piece\": {},\n", lesson.followed);
-    out += "  \"merges\": [";
-    for (const BpeMerge& m : lesson.merges) {
-        fmt::format_to(sink, "{}{{\"left\": {}, \"right\": {}, \"merged\": {}, \"rank\": {}}}",
-                       &m == lesson.merges.data() ? "" : ", ", m.left, m.right, m.merged, m.merged - 256);
-    }
-    out += "],\n";
-    fmt::format_to(sink, "  \"ids\": [{}],\n", fmt::join(lesson.ids, ", "));
-    out += "  \"tokens\": [";
-    for (std::size_t i = 0; i < lesson.ids.size(); ++i) {
-        if (i > 0) out += ", ";
-        out += labels[lesson.ids[i]];
-    }
-    out += "],\n";
-    fmt::format_to(sink, "  \"distinct_tokens\": {},\n", lesson.distinct_tokens);
-    fmt::format_to(sink, "  \"words\": {},\n", lesson.words);
-    fmt::format_to(sink, "  \"distinct_words\": {},\n", lesson.distinct_words);
-    fmt::format_to(sink, "  \"dim\": {},\n", lesson.request.dim);
-    fmt::format_to(sink, "  \"word_table_rows\": {},\n", k_glove_6b_words);
-    fmt::format_to(sink, "  \"gpt2_table_rows\": {}\n", k_gpt2_vocab_size);
-    out += "}\n";
-}
-
-}  // namespace
-
 ParseResult<std::string> render_tokens_json(const TokensLesson& lesson, const Gpt2Vocabulary& vocab,
                                             std::uint64_t max_bytes) {
-    const std::vector<std::string> labels = json_labels(vocab);
-    ByteCount count;
-    write_tokens_json(lesson, labels, count);
-    if (count.size > max_bytes) {
-        return ParseResult<std::string>::fail(fmt::format(
-            "embdemo tokens --format json: the JSON of this {}-byte text would be {} bytes ({}) (allowed: at most "
-            "{} bytes; use the text view, or a shorter text)",
-            group_thousands(lesson.request.text.size()), group_thousands(count.size), describe_bytes(count.size),
-            group_thousands(max_bytes)));
-    }
-    // Exactly the size counted: a growing string would hold its old and its new buffer at once.
-    std::string out;
-    out.reserve(count.size);
-    write_tokens_json(lesson, labels, out);
-    return ParseResult<std::string>::ok(std::move(out));
+    const auto report = tokens_report(lesson, vocab, max_bytes);
+    if (!report) return ParseResult<std::string>::fail(report.error());
+    return ParseResult<std::string>::ok(render_lesson_json(report.value(), {}));
 }
 
 }  // namespace embdemo

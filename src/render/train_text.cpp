@@ -8,11 +8,11 @@
 #include <fmt/format.h>
 
 #include "core/limits.hpp"
-#include "render/json_text.hpp"
 #include "render/number_format.hpp"
 #include "render/paint.hpp"
 #include "render/table.hpp"
 #include "render/text_sections.hpp"
+#include "render/train_report.hpp"
 
 namespace embdemo {
 namespace {
@@ -169,31 +169,7 @@ std::string render_train_text(const TrainingArgs& args, const TrainingRun& run, 
 }
 
 std::string render_train_json(const TrainingArgs& args, const TrainingRun& run) {
-    LessonReport report;
-    report.head = {{"schema", json_string(k_train_json_schema)},
-                   {"ids", ids_json(args.ids)},
-                   {"vocab", std::to_string(args.vocab_size)},
-                   {"dim", std::to_string(args.dim)},
-                   {"seed", std::to_string(args.seed)},
-                   {"optimizer", json_string(describe_optimizer(args.optimizer))},
-                   {"upstream_source", json_string(args.upstream == UpstreamKind::randn ? "randn" : "ones")},
-                   {"sparse", args.sparse ? "true" : "false"}};
-    add_id_source(report, args.ids);
-    report.tables.push_back({"initial_weight", "E", &run.initial_weight, {args.vocab_size, args.dim}, false});
-    std::vector<std::string> steps;
-    for (const TrainingStep& step : run.steps) {
-        std::vector<std::string> changed;
-        for (const RowChange& change : step.changed) {
-            changed.push_back(fmt::format("{{\"row\": {}, \"max_abs_delta\": {}, \"in_batch\": {}}}", change.row,
-                                          json_number(change.max_abs_delta), change.in_batch));
-        }
-        steps.push_back(fmt::format("{{\"batch\": [{}], \"changed\": [{}]}}", fmt::join(step.batch, ", "),
-                                    fmt::join(changed, ", ")));
-    }
-    report.checks.push_back({"steps", "[\n    " + fmt::format("{}", fmt::join(steps, ",\n    ")) + "\n  ]"});
-    report.tables.push_back({"final_weight", "E after the last step", &run.steps.back().weight,
-                             {args.vocab_size, args.dim}, false});
-    return render_lesson_json(report, {});
+    return render_lesson_json(training_report(args, run), {});
 }
 
 }  // namespace embdemo

@@ -1,7 +1,7 @@
-// The text and JSON views of `embdemo grad --optimizer ...`: a few torch.optim steps over a
+// The text view of `embdemo grad --optimizer ...`: a few torch.optim steps over a
 // sequence of batches, and after each step which rows of E moved and by how much, so a student
 // sees that plain SGD moves only the rows of the batch while momentum and weight decay move
-// others. Every sentence is computed from the run.
+// others. Every sentence is computed from the run. The machine formats are render/train_report's.
 #pragma once
 
 #include <string>
@@ -12,9 +12,8 @@
 
 namespace embdemo {
 
-inline constexpr const char* k_train_json_schema = "embdemo-grad-steps/1";
-
 std::string render_train_text(const TrainingArgs& args, const TrainingRun& run, const TextOptions& options);
+// render_lesson_json(training_report(args, run), {}) (render/train_report).
 std::string render_train_json(const TrainingArgs& args, const TrainingRun& run);
 
 // "torch.optim.Adam(lr=0.1, betas=(0.9, 0.999), eps=1e-08, weight_decay=0)"

@@ -13,23 +13,12 @@
 #include "core/limits.hpp"
 #include "core/tokens_lesson.hpp"
 #include "render/tokens_text.hpp"
+#include "gpt2_vocabulary.hpp"
 
 namespace embdemo {
 namespace {
 
-std::string read_all(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    REQUIRE_MESSAGE(in, "cannot read " << path);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-const Gpt2Vocabulary& vocabulary() {
-    static const auto parsed = Gpt2Vocabulary::parse(read_all(EMBDEMO_GPT2_DATA_DIR "/vocab.bpe"));
-    REQUIRE_MESSAGE(parsed, parsed.error());
-    return parsed.value();
-}
+const Gpt2Vocabulary& vocabulary() { return testing::gpt2_vocabulary(); }
 
 std::string from_hex(const std::string& hex) {
     std::string bytes;
