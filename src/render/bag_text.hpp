@@ -13,4 +13,13 @@ namespace embdemo {
 // With `trace`, the first bags step by step (render/bag_trace_text.hpp) before the verdict.
 std::string render_bag_text(const BagLesson& lesson, const TextOptions& options, bool trace = false);
 
+// What M's entry (b, k) is in this lesson: "count of k in bag b", ...
+const char* multihot_entry(const BagLesson& lesson);
+
+// "PyTorch's M @ bag.weight (through the BLAS, on this machine) equals the bag's output bit for bit."
+std::string bag_torch_matmul_sentence(const BagLesson& lesson);
+
+// "the in-order M @ E equals the bag's output bit for bit", or how the two differ (sum, mean).
+std::string bag_verdict_detail(const UlpDifference& diff);
+
 }  // namespace embdemo
