@@ -64,9 +64,10 @@ Figure training_figure(const TrainingArgs& args, const TrainingRun& run, int pre
     const Matrix& before = run.initial_weight;
     const Matrix& after = run.steps.back().weight;
     const Screen screen = choose_screen({{&before, rows}, {&after, rows}}, args.dim, precision, block_cells_budget(8, 0));
-    FigureMatrix first = numeric_matrix(before, rows, screen.cols, screen.format, [](std::size_t, FigureRow&) {});
+    const IdKeys no_keys;
+    FigureMatrix first = numeric_matrix(before, rows, screen.cols, screen.format, table_row(no_keys));
     first.name = "E before the first step";
-    FigureMatrix last = numeric_matrix(after, rows, screen.cols, screen.format, [](std::size_t, FigureRow&) {});
+    FigureMatrix last = numeric_matrix(after, rows, screen.cols, screen.format, table_row(no_keys));
     last.name = "E after the last step";
     mark_differences(last, before, after, rows, screen.cols);
 
