@@ -18,11 +18,6 @@ namespace {
 
 constexpr std::size_t k_max_bag_label = 18;
 
-std::vector<std::uint64_t> bag_ids(const Bags& bags, std::size_t b) {
-    return {bags.ids.begin() + static_cast<std::ptrdiff_t>(bags.offsets[b]),
-            bags.ids.begin() + static_cast<std::ptrdiff_t>(bags.offsets[b + 1])};
-}
-
 // "[[2, 3], [], [1]]", with many bags shortened.
 std::string format_bags(const Bags& bags) {
     std::string text = "[";
@@ -162,18 +157,6 @@ std::string rounding_sentence(const BagLesson& lesson) {
     return text + (route.empty() ? "" : " Neither is wrong: the in-order M @ E " + route + ".");
 }
 
-// Why a bag's output is all zeros, when it is empty or holds nothing but padding_idx (which
-// every mode skips), or "".
-std::string zeros_note(const BagLesson& lesson, std::size_t b) {
-    const Bags& bags = lesson.request.bags;
-    if (bags.size(b) == 0) return "empty: zeros";
-    if (!lesson.padding_row) return "";
-    const auto first = bags.ids.begin() + static_cast<std::ptrdiff_t>(bags.offsets[b]);
-    const auto last = bags.ids.begin() + static_cast<std::ptrdiff_t>(bags.offsets[b + 1]);
-    const bool only_padding = std::all_of(first, last, [&](std::uint64_t id) { return id == *lesson.padding_row; });
-    return only_padding ? "only padding_idx: zeros" : "";
-}
-
 // Row pairs per bag: its output ("bag", or "max"), then M @ E or the winners ("from") under it.
 std::vector<BlockRow> output_rows(const BagLesson& lesson, const std::vector<std::size_t>& bag_rows) {
     const Bags& bags = lesson.request.bags;
@@ -189,13 +172,30 @@ std::vector<BlockRow> output_rows(const BagLesson& lesson, const std::vector<std
             continue;
         }
         rows.push_back({b, pad_right(bag_label(bags, b), label_width) + "  " + (is_max ? "max" : "bag"),
-                        zeros_note(lesson, b), false});
+                        bag_zeros_note(lesson, b), false});
         rows.push_back({b, std::string(label_width, ' ') + "  " + (is_max ? "from" : "in order"), "", false});
     }
     return rows;
 }
 
 }  // namespace
+
+std::vector<std::uint64_t> bag_ids(const Bags& bags, std::size_t b) {
+    return {bags.ids.begin() + static_cast<std::ptrdiff_t>(bags.offsets[b]),
+            bags.ids.begin() + static_cast<std::ptrdiff_t>(bags.offsets[b + 1])};
+}
+
+// Why a bag's output is all zeros, when it is empty or holds nothing but padding_idx (which
+// every mode skips), or "".
+std::string bag_zeros_note(const BagLesson& lesson, std::size_t b) {
+    const Bags& bags = lesson.request.bags;
+    if (bags.size(b) == 0) return "empty: zeros";
+    if (!lesson.padding_row) return "";
+    const auto first = bags.ids.begin() + static_cast<std::ptrdiff_t>(bags.offsets[b]);
+    const auto last = bags.ids.begin() + static_cast<std::ptrdiff_t>(bags.offsets[b + 1]);
+    const bool only_padding = std::all_of(first, last, [&](std::uint64_t id) { return id == *lesson.padding_row; });
+    return only_padding ? "only padding_idx: zeros" : "";
+}
 
 const char* multihot_entry(const BagLesson& lesson) {
     const BagRequest& request = lesson.request;

@@ -3,7 +3,9 @@
 // how far the two forms differ in ulps and why. Every number comes from the lesson.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/bag_lesson.hpp"
 #include "render/text.hpp"
@@ -12,6 +14,12 @@ namespace embdemo {
 
 // With `trace`, the first bags step by step (render/bag_trace_text.hpp) before the verdict.
 std::string render_bag_text(const BagLesson& lesson, const TextOptions& options, bool trace = false);
+
+// The ids of bag b, in bag order.
+std::vector<std::uint64_t> bag_ids(const Bags& bags, std::size_t b);
+
+// "empty: zeros" or "only padding_idx: zeros" when bag b's output is zeros for that reason, or "".
+std::string bag_zeros_note(const BagLesson& lesson, std::size_t b);
 
 // What M's entry (b, k) is in this lesson: "count of k in bag b", ...
 const char* multihot_entry(const BagLesson& lesson);

@@ -21,11 +21,6 @@ namespace {
 // A long bag's rows beyond these are left to its "..." row in the picture of max.
 constexpr std::size_t k_max_picked_rows = 6;
 
-std::vector<std::uint64_t> ids_of_bag(const Bags& bags, std::size_t b) {
-    return {bags.ids.begin() + static_cast<std::ptrdiff_t>(bags.offsets[b]),
-            bags.ids.begin() + static_cast<std::ptrdiff_t>(bags.offsets[b + 1])};
-}
-
 // A key per shown bag, in order; the rows of E take the key of the first shown bag using them.
 struct BagKeys {
     std::vector<std::string> names;
@@ -41,8 +36,8 @@ BagKeys bag_keys(const BagLesson& lesson, const std::vector<std::size_t>& bag_ro
     for (const std::size_t b : bag_rows) {
         if (b == k_gap) continue;
         keys.of_bag[b] = static_cast<int>(keys.names.size());
-        keys.names.push_back(fmt::format("bag {}: {}", b, format_ids(ids_of_bag(bags, b))));
-        for (const std::uint64_t id : ids_of_bag(bags, b)) {
+        keys.names.push_back(fmt::format("bag {}: {}", b, format_ids(bag_ids(bags, b))));
+        for (const std::uint64_t id : bag_ids(bags, b)) {
             const auto at = std::find(e_rows.begin(), e_rows.end(), id);
             if (at != e_rows.end() && keys.of_row[at - e_rows.begin()] == k_no_key) {
                 keys.of_row[at - e_rows.begin()] = keys.of_bag[b];
@@ -52,21 +47,12 @@ BagKeys bag_keys(const BagLesson& lesson, const std::vector<std::size_t>& bag_ro
     return keys;
 }
 
-// Why a bag's output is zeros, as the text view notes it, or "".
-std::string zeros_note(const BagLesson& lesson, std::size_t b) {
-    const std::vector<std::uint64_t> ids = ids_of_bag(lesson.request.bags, b);
-    if (ids.empty()) return "empty: zeros";
-    const bool only_padding = lesson.padding_row &&
-                              std::all_of(ids.begin(), ids.end(), [&](std::uint64_t id) { return id == *lesson.padding_row; });
-    return only_padding ? "only padding_idx: zeros" : "";
-}
-
 // Bags as one column of their ids, pointing at their rows of E, which point at the output.
 FigurePanel reduce_panel(const BagLesson& lesson, const std::vector<std::size_t>& bag_rows, const FigureMatrix& e,
                          const std::vector<std::size_t>& e_rows, const FigureMatrix& output, const BagKeys& keys) {
     const Bags& bags = lesson.request.bags;
     FigureMatrix column = text_matrix(
-        bag_rows, {0}, [&](std::size_t b, std::size_t) { return format_ids(ids_of_bag(bags, b)); },
+        bag_rows, {0}, [&](std::size_t b, std::size_t) { return format_ids(bag_ids(bags, b)); },
         [](std::size_t, std::size_t) { return false; },
         [&](std::size_t b, FigureRow& row) {
             row.label = fmt::format("bag {}", b);
@@ -84,7 +70,7 @@ FigurePanel reduce_panel(const BagLesson& lesson, const std::vector<std::size_t>
     panel.arrows.resize(2);
     for (std::size_t r = 0; r < bag_rows.size(); ++r) {
         if (bag_rows[r] == k_gap) continue;
-        std::vector<std::uint64_t> ids = ids_of_bag(bags, bag_rows[r]);
+        std::vector<std::uint64_t> ids = bag_ids(bags, bag_rows[r]);
         ids.erase(std::remove(ids.begin(), ids.end(), lesson.padding_row.value_or(lesson.weight.rows)), ids.end());
         const std::vector<std::size_t> distinct = used_rows(ids);
         for (const std::size_t k : distinct) {
@@ -139,7 +125,8 @@ FigurePanel max_panel(const BagLesson& lesson, const std::vector<std::size_t>& b
         }
     }
     rows.name = "the rows each bag picks";
-    rows.shape = fmt::format("{} of E's {} rows", group_thousands(picked.size()), group_thousands(lesson.weight.rows));
+    rows.shape = fmt::format("{} from E ({} x {})", count_of(bags.ids.size(), "id", "ids"),
+                             group_thousands(lesson.weight.rows), group_thousands(lesson.weight.cols));
     FigurePanel panel;
     panel.title = "max has no matrix form: each column takes its largest value among the bag's rows (framed)";
     panel.items = {rows, output};
@@ -191,7 +178,7 @@ Figure bag_figure(const BagLesson& lesson, int precision) {
     const auto per_bag = [&](std::size_t b, FigureRow& row) {
         row.label = fmt::format("bag {}", b);
         row.key = keys.of_bag[b];
-        row.note = zeros_note(lesson, b);
+        row.note = bag_zeros_note(lesson, b);
     };
     FigureMatrix output = numeric_matrix(lesson.output, bag_rows, screen.cols, screen.format_of(lesson.output), per_bag);
     output.name = "output";
@@ -212,12 +199,8 @@ Figure bag_figure(const BagLesson& lesson, int precision) {
                                               screen.format_of(lesson.multihot_matmul), per_bag);
         product.name = "M @ E, in order";
         mark_differences(product, lesson.output, lesson.multihot_matmul, bag_rows, screen.cols);
-        FigurePanel panel;
-        panel.title = fmt::format("As a product: M's entry (b, k) = {}", multihot_entry(lesson));
-        panel.items = {m, e, product};
-        panel.ops = {"x", "="};
-        panel.arrows.resize(2);
-        figure.panels.push_back(panel);
+        figure.panels.push_back(
+            joined_panel(fmt::format("As a product: M's entry (b, k) = {}", multihot_entry(lesson)), {m, e, product}, {"x", "="}));
     }
     figure.caption = bag_caption(lesson);
     return figure;

@@ -74,16 +74,9 @@ Figure factor_figure(const FactorLesson& lesson, int precision) {
                                group_thousands(request.vocab_size), group_thousands(request.rank),
                                group_thousands(request.dim), group_thousands(ids.values.size()));
     figure.keys = keys.names;
-    FigurePanel product;
-    product.title = "Then the projection: E1[ids] @ E2, where E1[ids]'s column j meets E2's row j";
-    product.items = {looked_up, e2, output};
-    product.ops = {"x", "="};
-    product.arrows.resize(2);
-    FigurePanel route;
-    route.title = "The one-hot route: (one_hot(ids) @ E1) @ E2";
-    route.items = {x, e1, e2, onehot};
-    route.ops = {"x", "x", "="};
-    route.arrows.resize(3);
+    const FigurePanel product = joined_panel("Then the projection: E1[ids] @ E2, where E1[ids]'s column j meets E2's row j",
+                                             {looked_up, e2, output}, {"x", "="});
+    const FigurePanel route = joined_panel("The one-hot route: (one_hot(ids) @ E1) @ E2", {x, e1, e2, onehot}, {"x", "x", "="});
     figure.panels = {lookup_panel("The lookup in E1: each id picks its row of the narrow table", id_column(ids, n_rows, keys),
                                   e1, looked_up, n_rows, e1_rows, selected, key),
                      product, route};

@@ -79,11 +79,7 @@ Figure max_norm_figure(const MaxNormLesson& lesson, int precision) {
     FigureMatrix product = numeric_matrix(lesson.onehot_drawn, n_rows, screen.cols, result_format, per_id_row(ids, keys));
     product.name = "X @ E (as drawn)";
     mark_differences(product, lesson.lookup, lesson.onehot_drawn, n_rows, screen.cols);
-    FigurePanel onehot;
-    onehot.title = "The one-hot product reads E as it was drawn";
-    onehot.items = {x, drawn, product};
-    onehot.ops = {"x", "="};
-    onehot.arrows.resize(2);
+    const FigurePanel onehot = joined_panel("The one-hot product reads E as it was drawn", {x, drawn, product}, {"x", "="});
 
     Figure figure;
     figure.title = fmt::format("Embedding lookup with {}   (V = {}, d = {}, n = {})",

@@ -156,6 +156,15 @@ FigurePanel lookup_panel(std::string title, FigureMatrix selector, FigureMatrix 
     return panel;
 }
 
+FigurePanel joined_panel(std::string title, std::vector<FigureMatrix> items, std::vector<std::string> ops) {
+    FigurePanel panel;
+    panel.title = std::move(title);
+    panel.items = std::move(items);
+    panel.arrows.resize(ops.size());
+    panel.ops = std::move(ops);
+    return panel;
+}
+
 FigureMatrix onehot_matrix(const std::vector<std::size_t>& positions, const std::vector<std::size_t>& table_rows,
                            const std::function<std::size_t(std::size_t)>& selected,
                            const std::function<void(std::size_t, FigureRow&)>& decorate) {

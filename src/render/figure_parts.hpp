@@ -61,6 +61,9 @@ FigurePanel lookup_panel(std::string title, FigureMatrix selector, FigureMatrix 
                          const std::function<std::size_t(std::size_t)>& selected,
                          const std::function<int(std::size_t)>& key);
 
+// Matrices joined by operators ("x", "=", "+", "->"), no arrows; one item alone for a table.
+FigurePanel joined_panel(std::string title, std::vector<FigureMatrix> items, std::vector<std::string> ops = {});
+
 // One 0/1 row per position at `positions`, its 1 at `selected(i)` among `table_rows`: the
 // one-hot matrix whose columns meet the table's shown rows.
 FigureMatrix onehot_matrix(const std::vector<std::size_t>& positions, const std::vector<std::size_t>& table_rows,

@@ -65,10 +65,7 @@ FigurePanel rope_scores_panel(const RopeScores& scores, int precision) {
     for (std::size_t p = 0; p < cols.size(); ++p) m.col_labels[p] = fmt::format("p = {}", scores.starts[p]);
     m.name = "q . k, rotated to p and p + k";
     m.shape = shape_text(rows.size(), cols.size());
-    FigurePanel panel;
-    panel.title = "What no table can do: along each row only p changes, and the score stays";
-    panel.items = {m};
-    return panel;
+    return joined_panel("What no table can do: along each row only p changes, and the score stays", {m});
 }
 
 std::vector<std::string> positions_caption(const PositionsLesson& lesson) {
@@ -164,20 +161,13 @@ Figure positions_figure(const PositionsLesson& lesson, int precision) {
             screen.format_of(lesson.position_lookup), [&](std::size_t i, FigureRow& row) { row.label = fmt::format("P[{}]", position_of(ids, i)); });
         pos_per_row.name = ids.batched ? "pos, the same for every b" : "pos";
         pos_per_row.shape = per_id_shape(ids.shape(), ids.values.size(), request.dim);
-        FigurePanel sum;
-        sum.title = "The input of the first block: tok + pos, row by row";
-        sum.items = {tok, pos_per_row, output};
-        sum.ops = {"+", "="};
-        sum.arrows.resize(2);
-        figure.panels.push_back(sum);
+        figure.panels.push_back(
+            joined_panel("The input of the first block: tok + pos, row by row", {tok, pos_per_row, output}, {"+", "="}));
     }
     if (!request.targets.empty()) {
-        FigurePanel loader;
-        loader.title = "The data loader's first batch: inputs, and targets shifted by one token";
-        loader.items = {batch_matrix(ids.values, ids, "inputs"), batch_matrix(request.targets, ids, "targets")};
-        loader.ops = {"->"};
-        loader.arrows.resize(1);
-        figure.panels.push_back(loader);
+        figure.panels.push_back(joined_panel("The data loader's first batch: inputs, and targets shifted by one token",
+                                             {batch_matrix(ids.values, ids, "inputs"), batch_matrix(request.targets, ids, "targets")},
+                                             {"->"}));
     }
     figure.caption = positions_caption(lesson);
     return figure;

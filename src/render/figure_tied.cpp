@@ -106,12 +106,8 @@ Figure tied_figure(const TiedLesson& lesson, int precision) {
                                group_thousands(request.vocab_size), group_thousands(request.dim),
                                group_thousands(ids.values.size()), request.top);
     figure.keys = keys.names;
-    FigurePanel panel;
-    panel.title = "out_head(H) = H @ E.T: column k of the logits is H's dot product with E[k]";
-    panel.items = {h, et, logits};
-    panel.ops = {"x", "="};
-    panel.arrows.resize(2);
-    figure.panels = {panel};
+    figure.panels = {joined_panel("out_head(H) = H @ E.T: column k of the logits is H's dot product with E[k]",
+                                  {h, et, logits}, {"x", "="})};
     figure.caption = tied_caption(lesson, logit_rows, logit_screen.cols);
     return figure;
 }

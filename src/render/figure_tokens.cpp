@@ -111,10 +111,7 @@ FigurePanel merges_panel(const TokensLesson& lesson, const Gpt2Vocabulary& vocab
     merges.name = fmt::format("BPE on piece {}", lesson.followed);
     merges.shape = count_of(lesson.merges.size(), "merge", "merges");
     merges.col_labels = {"left", "right", "joined", "rank / id"};
-    FigurePanel panel;
-    panel.title = "Then BPE joins the pair whose joined bytes are the lowest-ranked token, again and again";
-    panel.items = {merges};
-    return panel;
+    return joined_panel("Then BPE joins the pair whose joined bytes are the lowest-ranked token, again and again", {merges});
 }
 
 std::vector<std::string> tokens_caption(const TokensLesson& lesson) {

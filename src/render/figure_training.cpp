@@ -75,15 +75,8 @@ Figure training_figure(const TrainingArgs& args, const TrainingRun& run, int pre
     figure.title = fmt::format("Optimizer steps: which rows of E move   (V = {}, d = {}, {})",
                                group_thousands(args.vocab_size), group_thousands(args.dim),
                                count_of(run.steps.size(), "step", "steps"));
-    FigurePanel table;
-    table.title = "Each step's batch (column heads) and the rows it moved";
-    table.items = {moves};
-    FigurePanel change;
-    change.title = "E before and after: the changed values framed";
-    change.items = {first, last};
-    change.ops = {"->"};
-    change.arrows.resize(1);
-    figure.panels = {table, change};
+    figure.panels = {joined_panel("Each step's batch (column heads) and the rows it moved", {moves}),
+                     joined_panel("E before and after: the changed values framed", {first, last}, {"->"})};
     figure.caption = {describe_optimizer(args.optimizer) + ".", training_summary(args, run)};
     if (moved_outside(run)) figure.caption.push_back("Framed in the table: moves of rows that the step's batch did not use.");
     return figure;
