@@ -18,11 +18,6 @@ namespace {
 
 constexpr std::size_t k_max_bag_label = 18;
 
-std::vector<std::uint64_t> bag_ids(const Bags& bags, std::size_t b) {
-    return {bags.ids.begin() + static_cast<std::ptrdiff_t>(bags.offsets[b]),
-            bags.ids.begin() + static_cast<std::ptrdiff_t>(bags.offsets[b + 1])};
-}
-
 // "[[2, 3], [], [1]]", with many bags shortened.
 std::string format_bags(const Bags& bags) {
     std::string text = "[";
@@ -113,11 +108,7 @@ std::string bag_label(const Bags& bags, std::size_t b) {
 
 // The multi-hot matrix: what each entry is, and its rows.
 std::string multihot_block(const BagLesson& lesson, const std::vector<std::size_t>& bag_rows, const TextOptions& options) {
-    const BagRequest& request = lesson.request;
-    const char* entry = !request.per_sample_weights.empty() ? "the sum of k's weights in bag b"
-                        : request.mode != BagMode::mean     ? "count of k in bag b"
-                        : lesson.padding_row                ? "(count of k in bag b) / (ids in bag b, padding_idx not counted)"
-                                                            : "(count of k in bag b) / (ids in bag b)";
+    const char* entry = multihot_entry(lesson);
     std::vector<BlockRow> rows;
     for (const std::size_t b : bag_rows) rows.push_back({b, b == k_gap ? "" : fmt::format("bag {}", b), "", false});
     const Screen screen = choose_screen({{&lesson.multihot, bag_rows}}, lesson.multihot.cols, options.precision,
@@ -166,47 +157,6 @@ std::string rounding_sentence(const BagLesson& lesson) {
     return text + (route.empty() ? "" : " Neither is wrong: the in-order M @ E " + route + ".");
 }
 
-// What PyTorch's own `M @ bag.weight` gives on this machine (the BLAS, as embdemo calls it the way
-// PyTorch does), so that the in-order reference is never taken for it.
-std::string torch_matmul_sentence(const BagLesson& lesson) {
-    const UlpDifference& diff = lesson.torch_difference;
-    const std::string subject = "PyTorch's M @ bag.weight (through the BLAS, on this machine)";
-    if (diff.differing == 0) return subject + " equals the bag's output bit for bit.";
-    const std::size_t total = lesson.output.values.size();
-    // Zeros of opposite sign are equal numbers: say so rather than count them as 1 ulp.
-    const std::string by = diff.non_finite > 0 ? ""
-                           : diff.zero_signs == diff.differing
-                               ? " (equal as numbers: zeros of opposite sign)"
-                               : fmt::format(", by up to {}", count_of(diff.ulps, "ulp", "ulps"));
-    return fmt::format("{} differs from the bag's output in {} of {} values{}.", subject,
-                       group_thousands(diff.differing), group_thousands(total), by);
-}
-
-// The verdict's detail, from how the two differ.
-std::string verdict_detail(const UlpDifference& diff) {
-    if (diff.differing == 0) return "the in-order M @ E equals the bag's output bit for bit";
-    if (diff.non_finite > 0) return "the in-order M @ E and the bag's output differ where float32 overflowed (exit status stays 0)";
-    if (diff.zero_signs == diff.differing) {
-        return fmt::format("the in-order M @ E equals the bag's output as numbers; {} in sign (exit status stays 0)",
-                           diff.differing == 1 ? std::string("one zero differs") : fmt::format("{} zeros differ",
-                                                                                              diff.differing));
-    }
-    return fmt::format("the in-order M @ E is the bag's output to within {} (computed another way; exit status stays 0)",
-                       count_of(diff.ulps, "ulp", "ulps"));
-}
-
-// Why a bag's output is all zeros, when it is empty or holds nothing but padding_idx (which
-// every mode skips), or "".
-std::string zeros_note(const BagLesson& lesson, std::size_t b) {
-    const Bags& bags = lesson.request.bags;
-    if (bags.size(b) == 0) return "empty: zeros";
-    if (!lesson.padding_row) return "";
-    const auto first = bags.ids.begin() + static_cast<std::ptrdiff_t>(bags.offsets[b]);
-    const auto last = bags.ids.begin() + static_cast<std::ptrdiff_t>(bags.offsets[b + 1]);
-    const bool only_padding = std::all_of(first, last, [&](std::uint64_t id) { return id == *lesson.padding_row; });
-    return only_padding ? "only padding_idx: zeros" : "";
-}
-
 // Row pairs per bag: its output ("bag", or "max"), then M @ E or the winners ("from") under it.
 std::vector<BlockRow> output_rows(const BagLesson& lesson, const std::vector<std::size_t>& bag_rows) {
     const Bags& bags = lesson.request.bags;
@@ -222,13 +172,67 @@ std::vector<BlockRow> output_rows(const BagLesson& lesson, const std::vector<std
             continue;
         }
         rows.push_back({b, pad_right(bag_label(bags, b), label_width) + "  " + (is_max ? "max" : "bag"),
-                        zeros_note(lesson, b), false});
+                        bag_zeros_note(lesson, b), false});
         rows.push_back({b, std::string(label_width, ' ') + "  " + (is_max ? "from" : "in order"), "", false});
     }
     return rows;
 }
 
 }  // namespace
+
+std::vector<std::uint64_t> bag_ids(const Bags& bags, std::size_t b) {
+    return {bags.ids.begin() + static_cast<std::ptrdiff_t>(bags.offsets[b]),
+            bags.ids.begin() + static_cast<std::ptrdiff_t>(bags.offsets[b + 1])};
+}
+
+// Why a bag's output is all zeros, when it is empty or holds nothing but padding_idx (which
+// every mode skips), or "".
+std::string bag_zeros_note(const BagLesson& lesson, std::size_t b) {
+    const Bags& bags = lesson.request.bags;
+    if (bags.size(b) == 0) return "empty: zeros";
+    if (!lesson.padding_row) return "";
+    const auto first = bags.ids.begin() + static_cast<std::ptrdiff_t>(bags.offsets[b]);
+    const auto last = bags.ids.begin() + static_cast<std::ptrdiff_t>(bags.offsets[b + 1]);
+    const bool only_padding = std::all_of(first, last, [&](std::uint64_t id) { return id == *lesson.padding_row; });
+    return only_padding ? "only padding_idx: zeros" : "";
+}
+
+const char* multihot_entry(const BagLesson& lesson) {
+    const BagRequest& request = lesson.request;
+    return !request.per_sample_weights.empty() ? "the sum of k's weights in bag b"
+           : request.mode != BagMode::mean     ? "count of k in bag b"
+           : lesson.padding_row                ? "(count of k in bag b) / (ids in bag b, padding_idx not counted)"
+                                               : "(count of k in bag b) / (ids in bag b)";
+}
+
+// What PyTorch's own `M @ bag.weight` gives on this machine (the BLAS, as embdemo calls it the way
+// PyTorch does), so that the in-order reference is never taken for it.
+std::string bag_torch_matmul_sentence(const BagLesson& lesson) {
+    const UlpDifference& diff = lesson.torch_difference;
+    const std::string subject = "PyTorch's M @ bag.weight (through the BLAS, on this machine)";
+    if (diff.differing == 0) return subject + " equals the bag's output bit for bit.";
+    const std::size_t total = lesson.output.values.size();
+    // Zeros of opposite sign are equal numbers: say so rather than count them as 1 ulp.
+    const std::string by = diff.non_finite > 0 ? ""
+                           : diff.zero_signs == diff.differing
+                               ? " (equal as numbers: zeros of opposite sign)"
+                               : fmt::format(", by up to {}", count_of(diff.ulps, "ulp", "ulps"));
+    return fmt::format("{} differs from the bag's output in {} of {} values{}.", subject,
+                       group_thousands(diff.differing), group_thousands(total), by);
+}
+
+// The verdict's detail, from how the two differ.
+std::string bag_verdict_detail(const UlpDifference& diff) {
+    if (diff.differing == 0) return "the in-order M @ E equals the bag's output bit for bit";
+    if (diff.non_finite > 0) return "the in-order M @ E and the bag's output differ where float32 overflowed (exit status stays 0)";
+    if (diff.zero_signs == diff.differing) {
+        return fmt::format("the in-order M @ E equals the bag's output as numbers; {} in sign (exit status stays 0)",
+                           diff.differing == 1 ? std::string("one zero differs") : fmt::format("{} zeros differ",
+                                                                                              diff.differing));
+    }
+    return fmt::format("the in-order M @ E is the bag's output to within {} (computed another way; exit status stays 0)",
+                       count_of(diff.ulps, "ulp", "ulps"));
+}
 
 std::string render_bag_text(const BagLesson& lesson, const TextOptions& options, bool trace) {
     const BagRequest& request = lesson.request;
@@ -285,8 +289,8 @@ std::string render_bag_text(const BagLesson& lesson, const TextOptions& options,
                                 "", "");
     }
     out += wrap_words(rounding_sentence(lesson), "", "");
-    out += wrap_words(torch_matmul_sentence(lesson), "", "");
-    return out + render_verdict(lesson.difference.differing == 0, verdict_detail(lesson.difference), options.palette);
+    out += wrap_words(bag_torch_matmul_sentence(lesson), "", "");
+    return out + render_verdict(lesson.difference.differing == 0, bag_verdict_detail(lesson.difference), options.palette);
 }
 
 }  // namespace embdemo

@@ -8,39 +8,14 @@
 namespace embdemo {
 namespace {
 
-// "65.4x", "64,144x": how many times `part` fits in `whole`, grouped once it is large.
-std::string times(std::uint64_t whole, std::uint64_t part) {
-    const double ratio = static_cast<double>(whole) / static_cast<double>(part);
-    if (ratio < 1000.0) return fmt::format("{:.1f}x", ratio);
-    return group_thousands(static_cast<std::uint64_t>(ratio + 0.5)) + 'x';
-}
-
 std::string paragraph(const std::string& text) { return wrap_words(text, "", ""); }
-
-// The rows are in cost_rows' order: lookup, dense, CSR; forward, then backward.
-const CostRow& row(const CostLesson& lesson, CostMethod method, CostPass pass) {
-    for (const CostRow& r : lesson.rows) {
-        if (r.method == method && r.pass == pass) return r;
-    }
-    return lesson.rows.front();  // unreachable: cost_rows lists every pair
-}
-
-const char* method_label(CostMethod method, CostPass pass) {
-    const bool forward = pass == CostPass::forward;
-    switch (method) {
-        case CostMethod::lookup: break;
-        case CostMethod::onehot_dense: return forward ? "dense X @ E" : "dense X.T @ G";
-        case CostMethod::onehot_sparse: return forward ? "CSR X @ E" : "CSR X.T @ G";
-    }
-    return forward ? "lookup" : "scatter-add";
-}
 
 std::string pass_table(const CostLesson& lesson, CostPass pass) {
     std::string out = fmt::format("  {:<14}{:>9}{:>9}{:>9}{:>11}{:>11}{:>11}\n", "method", "mul-adds",
                                   "by zero", "adds", "read", "written", "X memory");
     for (const CostRow& r : lesson.rows) {
         if (r.pass != pass) continue;
-        out += fmt::format("  {:<14}{:>9}{:>9}{:>9}{:>11}{:>11}{:>11}\n", method_label(r.method, pass),
+        out += fmt::format("  {:<14}{:>9}{:>9}{:>9}{:>11}{:>11}{:>11}\n", cost_method_label(r.method, pass),
                            short_count(r.multiply_adds), short_count(r.zero_multiplies), short_count(r.additions),
                            describe_bytes(r.bytes_read), describe_bytes(r.bytes_written),
                            r.extra_bytes ? describe_bytes(r.extra_bytes) : "none");
@@ -82,9 +57,9 @@ std::string zero_share(const CostRow& dense) {
 
 std::string forward_story(const CostLesson& lesson) {
     const CostRequest& q = lesson.request;
-    const CostRow& lookup = row(lesson, CostMethod::lookup, CostPass::forward);
-    const CostRow& dense = row(lesson, CostMethod::onehot_dense, CostPass::forward);
-    const CostRow& csr = row(lesson, CostMethod::onehot_sparse, CostPass::forward);
+    const CostRow& lookup = cost_row(lesson, CostMethod::lookup, CostPass::forward);
+    const CostRow& dense = cost_row(lesson, CostMethod::onehot_dense, CostPass::forward);
+    const CostRow& csr = cost_row(lesson, CostMethod::onehot_sparse, CostPass::forward);
     const std::uint64_t out_bytes = q.ids * q.dim * k_value_bytes;
     const std::uint64_t ones = dense.multiply_adds - dense.zero_multiplies;
     std::string out = paragraph(fmt::format(
@@ -99,16 +74,16 @@ std::string forward_story(const CostLesson& lesson) {
         "in all it moves {} the lookup's bytes. Stored as CSR (a value, a column and a row start per "
         "id), X takes {}, and the sparse product does the lookup's {} as multiply-adds by 1.",
         group_thousands(q.ids), group_thousands(q.vocab_size), describe_bytes(dense.extra_bytes),
-        times(dense.extra_bytes, out_bytes), describe_bytes(out_bytes),
-        times(dense.bytes_read + dense.bytes_written, lookup.bytes_read + lookup.bytes_written),
+        how_many_times(dense.extra_bytes, out_bytes), describe_bytes(out_bytes),
+        how_many_times(dense.bytes_read + dense.bytes_written, lookup.bytes_read + lookup.bytes_written),
         describe_bytes(csr.extra_bytes), count_of(csr.multiply_adds, "copy", "copies")));
     return out;
 }
 
 std::string backward_story(const CostLesson& lesson) {
     const CostRequest& q = lesson.request;
-    const CostRow& scatter = row(lesson, CostMethod::lookup, CostPass::backward);
-    const CostRow& dense = row(lesson, CostMethod::onehot_dense, CostPass::backward);
+    const CostRow& scatter = cost_row(lesson, CostMethod::lookup, CostPass::backward);
+    const CostRow& dense = cost_row(lesson, CostMethod::onehot_dense, CostPass::backward);
     return paragraph(fmt::format(
         "Backward, the embedding adds each row of G to the row of dE its id names ({}, {}); "
         "the dense product X.T @ G does {} for the same gradient, {} of them "
@@ -120,6 +95,30 @@ std::string backward_story(const CostLesson& lesson) {
 }
 
 }  // namespace
+
+std::string how_many_times(std::uint64_t whole, std::uint64_t part) {
+    const double ratio = static_cast<double>(whole) / static_cast<double>(part);
+    if (ratio < 1000.0) return fmt::format("{:.1f}x", ratio);
+    return group_thousands(static_cast<std::uint64_t>(ratio + 0.5)) + 'x';
+}
+
+const char* cost_method_label(CostMethod method, CostPass pass) {
+    const bool forward = pass == CostPass::forward;
+    switch (method) {
+        case CostMethod::lookup: break;
+        case CostMethod::onehot_dense: return forward ? "dense X @ E" : "dense X.T @ G";
+        case CostMethod::onehot_sparse: return forward ? "CSR X @ E" : "CSR X.T @ G";
+    }
+    return forward ? "lookup" : "scatter-add";
+}
+
+// The rows are in cost_rows' order: lookup, dense, CSR; forward, then backward.
+const CostRow& cost_row(const CostLesson& lesson, CostMethod method, CostPass pass) {
+    for (const CostRow& r : lesson.rows) {
+        if (r.method == method && r.pass == pass) return r;
+    }
+    return lesson.rows.front();  // unreachable: cost_rows lists every pair
+}
 
 std::string short_count(std::uint64_t count) {
     if (count < 10000) return group_thousands(count);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,10 +49,26 @@ struct FigurePanel {
     std::vector<std::vector<FigureArrow>> arrows;  // per gap, used where ops is ""
 };
 
+// A quantity with no matrix to show, such as a count of operations: one labelled bar.
+struct FigureBar {
+    std::string label;       // "forward: dense X @ E"
+    double value = 0.0;      // > 0 to be drawn; a 0 gets its label and no bar
+    std::string value_text;  // "52.7 G", as the text view spells it
+    int key = k_no_key;
+};
+
+// Horizontal bars on a log axis, for counts that differ by orders of magnitude.
+struct FigureChart {
+    std::string title;
+    std::string unit;  // what the axis counts: "operations"
+    std::vector<FigureBar> bars;
+};
+
 struct Figure {
     std::string title;
     std::vector<std::string> keys;      // keys[k]: what key k means ("id 2 (ids[0])")
     std::vector<FigurePanel> panels;    // stacked top to bottom
+    std::optional<FigureChart> chart;   // under the panels
     std::vector<std::string> caption;   // sentences under the panels, from the run's numbers
 };
 

@@ -82,12 +82,103 @@ FigureMatrix figure_grid(const std::vector<std::size_t>& rows, const std::vector
 FigureMatrix numeric_matrix(const Matrix& m, const std::vector<std::size_t>& rows,
                             const std::vector<std::size_t>& cols, const NumberFormat& format,
                             const std::function<void(std::size_t, FigureRow&)>& decorate) {
-    FigureMatrix out = figure_grid(
-        rows, cols,
-        [&](std::size_t r, std::size_t c) { return std::pair{trimmed(format_number(m.at(r, c), format)), false}; },
-        decorate);
+    FigureMatrix out = value_matrix(
+        rows, cols, [&](std::size_t r, std::size_t c) { return m.at(r, c); }, format, decorate);
     out.shape = shape_text(m.rows, m.cols);
     return out;
+}
+
+FigureMatrix value_matrix(const std::vector<std::size_t>& rows, const std::vector<std::size_t>& cols,
+                          const std::function<float(std::size_t, std::size_t)>& value, const NumberFormat& format,
+                          const std::function<void(std::size_t, FigureRow&)>& decorate) {
+    return figure_grid(
+        rows, cols,
+        [&](std::size_t r, std::size_t c) { return std::pair{trimmed(format_number(value(r, c), format)), false}; },
+        decorate);
+}
+
+FigureMatrix text_matrix(const std::vector<std::size_t>& rows, const std::vector<std::size_t>& cols,
+                         const std::function<std::string(std::size_t, std::size_t)>& cell,
+                         const std::function<bool(std::size_t, std::size_t)>& mark,
+                         const std::function<void(std::size_t, FigureRow&)>& decorate) {
+    return figure_grid(
+        rows, cols, [&](std::size_t r, std::size_t c) { return std::pair{cell(r, c), mark(r, c)}; }, decorate);
+}
+
+FigureMatrix id_column(const IdBatch& ids, const std::vector<std::size_t>& positions, const IdKeys& keys) {
+    FigureMatrix out = text_matrix(
+        positions, {0}, [&](std::size_t i, std::size_t) { return std::to_string(ids.values[i]); },
+        [](std::size_t, std::size_t) { return false; },
+        per_id_row(ids, keys));
+    out.name = "ids";
+    out.shape = ids.batched ? fmt::format("B x T = {} x {}, flat", ids.batch, ids.seq)
+                            : "n = " + group_thousands(ids.values.size());
+    out.col_labels = {""};
+    return out;
+}
+
+RowDecoration per_id_row(const IdBatch& ids, const IdKeys& keys) {
+    return [&ids, &keys](std::size_t i, FigureRow& row) {
+        row.label = fmt::format("ids[{}]", torch_index(ids.shape(), i));
+        row.key = key_of(keys, ids.values[i]);
+    };
+}
+
+RowDecoration table_row(const IdKeys& keys) {
+    return [&keys](std::size_t k, FigureRow& row) {
+        row.table_row = static_cast<long long>(k);
+        row.key = key_of(keys, k);
+    };
+}
+
+std::vector<std::size_t> used_rows(const TokenIds& ids) {
+    std::vector<std::size_t> rows(ids.begin(), ids.end());
+    std::sort(rows.begin(), rows.end());
+    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+    return rows;
+}
+
+FigurePanel lookup_panel(std::string title, FigureMatrix selector, FigureMatrix table, FigureMatrix result,
+                         const std::vector<std::size_t>& positions, const std::vector<std::size_t>& table_rows,
+                         const std::function<std::size_t(std::size_t)>& selected,
+                         const std::function<int(std::size_t)>& key) {
+    FigurePanel panel;
+    panel.title = std::move(title);
+    panel.items = {std::move(selector), std::move(table), std::move(result)};
+    panel.ops = {"", ""};
+    panel.arrows.resize(2);
+    for (std::size_t r = 0; r < positions.size(); ++r) {
+        if (positions[r] == k_gap) continue;
+        const std::size_t row_of_table = figure_row_of(table_rows, selected(positions[r]));
+        panel.arrows[0].push_back({r, row_of_table, key(positions[r])});
+        panel.arrows[1].push_back({row_of_table, r, key(positions[r])});
+    }
+    return panel;
+}
+
+FigurePanel joined_panel(std::string title, std::vector<FigureMatrix> items, std::vector<std::string> ops) {
+    FigurePanel panel;
+    panel.title = std::move(title);
+    panel.items = std::move(items);
+    panel.arrows.resize(ops.size());
+    panel.ops = std::move(ops);
+    return panel;
+}
+
+FigureMatrix onehot_matrix(const std::vector<std::size_t>& positions, const std::vector<std::size_t>& table_rows,
+                           const std::function<std::size_t(std::size_t)>& selected,
+                           const std::function<void(std::size_t, FigureRow&)>& decorate) {
+    return indicator_matrix(
+        positions, table_rows, [&](std::size_t i, std::size_t k) { return selected(i) == k; }, decorate);
+}
+
+std::string agreement_sentence(const std::string& forms, const Comparison& check, std::size_t total) {
+    if (check.identical) {
+        return total == 1 ? forms + " agree bit for bit in their only value."
+                          : fmt::format("{} agree bit for bit: {}.", forms, all_values(total));
+    }
+    return fmt::format("{} differ in {} of {} values (framed).", forms, group_thousands(check.differing),
+                       group_thousands(total));
 }
 
 FigureMatrix indicator_matrix(const std::vector<std::size_t>& rows, const std::vector<std::size_t>& cols,

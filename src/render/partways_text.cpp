@@ -68,6 +68,8 @@ std::string matrix_rows(const Matrix& m, const std::vector<std::size_t>& rows,
     return out;
 }
 
+}  // namespace
+
 // Worded from the counts: "the one distinct id's row", "none of", "1 of the 3 ... was".
 std::string renorm_verdict(std::size_t distinct, std::size_t rescaled, const MaxNorm& max_norm) {
     const std::string m = python_float(max_norm.max_norm);
@@ -85,8 +87,6 @@ std::string renorm_verdict(std::size_t distinct, std::size_t rescaled, const Max
     return fmt::format("{} of the {} distinct ids' rows had {} above {} and {} {}, once each however often the id occurs.",
                        group_thousands(rescaled), group_thousands(distinct), norm, m, rescaled == 1 ? "was" : "were", how);
 }
-
-}  // namespace
 
 std::string max_norm_arguments(const MaxNorm& max_norm) {
     return fmt::format("max_norm={}, norm_type={}", python_float(max_norm.max_norm), python_float(max_norm.norm_type));

@@ -17,6 +17,10 @@ namespace embdemo {
 // "max_norm=1.0, norm_type=2.0", as nn.Embedding's repr spells them.
 std::string max_norm_arguments(const MaxNorm& max_norm);
 
+// "2 of the 3 distinct ids' rows had a norm (p = 2.0) above 1.0 and were multiplied by ...":
+// what the renormalisation did, from its rows.
+std::string renorm_verdict(std::size_t distinct, std::size_t rescaled, const MaxNorm& max_norm);
+
 // The norms of the distinct ids' rows, which were rescaled and by what factor (a summary past
 // a screenful of ids).
 std::string render_renorm_rows(const std::vector<RenormRow>& rows, const MaxNorm& max_norm);

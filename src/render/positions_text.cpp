@@ -105,49 +105,6 @@ std::vector<BlockRow> labelled_rows(const std::vector<std::size_t>& shown, Label
     return rows;
 }
 
-std::string repeated_sentence(const PositionsLesson& lesson) {
-    const IdBatch& ids = lesson.request.ids;
-    if (!lesson.repeated) {
-        // A hint that runs: ids of this run (so within V), no longer than the context C.
-        const std::uint64_t context = lesson.request.context;
-        std::vector<std::uint64_t> hint = ids.row(0);
-        hint.resize(std::min<std::size_t>(hint.size(), 3));
-        std::string more_context;
-        if (hint.size() < context) {
-            hint.push_back(hint[0]);
-        } else if (hint.size() >= 2) {
-            hint.back() = hint[0];
-        } else {
-            hint.push_back(hint[0]);
-            more_context = " --context 2";
-        }
-        return fmt::format("No id appears at two different positions here; repeat one (e.g. --ids {}{}) to "
-                           "see one token get two vectors.",
-                           fmt::join(hint, ","), more_context);
-    }
-    const RepeatedToken& r = *lesson.repeated;
-    const std::size_t t1 = position_of(ids, r.first);
-    const std::size_t t2 = position_of(ids, r.second);
-    const std::string how = lesson.request.encoding == PositionEncoding::rope
-                                ? fmt::format("turns it by t = {} and t = {}", t1, t2)
-                                : fmt::format("adds P[{}] and P[{}]", t1, t2);
-    const std::size_t cols = lesson.output.cols;
-    std::string differ;
-    if (r.differing_columns == 0) {
-        differ = "yet the two output rows come out equal in float32";
-    } else if (r.differing_columns == cols) {
-        differ = cols == 1 ? "so the two output rows differ in their only column"
-                           : fmt::format("so the two output rows differ in all {} columns", group_thousands(cols));
-    } else {
-        differ = fmt::format("so the two output rows differ in {} of {} columns", group_thousands(r.differing_columns),
-                             group_thousands(cols));
-    }
-    return fmt::format("Same token, two positions: id {} at {} (t = {}) and {} (t = {}) looks up the "
-                       "same row E[{}], but {}, {}.",
-                       r.id, flat_position_label(ids, r.first), t1, flat_position_label(ids, r.second), t2,
-                       r.id, how, differ);
-}
-
 std::string verdict(const PositionsLesson& lesson, Palette palette) {
     const bool identical = lesson.token_check.identical && lesson.position_check.identical &&
                            lesson.output_check.identical;
@@ -255,6 +212,49 @@ std::string closing_sentence(PositionEncoding encoding) {
 
 }  // namespace
 
+std::string repeated_token_sentence(const PositionsLesson& lesson) {
+    const IdBatch& ids = lesson.request.ids;
+    if (!lesson.repeated) {
+        // A hint that runs: ids of this run (so within V), no longer than the context C.
+        const std::uint64_t context = lesson.request.context;
+        std::vector<std::uint64_t> hint = ids.row(0);
+        hint.resize(std::min<std::size_t>(hint.size(), 3));
+        std::string more_context;
+        if (hint.size() < context) {
+            hint.push_back(hint[0]);
+        } else if (hint.size() >= 2) {
+            hint.back() = hint[0];
+        } else {
+            hint.push_back(hint[0]);
+            more_context = " --context 2";
+        }
+        return fmt::format("No id appears at two different positions here; repeat one (e.g. --ids {}{}) to "
+                           "see one token get two vectors.",
+                           fmt::join(hint, ","), more_context);
+    }
+    const RepeatedToken& r = *lesson.repeated;
+    const std::size_t t1 = position_of(ids, r.first);
+    const std::size_t t2 = position_of(ids, r.second);
+    const std::string how = lesson.request.encoding == PositionEncoding::rope
+                                ? fmt::format("turns it by t = {} and t = {}", t1, t2)
+                                : fmt::format("adds P[{}] and P[{}]", t1, t2);
+    const std::size_t cols = lesson.output.cols;
+    std::string differ;
+    if (r.differing_columns == 0) {
+        differ = "yet the two output rows come out equal in float32";
+    } else if (r.differing_columns == cols) {
+        differ = cols == 1 ? "so the two output rows differ in their only column"
+                           : fmt::format("so the two output rows differ in all {} columns", group_thousands(cols));
+    } else {
+        differ = fmt::format("so the two output rows differ in {} of {} columns", group_thousands(r.differing_columns),
+                             group_thousands(cols));
+    }
+    return fmt::format("Same token, two positions: id {} at {} (t = {}) and {} (t = {}) looks up the "
+                       "same row E[{}], but {}, {}.",
+                       r.id, flat_position_label(ids, r.first), t1, flat_position_label(ids, r.second), t2,
+                       r.id, how, differ);
+}
+
 std::string render_positions_text(const PositionsLesson& lesson, const TextOptions& options) {
     const IdBatch& ids = lesson.request.ids;
     const std::size_t n = ids.values.size();
@@ -340,7 +340,7 @@ std::string render_positions_text(const PositionsLesson& lesson, const TextOptio
                                  "", "  ");
         out += block(lesson.output, out_rows, nullptr);
     }
-    out += '\n' + wrap_words(repeated_sentence(lesson), "", "");
+    out += '\n' + wrap_words(repeated_token_sentence(lesson), "", "");
     if (lesson.compared) out += '\n' + compare_section(lesson, options.precision);
     out += wrap_words(closing_sentence(encoding), "", "");
     return out + verdict(lesson, options.palette);

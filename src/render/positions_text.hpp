@@ -13,4 +13,8 @@ namespace embdemo {
 
 std::string render_positions_text(const PositionsLesson& lesson, const TextOptions& options);
 
+// "Same token, two positions: id 5 at ids[0] (t = 0) and ids[2] (t = 2) ...", or a hint to
+// repeat an id when none appears at two positions.
+std::string repeated_token_sentence(const PositionsLesson& lesson);
+
 }  // namespace embdemo

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "render/svg_chart.hpp"
+
 namespace embdemo {
 namespace {
 
@@ -183,6 +185,12 @@ std::string svg_element(const Figure& figure, bool page_hooks) {
         body += drawing.body;
         width = std::max(width, drawing.width);
         y += drawing.height;
+    }
+    if (figure.chart) {
+        const ChartDrawing chart = draw_chart(*figure.chart, k_margin, y, colour);
+        body += chart.body;
+        width = std::max(width, chart.width + k_margin);
+        y += chart.height;
     }
     for (std::size_t k = 0; k < figure.keys.size(); ++k) {
         const int key = static_cast<int>(k);

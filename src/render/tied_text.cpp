@@ -63,25 +63,7 @@ std::string top_lines(const TiedLesson& lesson, const std::vector<std::size_t>& 
         out += fit_items(entries, label, std::string(display_width(label), ' '), "  ");
     }
     if (lesson.request.hidden_given) return out;
-    const auto first = static_cast<std::size_t>(std::count(lesson.own_rank.begin(), lesson.own_rank.end(), std::size_t{0}));
-    const std::size_t positions = lesson.own_rank.size();
-    std::string ranked;
-    if (positions == 1) {
-        ranked = first == 1 ? "the one position ranks its own id first" : "the one position does not rank its own id first";
-    } else if (first == positions) {
-        ranked = positions == 2 ? std::string("both positions rank their own id first")
-                                : fmt::format("all {} positions rank their own id first", group_thousands(positions));
-    } else if (first == 0) {
-        ranked = positions == 2 ? std::string("neither position ranks its own id first")
-                                : fmt::format("none of the {} positions ranks its own id first", group_thousands(positions));
-    } else {
-        ranked = fmt::format("{} of {} positions {} first", group_thousands(first), group_thousands(positions),
-                             first == 1 ? "ranks its own id" : "rank their own id");
-    }
-    return out + wrap_words(fmt::format("With H = E[ids], {}: its logit is E[id] . E[id], the row's squared length, "
-                                        "against dot products with other rows.",
-                                        ranked),
-                            "", "");
+    return out + wrap_words(own_rank_sentence(lesson), "", "");
 }
 
 std::string explanations(const TiedLesson& lesson) {
@@ -135,6 +117,27 @@ std::string explanations(const TiedLesson& lesson) {
 }
 
 }  // namespace
+
+std::string own_rank_sentence(const TiedLesson& lesson) {
+    const auto first = static_cast<std::size_t>(std::count(lesson.own_rank.begin(), lesson.own_rank.end(), std::size_t{0}));
+    const std::size_t positions = lesson.own_rank.size();
+    std::string ranked;
+    if (positions == 1) {
+        ranked = first == 1 ? "the one position ranks its own id first" : "the one position does not rank its own id first";
+    } else if (first == positions) {
+        ranked = positions == 2 ? std::string("both positions rank their own id first")
+                                : fmt::format("all {} positions rank their own id first", group_thousands(positions));
+    } else if (first == 0) {
+        ranked = positions == 2 ? std::string("neither position ranks its own id first")
+                                : fmt::format("none of the {} positions ranks its own id first", group_thousands(positions));
+    } else {
+        ranked = fmt::format("{} of {} positions {} first", group_thousands(first), group_thousands(positions),
+                             first == 1 ? "ranks its own id" : "rank their own id");
+    }
+    return fmt::format("With H = E[ids], {}: its logit is E[id] . E[id], the row's squared length, "
+                       "against dot products with other rows.",
+                       ranked);
+}
 
 std::string render_tied_text(const TiedLesson& lesson, const TextOptions& options) {
     const IdBatch& ids = lesson.request.ids;

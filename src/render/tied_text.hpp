@@ -13,4 +13,7 @@ namespace embdemo {
 
 std::string render_tied_text(const TiedLesson& lesson, const TextOptions& options);
 
+// "With H = E[ids], all 3 positions rank their own id first: ..." (H = E[ids] only).
+std::string own_rank_sentence(const TiedLesson& lesson);
+
 }  // namespace embdemo

@@ -103,7 +103,9 @@ std::string outside_reason(const OptimizerSettings& settings, const TrainingRun&
     return fmt::format("{}", fmt::join(causes, "; "));
 }
 
-std::string summary(const TrainingArgs& args, const TrainingRun& run) {
+}  // namespace
+
+std::string training_summary(const TrainingArgs& args, const TrainingRun& run) {
     std::size_t outside = 0;
     std::size_t moves = 0;
     for (const TrainingStep& step : run.steps) {
@@ -126,8 +128,6 @@ std::string summary(const TrainingArgs& args, const TrainingRun& run) {
                        outside == 1 ? std::string("1 row move happened") : group_thousands(outside) + " row moves happened",
                        outside == 1 ? "its" : "their", outside_reason(args.optimizer, run));
 }
-
-}  // namespace
 
 std::string describe_optimizer(const OptimizerSettings& settings) {
     switch (settings.kind) {
@@ -165,7 +165,7 @@ std::string render_train_text(const TrainingArgs& args, const TrainingRun& run, 
         out += '\n' + step_lines(run.steps[t], t, args.vocab_size, options.palette);
     }
     out += "\nE after the last step\n" + render_plain_matrix(run.steps.back().weight, options);
-    return out + '\n' + wrap_words(summary(args, run), "", "");
+    return out + '\n' + wrap_words(training_summary(args, run), "", "");
 }
 
 std::string render_train_json(const TrainingArgs& args, const TrainingRun& run) {

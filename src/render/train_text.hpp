@@ -19,4 +19,7 @@ std::string render_train_json(const TrainingArgs& args, const TrainingRun& run);
 // "torch.optim.Adam(lr=0.1, betas=(0.9, 0.999), eps=1e-08, weight_decay=0)"
 std::string describe_optimizer(const OptimizerSettings& settings);
 
+// "Every row that moved was in its step's batch: ...", or why rows outside a batch moved.
+std::string training_summary(const TrainingArgs& args, const TrainingRun& run);
+
 }  // namespace embdemo
