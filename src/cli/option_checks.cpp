@@ -121,14 +121,22 @@ std::optional<std::string> parse_padding_idx(const std::string& text, std::uint6
     return std::nullopt;
 }
 
-// The lessons without a figure, page or script refuse those formats by name.
-std::optional<std::string> check_picture_format(const RawOptions& raw, const Options& options) {
-    if (!is_picture_format(options.format) || !is_table_lesson(raw)) return std::nullopt;
-    const char* lesson = lesson_spec(raw.lesson).name;
-    return bad_value("--format", raw.format,
-                     fmt::format("embdemo {} has no figure, page or script yet; svg, html and python are "
-                                 "the notebook lesson's and grad's", lesson),
-                     "text, json, csv, tsv, markdown");
+// A format the lesson's view cannot carry (for these options) is refused by name, with the
+// formats it can.
+std::optional<std::string> check_lesson_format(const RawOptions& raw, OutputFormat format) {
+    const LessonSpec& spec = lesson_spec(raw.lesson);
+    const FormatSet formats = spec.formats(raw);
+    if (formats & format_bit(format)) return std::nullopt;
+    std::string allowed;
+    for (const auto& [name, each] : k_formats) {
+        if (formats & format_bit(each)) allowed += (allowed.empty() ? "" : ", ") + std::string(name);
+    }
+    RawOptions plain;  // the lesson with no options that narrow its views
+    plain.lesson = spec.id;
+    const bool narrowed = formats != spec.formats(plain);
+    const char* mode = !narrowed ? "" : raw.optimizer ? " --optimizer" : raw.max_norm ? " --max-norm" : " with these options";
+    return bad_value("--format", raw.format, fmt::format("embdemo {}{} has no {} view", spec.name, mode, raw.format),
+                     allowed);
 }
 
 // A finite decimal number above 0 (std::strtod in the C locale): no hex, nan or inf words.

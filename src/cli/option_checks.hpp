@@ -132,7 +132,7 @@ std::optional<std::string> parse_padding_idx(const std::string& text, std::uint6
 std::optional<std::string> check_path(const char* option, const std::optional<std::string>& path, const char* allowed);
 std::optional<std::string> check_lookup_only(const RawOptions& raw, const char* lesson);
 std::optional<std::string> check_table_lesson_exclusive(const RawOptions& raw, const char* lesson);
-std::optional<std::string> check_picture_format(const RawOptions& raw, const Options& options);
+std::optional<std::string> check_lesson_format(const RawOptions& raw, OutputFormat format);
 std::optional<std::string> check_printed(const char* lesson, std::uint64_t printed);
 const char* ids_option(const RawOptions& raw);
 // The options given that set n, V and d, "--text-file/--context/--batch/--dim", for size messages.

@@ -112,9 +112,8 @@ CommandLine validate_tokens(const RawOptions& raw) {
     }
     if (!raw.text && !raw.text_file) return fail("embdemo tokens needs --text TEXT or --text-file FILE");
     const auto format = find_named(k_formats, raw.format);
-    if (!format || (*format != OutputFormat::text && *format != OutputFormat::json)) {
-        return fail(bad_value("--format", raw.format, "is not a format of embdemo tokens", "text, json"));
-    }
+    if (!format) return fail(bad_value("--format", raw.format, "is not a known format", names_of(k_formats)));
+    if (auto problem = check_lesson_format(raw, *format)) return fail(*problem);
     options.format = *format;
     if (raw.text && raw.text_file) return fail("--text and --text-file each give the text (allowed: one of them)");
     auto text = given_text(raw);
@@ -142,11 +141,10 @@ CommandLine validate_cost(const RawOptions& raw) {
     Options& options = result.options;
     options.lesson = Lesson::cost;
     if (auto problem = check_cost_shared(raw)) return fail(*problem);
-    if (raw.format == "json") {
-        options.format = OutputFormat::json;
-    } else if (raw.format != "text") {
-        return fail(bad_value("--format", raw.format, "is not a format of embdemo cost", "text, json"));
-    }
+    const auto format = find_named(k_formats, raw.format);
+    if (!format) return fail(bad_value("--format", raw.format, "is not a known format", names_of(k_formats)));
+    if (auto problem = check_lesson_format(raw, *format)) return fail(*problem);
+    options.format = *format;
     if (auto problem = cost_sizes(raw, options.cost)) return fail(*problem);
     if (raw.ids) {
         if (auto problem = cost_ids(*raw.ids, options.cost.vocab_size != 0, options.cost)) return fail(*problem);

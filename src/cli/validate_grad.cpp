@@ -39,9 +39,6 @@ std::optional<std::string> validate_optimizer(const RawOptions& raw, Options& op
         return std::string("--optimizer trains nn.Embedding as PyTorch draws it: it cannot be combined with "
                            "--weights, --init index|randint or an --upstream file (allowed: --upstream randn or ones)");
     }
-    if (options.format != OutputFormat::text && options.format != OutputFormat::json) {
-        return std::string("--optimizer prints its steps as text or json (allowed: --format text or json)");
-    }
     if (raw.trace) {
         return std::string("--trace walks one backward pass; with --optimizer the steps are the view "
                            "(allowed: one of them)");
@@ -183,12 +180,6 @@ std::optional<std::string> validate_max_norm(const RawOptions& raw, Options& opt
     if (!raw.max_norm) {
         if (raw.norm_type) return std::string("--norm-type has no effect without --max-norm (allowed: both, or neither)");
         return std::nullopt;
-    }
-    if (raw.format == "svg" || raw.format == "html" || raw.format == "python") {
-        // The figure, the page and the script show the two forms agreeing on one E; max_norm
-        // changes E between them, which only its own views show.
-        return bad_value("--format", raw.format, "cannot show --max-norm's two tables",
-                         "text, json, csv, tsv or markdown with --max-norm");
     }
     if (is_table_lesson(raw)) {
         const char* table_lesson = lesson_spec(raw.lesson).name;

@@ -226,7 +226,7 @@ std::optional<std::string> validate_output(const RawOptions& raw, Options& optio
     const auto format = find_named(k_formats, raw.format);
     if (!format) return bad_value("--format", raw.format, "is not a known format", names_of(k_formats));
     options.format = *format;
-    if (auto problem = check_picture_format(raw, options)) return *problem;
+    if (auto problem = check_lesson_format(raw, options.format)) return *problem;
     if (raw.show) {
         auto show = parse_matrix_selection(*raw.show);
         if (!show) {

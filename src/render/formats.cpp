@@ -42,7 +42,7 @@ ParseResult<Steps> from_report(const LessonView& view, const RenderSettings& set
 bool can_render(const LessonView& view, OutputFormat format) {
     switch (format) {
         case OutputFormat::text: return static_cast<bool>(view.text);
-        case OutputFormat::json: return view.report || view.json;
+        case OutputFormat::json:
         case OutputFormat::csv:
         case OutputFormat::tsv: return static_cast<bool>(view.report);
         case OutputFormat::markdown: return view.markdown || view.report;
@@ -58,12 +58,6 @@ ParseResult<Steps> render_view(const LessonView& view, const RenderSettings& set
     switch (settings.format) {
         case OutputFormat::text: return ParseResult<Steps>::ok(view.text(settings.text, settings.view));
         case OutputFormat::json:
-            if (!view.report) {
-                auto json = view.json();
-                if (!json) return ParseResult<Steps>::fail(json.error());
-                return one_step(std::move(json.value()));
-            }
-            return from_report(view, settings);
         case OutputFormat::csv:
         case OutputFormat::tsv: return from_report(view, settings);
         case OutputFormat::markdown:

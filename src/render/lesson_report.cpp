@@ -41,6 +41,14 @@ std::string mixed_rows(const LessonTable& table, char delimiter) {
 }
 
 std::string table_rows(const LessonTable& table, char delimiter) {
+    if (table.cell_text) {
+        std::string out;
+        for (std::size_t r = 0; r < table.matrix->rows; ++r) {
+            for (std::size_t c = 0; c < table.matrix->cols; ++c) out += (c ? std::string(1, delimiter) : "") + table.cell_text(r, c);
+            out += '\n';
+        }
+        return out;
+    }
     if (table.integral_columns.empty()) return delimited_rows(*table.matrix, delimiter, table.integral);
     return mixed_rows(table, delimiter);
 }
@@ -196,6 +204,8 @@ std::string markdown_table(const LessonTable& table, int precision) {
         for (const std::size_t c : cols) {
             if (r == k_gap || c == k_gap) {
                 cells.push_back("...");
+            } else if (table.cell_text) {
+                cells.push_back(markdown_escape(table.cell_text(r, c)));
             } else if (table.integral_column(c)) {
                 cells.push_back(fmt::format("{}", static_cast<long long>(m.at(r, c))));
             } else {

@@ -43,6 +43,9 @@ struct LessonTable {
     // to k_row_text_chars characters.
     std::function<std::string(std::size_t row)> row_text;
     std::string row_text_name;
+    // csv/tsv/markdown: every cell spelled by the table itself (names, or counts past float32's
+    // exact range); the matrix then only gives the shape.
+    std::function<std::string(std::size_t row, std::size_t column)> cell_text;
     // false: csv/tsv/markdown only, because the JSON says the same another way (a list of
     // objects) or not at all, and its bytes are a versioned schema.
     bool in_json = true;

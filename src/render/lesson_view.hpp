@@ -31,8 +31,6 @@ struct LessonView {
     std::function<Figure(int precision)> figure;  // svg; and html, unless `page` is set
     std::function<HtmlPage(int precision)> page;  // html with the lesson's own steps
     std::function<std::string()> python;          // a PyTorch script that re-checks the run
-    // Until the optimizer steps and the tokens lesson are LessonReports: their own JSON writer.
-    std::function<ParseResult<std::string>()> json;
 };
 
 struct RenderSettings {

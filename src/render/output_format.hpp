@@ -11,6 +11,16 @@ inline bool is_picture_format(OutputFormat format) {
     return format == OutputFormat::svg || format == OutputFormat::html || format == OutputFormat::python;
 }
 
+// A set of formats, one bit each: what a lesson's view can carry.
+using FormatSet = unsigned;
+constexpr FormatSet format_bit(OutputFormat format) { return 1u << static_cast<unsigned>(format); }
+constexpr FormatSet k_report_formats = format_bit(OutputFormat::text) | format_bit(OutputFormat::json) |
+                                       format_bit(OutputFormat::csv) | format_bit(OutputFormat::tsv) |
+                                       format_bit(OutputFormat::markdown);
+constexpr FormatSet k_picture_formats =
+    format_bit(OutputFormat::svg) | format_bit(OutputFormat::html) | format_bit(OutputFormat::python);
+constexpr FormatSet k_every_format = k_report_formats | k_picture_formats;
+
 // Which text view: the plain demonstration, one id at a time, or the narrated lesson.
 enum class View { plain, trace, walkthrough };
 

@@ -170,7 +170,7 @@ TEST_CASE("embdemo cost refuses what it cannot use, naming the option") {
         {{"cost", "--tokens", "0", "--vocab", "5", "--dim", "3"}, "--tokens \"0\": is less than 1"},
         {{"cost", "--tokens", "1048577", "--vocab", "5", "--dim", "3"}, "--tokens \"1048577\""},
         {{"cost", "--tokens", "1", "--vocab", "16777217", "--dim", "3"}, "--vocab \"16777217\""},
-        {{"cost", "--model", "gpt2", "--format", "csv"}, "--format \"csv\": is not a format of embdemo cost"},
+        {{"cost", "--model", "gpt2", "--format", "python"}, "--format \"python\": embdemo cost has no python view"},
         {{"cost", "--model", "gpt2", "--seed", "4"}, "--seed has no effect on embdemo cost"},
         {{"cost", "--model", "gpt2", "--walkthrough"}, "--walkthrough has no effect on embdemo cost"},
         {{"--ids", "1", "--dim", "2", "bench"}, "bench must be the first word"},

@@ -17,6 +17,6 @@ int run_bench(const Options& options) {
 
 // Listed for --help; `embdemo bench ...` itself is handed over before parsing.
 extern const LessonSpec k_bench_lesson = {Lesson::bench, "bench", "time both forms on this machine (embdemo bench --help)",
-                                          {false, false, true}, {}, run_bench};
+                                          {false, false, true}, {}, fixed_formats<0>, run_bench};
 
 }  // namespace embdemo

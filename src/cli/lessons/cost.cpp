@@ -15,7 +15,7 @@ int run_cost(const Options& options) {
     const CostLesson lesson = run_cost_lesson(options.cost);
     const LessonView view = table_view(lesson, cost_report, [](const CostLesson& shown, const TextOptions&, View) {
         return render_cost_text(shown);
-    });
+    }, [](const CostLesson& shown, int) { return cost_figure(shown); });
     return write_view(options, view);
 }
 
@@ -44,6 +44,6 @@ const OptionSpec k_cost_options[] = {
 }  // namespace
 
 extern const LessonSpec k_cost_lesson = {Lesson::cost, "cost", "the cost of both forms for n, V, d or a real model", {},
-                                         lesson_help(k_cost_options, "", k_cost_footer), run_cost};
+                                         lesson_help(k_cost_options, "", k_cost_footer), fixed_formats<k_report_formats | format_bit(OutputFormat::svg)>, run_cost};
 
 }  // namespace embdemo

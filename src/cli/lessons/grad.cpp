@@ -15,7 +15,9 @@
 #include "render/grad_report.hpp"
 #include "render/grad_text.hpp"
 #include "render/html.hpp"
+#include "render/lesson_figures.hpp"
 #include "render/python_script.hpp"
+#include "render/train_report.hpp"
 #include "render/train_text.hpp"
 
 namespace embdemo {
@@ -51,8 +53,9 @@ int run_training_steps(const Options& options) {
     args.sparse = options.grad.sparse;
     const TrainingRun run = run_training(args);
     LessonView view;
-    view.json = [&] { return ParseResult<std::string>::ok(render_train_json(args, run)); };
+    view.report = [&](const std::vector<std::string>&) { return ParseResult<LessonReport>::ok(training_report(args, run)); };
     view.text = [&](const TextOptions& text, View) { return std::vector<std::string>{render_train_text(args, run, text)}; };
+    view.figure = [&](int precision) { return training_figure(args, run, precision); };
     return write_view(options, view);
 }
 
@@ -180,7 +183,18 @@ const OptionSpec k_grad_options[] = {
 
 }  // namespace
 
+namespace {
+
+// The optimizer's steps have no page or script yet; the backward's figure, page and script
+// show one E, which --max-norm changes during the forward.
+FormatSet grad_formats(const option_checks::RawOptions& raw) {
+    if (raw.optimizer) return k_report_formats | format_bit(OutputFormat::svg);
+    return raw.max_norm ? k_report_formats : k_every_format;
+}
+
+}  // namespace
+
 extern const LessonSpec k_grad_lesson = {Lesson::grad, "grad", "backward two ways: only used rows get a gradient", {false, true},
-                                         lesson_help(k_grad_options, "", k_grad_footer), run_grad};
+                                         lesson_help(k_grad_options, "", k_grad_footer), grad_formats, run_grad};
 
 }  // namespace embdemo

@@ -25,6 +25,9 @@ struct LessonSpec {
     const char* summary;  // its line in embdemo --help
     LessonCaps caps;
     LessonHelp help;      // its options and its --help footer
+    // The formats its view carries for these options (a mode such as --optimizer may carry
+    // fewer); any other --format is refused before the run, naming these.
+    FormatSet (*formats)(const option_checks::RawOptions& raw);
     int (*run)(const Options& options);
 };
 
@@ -41,6 +44,10 @@ const LessonSpec* const* lessons_begin();
 const LessonSpec* const* lessons_end();
 const LessonSpec& lesson_spec(Lesson id);
 const LessonSpec* find_lesson(std::string_view name);
+
+// For lessons whose view carries the same formats whatever the options.
+template <FormatSet Formats>
+FormatSet fixed_formats(const option_checks::RawOptions&) { return Formats; }
 
 // "the lookup, grad and bag lessons": those with a capability, for messages.
 std::string lessons_with(bool LessonCaps::*capability);

@@ -16,6 +16,7 @@
 #include "core/max_norm_lesson.hpp"
 #include "render/explain.hpp"
 #include "render/html.hpp"
+#include "render/lesson_figures.hpp"
 #include "render/lookup_report.hpp"
 #include "render/markdown.hpp"
 #include "render/max_norm_report.hpp"
@@ -101,6 +102,7 @@ int run_max_norm(const Options& options, const DemoRequest& demo, Matrix weight)
     LessonView view;
     view.report = [&lesson](const std::vector<std::string>&) { return ParseResult<LessonReport>::ok(max_norm_report(lesson)); };
     view.text = [&lesson](const TextOptions& text, View) { return std::vector<std::string>{render_max_norm_text(lesson, text)}; };
+    view.figure = [&lesson](int precision) { return max_norm_figure(lesson, precision); };
     std::size_t rescaled = 0;
     for (const RenormRow& row : lesson.rows) rescaled += row.rescaled ? 1 : 0;
     const std::string why = "the lookup differs from one_hot(ids) @ E as drawn in " +
@@ -155,8 +157,17 @@ int run_lookup(const Options& options) {
     return lesson_status(options, write_view(options, lookup_view(report, options), files), identical, why);
 }
 
+namespace {
+
+// --max-norm changes E between the two forms; only its own views show both tables.
+FormatSet lookup_formats(const option_checks::RawOptions& raw) {
+    return raw.max_norm ? k_report_formats | format_bit(OutputFormat::svg) : k_every_format;
+}
+
+}  // namespace
+
 // Its options are the main command's (k_shared_help), which every lesson shares.
 extern const LessonSpec k_lookup_lesson = {Lesson::lookup, "lookup", "the notebook's demonstration (the default)",
-                                           {false, true, false}, {}, run_lookup};
+                                           {false, true, false}, {}, lookup_formats, run_lookup};
 
 }  // namespace embdemo

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cli/options.hpp"
+#include "render/lesson_figures.hpp"
 #include "render/lesson_view.hpp"
 
 namespace embdemo {
@@ -19,9 +20,9 @@ Request table_request(const Options& options) {
     return request;
 }
 
-// A view whose report and text are the lesson's only views.
-template <typename Lesson, typename ToReport, typename ToText>
-LessonView table_view(const Lesson& lesson, ToReport to_report, ToText to_text) {
+// A lesson's view from its report, text and figure functions.
+template <typename Lesson, typename ToReport, typename ToText, typename ToFigure>
+LessonView table_view(const Lesson& lesson, ToReport to_report, ToText to_text, ToFigure to_figure) {
     LessonView view;
     view.report = [&lesson, to_report](const std::vector<std::string>&) {
         return ParseResult<LessonReport>::ok(to_report(lesson));
@@ -29,6 +30,7 @@ LessonView table_view(const Lesson& lesson, ToReport to_report, ToText to_text) 
     view.text = [&lesson, to_text](const TextOptions& text, View shown) {
         return std::vector<std::string>{to_text(lesson, text, shown)};
     };
+    view.figure = [&lesson, to_figure](int precision) { return to_figure(lesson, precision); };
     return view;
 }
 

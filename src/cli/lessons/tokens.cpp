@@ -6,6 +6,8 @@
 #include "cli/lessons/lesson.hpp"
 #include "cli/option_spec.hpp"
 #include "cli/text_input.hpp"
+#include "render/lesson_figures.hpp"
+#include "render/tokens_report.hpp"
 #include "render/tokens_text.hpp"
 
 namespace embdemo {
@@ -14,7 +16,8 @@ int run_tokens(const Options& options) {
     const Gpt2Vocabulary& vocab = *gpt2_vocabulary().value();  // validation loaded it
     const TokensLesson lesson = run_tokens_lesson(vocab, options.tokens);
     LessonView view;
-    view.json = [&] { return render_tokens_json(lesson, vocab); };
+    view.report = [&](const std::vector<std::string>&) { return tokens_report(lesson, vocab); };
+    view.figure = [&](int precision) { return tokens_figure(lesson, vocab, precision); };
     view.text = [&](const TextOptions&, View) { return std::vector<std::string>{render_tokens_text(lesson, vocab)}; };
     return write_view(options, view);
 }
@@ -23,7 +26,7 @@ int run_tokens(const Options& options) {
 namespace {
 
 constexpr const char* k_tokens_footer = R"(The text comes from --text or --text-file (UTF-8); --dim sets d for the table
-sizes (default 768, GPT-2 small's); --format text or json. The ids are those of
+sizes (default 768, GPT-2 small's); --format text, json, csv, tsv or markdown. The ids are those of
 tiktoken.get_encoding("gpt2").encode(text, allowed_special={"<|endoftext|>"}).
 
 Examples:
@@ -39,6 +42,6 @@ const OptionSpec k_tokens_options[] = {
 }  // namespace
 
 extern const LessonSpec k_tokens_lesson = {Lesson::tokens, "tokens", "GPT-2's tokenizer: text -> pieces -> merges -> ids", {},
-                                         lesson_help(k_tokens_options, "", k_tokens_footer), run_tokens};
+                                         lesson_help(k_tokens_options, "", k_tokens_footer), fixed_formats<k_report_formats | format_bit(OutputFormat::svg)>, run_tokens};
 
 }  // namespace embdemo
