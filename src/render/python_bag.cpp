@@ -88,14 +88,12 @@ std::string multihot_python(const BagLesson& lesson) {
         for (std::size_t c = 0; c < columns.size(); ++c) m_used.at(b, c) = lesson.multihot.at(b, columns[c]);
     }
     out += python_ints("columns = torch.tensor(", columns, ", dtype=torch.long)    # the ids the bags use\n");
-    out += "expected_multihot = " + bits_literal(m_used) + '\n';
-    out += "expected_product = " + bits_literal(lesson.torch_matmul) + '\n';
-    out += "expected_in_order = " + bits_literal(lesson.multihot_matmul) + '\n';
-    out += "assert same_bits(M[:, columns], expected_multihot), \"M differs from embdemo's\"\n";
+    out += "M_used = M[:, columns]\n";
+    out += expect_bits("M_used", m_used, "M");
     out += "others = torch.ones(M.shape[1], dtype=torch.bool)\nothers[columns] = False\n";
     out += "assert (M[:, others].view(torch.int32) == 0).all(), \"M has a value in a column no bag uses\"\n";
-    out += "assert same_bits(product, expected_product), \"PyTorch's M @ E differs from embdemo's\"\n";
-    out += "assert same_bits(in_order, expected_in_order), \"the in-order M @ E differs from embdemo's\"\n";
+    out += expect_bits("product", lesson.torch_matmul, "M @ E");
+    out += expect_bits("in_order", lesson.multihot_matmul, "in-order M @ E (embdemo's reference arithmetic)");
     out += difference_asserts("product", lesson.torch_difference, "PyTorch's M @ E");
     out += difference_asserts("in_order", lesson.difference, "the in-order M @ E");
     return out;
@@ -128,12 +126,10 @@ std::string render_bag_python(const BagLesson& lesson) {
     const BagRequest& request = lesson.request;
     const Bags& bags = request.bags;
     const char* mode = bag_mode_name(request.mode);
-    std::string out = python_header(
+    std::string out = python_preamble(
         "An embedding bag is a multi-hot row times E: nn.EmbeddingBag against M @ bag.weight.",
-        fmt::format("{} bags, V = {}, d = {}, mode=\"{}\"", bags.count(), request.vocab_size, request.dim, mode));
-    out += "import numpy\n";
-    out += python_bit_helpers();
-    out += python_count_helpers();
+        fmt::format("{} bags, V = {}, d = {}, mode=\"{}\"", bags.count(), request.vocab_size, request.dim, mode),
+        "import numpy\n", true);
     out += bags_python(request);
     out += python_ints("ids = torch.tensor(", bags.ids, ", dtype=torch.long)    # every bag's ids, in order\n");
     const std::vector<std::uint64_t> starts(bags.offsets.begin(), bags.offsets.end() - 1);
@@ -149,8 +145,7 @@ std::string render_bag_python(const BagLesson& lesson) {
     out += "bag_sizes = [sum(int(k) != bag.padding_idx for k in ids[start:end]) for start, end in zip(starts, ends)]\n";
     out += python_ints("assert bag_sizes == ", std::vector<std::uint64_t>(lesson.bag_sizes.begin(), lesson.bag_sizes.end()),
                        ", \"embdemo counts other bag lengths\"\n");
-    out += "expected_output = " + bits_literal(lesson.output) + '\n';
-    out += "assert same_bits(output, expected_output), \"PyTorch's bag output differs from embdemo's\"\n\n";
+    out += expect_bits("output", lesson.output, "bag output") + '\n';
     if (request.mode == BagMode::max) {
         out += winners_python(lesson);
     } else {

@@ -12,12 +12,10 @@ namespace embdemo {
 std::string render_factor_python(const FactorLesson& lesson) {
     const FactorRequest& request = lesson.request;
     const std::size_t n = request.ids.values.size();
-    std::string out = python_header(
+    std::string out = python_preamble(
         "A factorised embedding (ALBERT): a V x r table, then a linear map from r to d.",
-        fmt::format("{} ids, V = {}, r = {}, d = {}", n, request.vocab_size, request.rank, request.dim));
-    out += "import numpy\n";
-    out += python_bit_helpers();
-    out += python_count_helpers();
+        fmt::format("{} ids, V = {}, r = {}, d = {}", n, request.vocab_size, request.rank, request.dim), "import numpy\n",
+        true);
     out += ids_tensor_python(request.ids) + '\n';
     out += fmt::format("V, R, D = {}, {}, {}\n", request.vocab_size, request.rank, request.dim);
     out += fmt::format("torch.manual_seed({})\n", request.seed);
@@ -29,15 +27,13 @@ std::string render_factor_python(const FactorLesson& lesson) {
     out += "onehot_output = proj(first_onehot).detach()    # (one_hot(idx) @ E1) @ E2\n";
     out += "print(\"proj(e1(idx)) =\", output)\nprint(\"proj(one_hot(idx) @ E1) =\", onehot_output)\n\n";
     const IdShape shape = request.ids.shape();
-    const auto literal = [&](const Matrix& m) { return bits_literal(m, all_rows(n), shape_text(m, n, &shape)); };
-    out += "expected_first = " + literal(lesson.lookup_e1) + '\n';
-    out += "expected_first_onehot = " + literal(lesson.onehot_e1) + '\n';
-    out += "expected_output = " + literal(lesson.output) + '\n';
-    out += "expected_onehot_output = " + literal(lesson.onehot_output) + '\n';
-    out += "assert same_bits(first, expected_first), \"PyTorch's E1[idx] differs from embdemo's\"\n";
-    out += "assert same_bits(first_onehot, expected_first_onehot), \"PyTorch's one_hot(idx) @ E1 differs\"\n";
-    out += "assert same_bits(output, expected_output), \"PyTorch's proj(e1(idx)) differs from embdemo's\"\n";
-    out += "assert same_bits(onehot_output, expected_onehot_output), \"PyTorch's one-hot output differs\"\n";
+    const auto expect = [&](const std::string& name, const Matrix& m, const std::string& what) {
+        return expect_bits(name, m, all_rows(n), shape_text(m, n, &shape), what);
+    };
+    out += expect("first", lesson.lookup_e1, "E1[idx]");
+    out += expect("first_onehot", lesson.onehot_e1, "one_hot(idx) @ E1");
+    out += expect("output", lesson.output, "proj(e1(idx))");
+    out += expect("onehot_output", lesson.onehot_output, "proj(one_hot(idx) @ E1)");
     out += comparison_asserts("first", "first_onehot", lesson.first_check, "E1[idx] and one_hot(idx) @ E1");
     out += comparison_asserts("output", "onehot_output", lesson.output_check, "the two outputs");
     out += "\ndef parameters(vocab, rank, dim):\n"

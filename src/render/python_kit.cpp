@@ -63,9 +63,12 @@ std::string python_header(const std::string& what, const std::string& run) {
         what, run);
 }
 
-const char* python_bit_helpers() { return k_same_bits; }
+std::string python_preamble(const std::string& what, const std::string& run, const std::string& imports,
+                            bool count_helpers) {
+    return python_header(what, run) + imports + k_same_bits + (count_helpers ? k_count_bits : "");
+}
 
-const char* python_count_helpers() { return k_count_bits; }
+const char* python_bit_helpers() { return k_same_bits; }
 
 std::string float_bits(float value) {
     std::uint32_t bits = 0;
@@ -102,6 +105,16 @@ std::string bits_literal(const Matrix& m, const std::vector<std::size_t>& rows, 
 
 std::string bits_literal(const Matrix& m) {
     return bits_literal(m, all_rows(m.rows), fmt::format("({}, {})", m.rows, m.cols));
+}
+
+std::string expect_bits(const std::string& name, const Matrix& m, const std::vector<std::size_t>& rows,
+                        const std::string& shape, const std::string& what) {
+    return fmt::format("expected_{} = {}\nassert same_bits({}, expected_{}), \"PyTorch's {} differs from embdemo's\"\n",
+                       name, bits_literal(m, rows, shape), name, name, what);
+}
+
+std::string expect_bits(const std::string& name, const Matrix& m, const std::string& what) {
+    return expect_bits(name, m, all_rows(m.rows), fmt::format("({}, {})", m.rows, m.cols), what);
 }
 
 std::string shape_text(const Matrix& m, std::size_t rows, const IdShape* batch) {

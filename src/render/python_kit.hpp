@@ -20,18 +20,26 @@ inline constexpr std::size_t k_python_line_width = 100;
 // The comment lines naming the script and the run, `import os`, the OpenBLAS pins, `import torch`.
 std::string python_header(const std::string& what, const std::string& run);
 
+// python_header, `imports`, then the helpers: the bit helpers always, and with `count_helpers`
+// differing_bits(a, b) (how many values differ in their bits) and ulps(a, b) (per value, the
+// distance of float32 bit patterns on one number line, as core/rounding counts it).
+std::string python_preamble(const std::string& what, const std::string& run, const std::string& imports,
+                            bool count_helpers);
+
 // same_bits(a, b) and from_bits(bits, shape): the helpers every script asserts with.
 const char* python_bit_helpers();
-
-// differing_bits(a, b) (how many values differ in their bits) and ulps(a, b) (the distance of
-// float32 bit patterns on one number line, as core/rounding counts it), for the lessons whose
-// claims are counts of differences rather than "identical".
-const char* python_count_helpers();
 
 // Rows `rows` of `m` as from_bits([0x...], shape), wrapped under k_python_line_width.
 std::string bits_literal(const Matrix& m, const std::vector<std::size_t>& rows, const std::string& shape);
 // All of `m` as from_bits([...], (rows, cols)).
 std::string bits_literal(const Matrix& m);
+// "expected_NAME = from_bits(...)" with rows `rows` of `m`, and the assert that PyTorch's
+// tensor NAME has exactly those bits ("PyTorch's WHAT differs from embdemo's" if not).
+std::string expect_bits(const std::string& name, const Matrix& m, const std::vector<std::size_t>& rows,
+                        const std::string& shape, const std::string& what);
+// The same for all of `m`, shaped (rows, cols).
+std::string expect_bits(const std::string& name, const Matrix& m, const std::string& what);
+
 // One value's bit pattern, "0x3f800000".
 std::string float_bits(float value);
 

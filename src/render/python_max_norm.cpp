@@ -25,6 +25,16 @@ const char* kind_name(RenormAfter::Kind kind) {
     return "inf_norm";
 }
 
+constexpr const char* k_same_norms = R"(def same_norms(a, b):
+    """Bit for bit, but any nan matches any nan: which of a row's NaNs its norm carries depends on
+    the order in which torch's vectorised kernel meets them, which embdemo does not model (a nan
+    norm is never above M, so the row is left either way)."""
+    nan = a.isnan() & b.isnan()
+    return a.shape == b.shape and bool((nan | (a.view(torch.int32) == b.view(torch.int32))).all())
+
+
+)";
+
 constexpr const char* k_kind = R"(def kind_of(norm):
     """Where a rescaled row's norm lands after the call, as embdemo words it: M to within 1e-6 of
     M, below or above it, nan (a second call leaves the row: nan > M is false) or inf."""
@@ -51,7 +61,8 @@ std::string renorm_python(const MaxNormLesson& lesson) {
         scales.at(0, i) = lesson.rows[i].scale;
     }
     const std::string shape = fmt::format("({},)", used.size());
-    std::string out = python_ints("used = ", used, "    # the distinct ids, ascending: the rows the call renormalises\n");
+    std::string out = k_same_norms;
+    out += python_ints("used = ", used, "    # the distinct ids, ascending: the rows the call renormalises\n");
     out += "norms = torch.stack([drawn[k].norm(P) for k in used])    # each row's P-norm before the call\n";
     out += "rescaled = [float(norm) > M for norm in norms]\n";
     out += "scales = torch.tensor([M / (float(norm) + 1e-7) if big else 1.0 for norm, big in zip(norms, rescaled)],\n"
@@ -63,7 +74,7 @@ std::string renorm_python(const MaxNormLesson& lesson) {
     out += "expected_after = " + bits_literal(lesson.weight_after, std::vector<std::size_t>(used.begin(), used.end()),
                                               fmt::format("({}, {})", used.size(), lesson.weight.cols)) + '\n';
     out += "assert same_bits(drawn[used], expected_drawn), \"E as drawn differs from embdemo's\"\n";
-    out += "assert same_bits(norms, expected_norms), \"PyTorch's row norms differ from embdemo's\"\n";
+    out += "assert same_norms(norms, expected_norms), \"PyTorch's row norms differ from embdemo's\"\n";
     out += wrapped_list("assert rescaled == [", rescaled, "], \"PyTorch rescales other rows\"\n");
     out += "assert same_bits(scales, expected_scales), \"the scales differ from embdemo's\"\n";
     out += "assert all(same_bits(after[k], drawn[k] * float(s)) for k, s, big in zip(used, scales, rescaled) if big), "
@@ -87,7 +98,7 @@ std::string after_python(const MaxNormLesson& lesson) {
     out += python_ints("rescaled_rows = ", rows, "\n");
     out += "norms_after = torch.stack([after[k].norm(P) for k in rescaled_rows]) if rescaled_rows else torch.zeros(0)\n";
     out += "expected_norms_after = " + bits_literal(norms, {0}, fmt::format("({},)", rows.size())) + '\n';
-    out += "assert same_bits(norms_after, expected_norms_after), \"the norms after the call differ\"\n";
+    out += "assert same_norms(norms_after, expected_norms_after), \"the norms after the call differ\"\n";
     out += wrapped_list("assert [kind_of(float(norm)) for norm in norms_after] == [", kinds,
                         "], \"the norms after land elsewhere\"\n");
     out += "largest = max([norm for norm in norms_after.tolist() if math.isfinite(norm)], default=0.0)\n";
@@ -108,13 +119,11 @@ std::string render_max_norm_python(const MaxNormLesson& lesson) {
     const DemoRequest& demo = lesson.request.demo;
     const MaxNorm& max_norm = lesson.request.max_norm;
     const std::size_t n = demo.ids.size();
-    std::string out = python_header(
+    std::string out = python_preamble(
         "max_norm: the lookup rescales the rows it reads in place, so one_hot(idx) @ E (as drawn) no longer matches.",
         fmt::format("{} ids, V = {}, d = {}, max_norm = {}, norm_type = {}", n, demo.vocab_size, demo.dim,
-                    max_norm.max_norm, max_norm.norm_type));
-    out += "import math\nimport numpy\n";
-    out += python_bit_helpers();
-    out += python_count_helpers();
+                    max_norm.max_norm, max_norm.norm_type),
+        "import math\nimport numpy\n", true);
     out += ids_tensor_python(lesson.request.ids) + '\n';
     out += fmt::format("M, P = {}, {}    # max_norm, norm_type\n", python_double(max_norm.max_norm),
                        python_double(max_norm.norm_type));
@@ -128,13 +137,12 @@ std::string render_max_norm_python(const MaxNormLesson& lesson) {
     out += "print(\"embedding(idx) =\", lookup)\nprint(\"one_hot(idx) @ E as drawn =\", onehot_drawn)\n\n";
     out += renorm_python(lesson);
     const IdShape shape = lesson.request.ids.shape();
-    const auto literal = [&](const Matrix& m) { return bits_literal(m, all_rows(n), shape_text(m, n, &shape)); };
-    out += "expected_lookup = " + literal(lesson.lookup) + '\n';
-    out += "expected_onehot_drawn = " + literal(lesson.onehot_drawn) + '\n';
-    out += "expected_onehot_after = " + literal(lesson.onehot_after) + '\n';
-    out += "assert same_bits(lookup, expected_lookup), \"PyTorch's lookup differs from embdemo's\"\n";
-    out += "assert same_bits(onehot_drawn, expected_onehot_drawn), \"PyTorch's one_hot(idx) @ E differs\"\n";
-    out += "assert same_bits(onehot_after, expected_onehot_after), \"PyTorch's one_hot(idx) @ E after differs\"\n";
+    const auto expect = [&](const std::string& name, const Matrix& m, const std::string& what) {
+        return expect_bits(name, m, all_rows(n), shape_text(m, n, &shape), what);
+    };
+    out += expect("lookup", lesson.lookup, "lookup");
+    out += expect("onehot_drawn", lesson.onehot_drawn, "one_hot(idx) @ E as drawn");
+    out += expect("onehot_after", lesson.onehot_after, "one_hot(idx) @ E after the call");
     out += comparison_asserts("lookup", "onehot_drawn", lesson.drawn_check, "the lookup and one_hot(idx) @ E as drawn");
     out += comparison_asserts("lookup", "onehot_after", lesson.after_check, "the lookup and one_hot(idx) @ E after");
     out += after_python(lesson);

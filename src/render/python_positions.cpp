@@ -134,16 +134,14 @@ std::string repeated_python(const std::optional<RepeatedToken>& repeated) {
 std::string compared_python(const PositionsLesson& lesson, const std::string& shape) {
     const EncodingOutputs& compared = *lesson.compared;
     std::string out = "\n# The three encodings side by side.\n";
-    out += "by_learned = tokens + learned(positions)\n";
+    out += "by_learned = tokens + learned(positions).detach()\n";
     out += "by_sinusoidal = tokens + sinusoidal_table(C, D)[positions]\n";
-    out += "expected_by_learned = " + bits_literal(compared.learned, all_rows(compared.learned.rows), shape) + '\n';
-    out += "expected_by_sinusoidal = " + bits_literal(compared.sinusoidal, all_rows(compared.sinusoidal.rows), shape) + '\n';
-    out += "assert same_bits(by_learned, expected_by_learned), \"the learned table's output differs\"\n";
-    out += "assert same_bits(by_sinusoidal, expected_by_sinusoidal), \"the sinusoidal table's output differs\"\n";
+    out += expect_bits("by_learned", compared.learned, all_rows(compared.learned.rows), shape, "output with a learned table");
+    out += expect_bits("by_sinusoidal", compared.sinusoidal, all_rows(compared.sinusoidal.rows), shape,
+                       "output with the sinusoidal table");
     if (compared.rope.rows > 0) {
         out += "by_rope = rope(" + flat_rows("tokens") + ", [i % T for i in range(idx.numel())]).reshape(tokens.shape)\n";
-        out += "expected_by_rope = " + bits_literal(compared.rope, all_rows(compared.rope.rows), shape) + '\n';
-        out += "assert same_bits(by_rope, expected_by_rope), \"rope's output differs\"\n";
+        out += expect_bits("by_rope", compared.rope, all_rows(compared.rope.rows), shape, "output with rope");
     }
     return out;
 }
@@ -155,13 +153,11 @@ std::string render_positions_python(const PositionsLesson& lesson) {
     const PositionEncoding encoding = request.encoding;
     const bool rope_only = encoding == PositionEncoding::rope;
     const std::size_t n = request.ids.values.size();
-    std::string out = python_header(
+    std::string out = python_preamble(
         "Positions: a second embedding table (or a rotation), added to the token embeddings.",
         fmt::format("{} ids, V = {}, d = {}, C = {}, encoding {}", n, request.vocab_size, request.dim, request.context,
-                    encoding_name(encoding)));
-    out += "import math\nimport numpy\n";
-    out += python_bit_helpers();
-    out += python_count_helpers();
+                    encoding_name(encoding)),
+        "import math\nimport numpy\n", true);
     const bool sinusoidal = encoding == PositionEncoding::sinusoidal || lesson.compared;
     const bool rope = rope_only || (lesson.compared && lesson.compared->rope.rows > 0);
     if (sinusoidal) out += std::string(k_sinusoidal).substr(1);
@@ -197,19 +193,16 @@ std::string render_positions_python(const PositionsLesson& lesson) {
         out += "onehot_output = tokens_onehot + places_onehot\n";
     }
     out += "print(\"output =\", output)\nprint(\"from the one-hot products =\", onehot_output)\n\n";
-    out += "expected_tokens = " + bits_literal(lesson.token_lookup, all_rows(n), out_shape) + '\n';
-    out += "expected_tokens_onehot = " + bits_literal(lesson.token_onehot, all_rows(n), out_shape) + '\n';
-    out += "expected_output = " + bits_literal(lesson.output, all_rows(n), out_shape) + '\n';
-    out += "expected_onehot_output = " + bits_literal(lesson.onehot_output, all_rows(n), out_shape) + '\n';
-    out += "assert same_bits(tokens, expected_tokens), \"PyTorch's token lookup differs from embdemo's\"\n";
-    out += "assert same_bits(tokens_onehot, expected_tokens_onehot), \"PyTorch's one_hot(idx) @ E differs\"\n";
-    out += "assert same_bits(output, expected_output), \"PyTorch's output differs from embdemo's\"\n";
-    out += "assert same_bits(onehot_output, expected_onehot_output), \"the output of the one-hot forms differs\"\n";
+    const auto expect = [&](const std::string& name, const Matrix& m, const std::string& what) {
+        return expect_bits(name, m, all_rows(n), out_shape, what);
+    };
+    out += expect("tokens", lesson.token_lookup, "token lookup");
+    out += expect("tokens_onehot", lesson.token_onehot, "one_hot(idx) @ E");
+    out += expect("output", lesson.output, "output");
+    out += expect("onehot_output", lesson.onehot_output, "output of the one-hot forms");
     if (!rope_only) {
-        out += "expected_places = " + bits_literal(lesson.position_lookup) + '\n';
-        out += "expected_places_onehot = " + bits_literal(lesson.position_onehot) + '\n';
-        out += "assert same_bits(places, expected_places), \"PyTorch's position lookup differs from embdemo's\"\n";
-        out += "assert same_bits(places_onehot, expected_places_onehot), \"PyTorch's one_hot(t) @ P differs\"\n";
+        out += expect_bits("places", lesson.position_lookup, "position lookup");
+        out += expect_bits("places_onehot", lesson.position_onehot, "one_hot(t) @ P");
         out += comparison_asserts("places", "places_onehot", lesson.position_check, "the two position forms");
     }
     out += comparison_asserts("tokens", "tokens_onehot", lesson.token_check, "the two token forms");

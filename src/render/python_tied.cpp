@@ -36,8 +36,7 @@ std::vector<std::int64_t> row_checksums(const Matrix& m) {
 
 std::string logits_python(const TiedLesson& lesson) {
     if (lesson.logits.values.size() <= k_full_logits) {
-        return "expected_logits = " + bits_literal(lesson.logits) + '\n' +
-               "assert same_bits(logits, expected_logits), \"PyTorch's logits differ from embdemo's\"\n";
+        return expect_bits("logits", lesson.logits, "logits");
     }
     std::vector<std::string> sums;
     for (const std::int64_t sum : row_checksums(lesson.logits)) sums.push_back(std::to_string(sum));
@@ -84,11 +83,10 @@ std::string top_python(const TiedLesson& lesson) {
 std::string render_tied_python(const TiedLesson& lesson, const std::string& hidden_file) {
     const TiedRequest& request = lesson.request;
     const std::size_t n = request.ids.values.size();
-    std::string out = python_header(
+    std::string out = python_preamble(
         "Weight tying: the output layer's weight is the embedding table E itself.",
-        fmt::format("{} ids, V = {}, d = {}, top {}", n, request.vocab_size, request.dim, request.top));
-    out += "import numpy\n";
-    out += python_bit_helpers();
+        fmt::format("{} ids, V = {}, d = {}, top {}", n, request.vocab_size, request.dim, request.top),
+        "import numpy\n", false);
     out += ids_tensor_python(request.ids) + '\n';
     out += fmt::format("V, D = {}, {}\n", request.vocab_size, request.dim);
     out += fmt::format("torch.manual_seed({})\n", request.seed);
@@ -103,8 +101,7 @@ std::string render_tied_python(const TiedLesson& lesson, const std::string& hidd
     }
     out += "logits = out_head(H).detach()    # H @ E.T, one row of V logits per id\n";
     out += "print(\"logits =\", logits)\n\n";
-    out += "expected_hidden = " + bits_literal(lesson.hidden) + '\n';
-    out += "assert same_bits(H, expected_hidden), \"H differs from embdemo's\"\n";
+    out += expect_bits("H", lesson.hidden, "H");
     out += logits_python(lesson);
     out += top_python(lesson);
     out += "tok_emb(idx).sum().backward()    # the input side's backward touches the rows the ids use\n";

@@ -72,11 +72,9 @@ std::string moved_literal(const TrainingRun& run) {
 }  // namespace
 
 std::string render_training_python(const TrainingArgs& args, const TrainingRun& run) {
-    std::string out = python_header(
+    std::string out = python_preamble(
         "Optimizer steps on an embedding table: which rows of E each step moves.",
-        fmt::format("{} steps, V = {}, d = {}", run.steps.size(), args.vocab_size, args.dim));
-    out += "import numpy\n";
-    out += python_bit_helpers();
+        fmt::format("{} steps, V = {}, d = {}", run.steps.size(), args.vocab_size, args.dim), "import numpy\n", false);
     std::vector<std::string> batches;
     const std::size_t batch_count = args.ids.batched ? args.ids.batch : 1;
     for (std::size_t b = 0; b < batch_count; ++b) {

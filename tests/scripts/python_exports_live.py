@@ -45,7 +45,7 @@ def statements(text):
 
 def mutations(text):
     """Scripts with one of embdemo's numbers changed: the first bit pattern of an expected literal
-    (its lowest bit flipped), or else the first integer of an expected value or of an assert's
+    (its lowest bit flipped, or a NaN made 1.0), or else the first integer of an expected value or of an assert's
     right-hand side (plus one). Each must make the script fail."""
     lines = text.split("\n")
     for first, end in statements(text):
@@ -54,7 +54,9 @@ def mutations(text):
             continue
         hit = HEX.search(block)
         if hit:
-            value = int(hit.group(), 16) ^ 1
+            value = int(hit.group(), 16)
+            # The lowest bit flipped; a NaN becomes 1.0 instead (another NaN may match any NaN).
+            value = 0x3F800000 if (value & 0x7F800000) == 0x7F800000 and value & 0x7FFFFF else value ^ 1
             changed = block[:hit.start()] + f"0x{value:08x}" + block[hit.end():]
         elif "from_bits(" in block:
             continue  # an empty literal: nothing of embdemo's to change
