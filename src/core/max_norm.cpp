@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace embdemo {
 
@@ -11,7 +12,9 @@ float row_norm(const float* row, std::size_t d, double norm_type) {
         float largest = 0.0f;  // max |x|: exact, so the same as torch's in any order
         for (std::size_t j = 0; j < d; ++j) {
             const float magnitude = std::fabs(row[j]);
-            if (std::isnan(magnitude)) return magnitude;
+            // torch's inf-norm of a row holding any NaN is the default quiet NaN (0x7fc00000),
+            // whatever the NaN's sign and payload (measured for d = 1..40, every position).
+            if (std::isnan(magnitude)) return std::numeric_limits<float>::quiet_NaN();
             largest = std::max(largest, magnitude);
         }
         return largest;

@@ -9,91 +9,11 @@
 
 #include "core/limits.hpp"
 #include "render/number_format.hpp"
+#include "render/python_kit.hpp"
 #include "render/torch_lines.hpp"
 
 namespace embdemo {
 namespace {
-
-constexpr std::size_t k_line_width = 100;
-
-constexpr const char* k_same_bits = R"(
-
-def same_bits(a, b):
-    """Same shape and the same float32 bits in every place: -0.0 is not 0.0, and NaNs match
-    only with the same sign and payload, exactly as embdemo compares."""
-    a, b = a.detach().contiguous(), b.detach().contiguous()
-    return a.shape == b.shape and torch.equal(a.view(torch.int32), b.view(torch.int32))
-
-
-def from_bits(bits, shape):
-    """A float32 tensor from its bit patterns: every value exactly as embdemo computed it, NaN
-    payloads and -0.0 included (a decimal literal cannot spell those)."""
-    return torch.from_numpy(numpy.array(bits, dtype=numpy.uint32).view(numpy.float32)).reshape(shape)
-
-
-)";
-
-// `rows` of `m` as from_bits([...], shape): hex bit patterns, wrapped under k_line_width.
-std::string bits_literal(const Matrix& m, const std::vector<std::size_t>& rows, const std::string& shape) {
-    std::string out = "from_bits([";
-    std::size_t line_start = 0;
-    bool first = true;
-    for (const std::size_t r : rows) {
-        for (std::size_t c = 0; c < m.cols; ++c) {
-            std::uint32_t bits = 0;
-            const float value = m.at(r, c);
-            std::memcpy(&bits, &value, sizeof bits);
-            const std::string item = fmt::format("{}0x{:08x}", first ? "" : ",", bits);
-            if (out.size() - line_start + item.size() + 1 > k_line_width) {
-                out += first ? "\n" : ",\n";
-                line_start = out.size();
-                out += "    " + item.substr(first ? 0 : 1);
-            } else {
-                out += (first ? "" : ", ") + item.substr(first ? 0 : 1);
-            }
-            first = false;
-        }
-    }
-    return out + "], " + shape + ")";
-}
-
-std::string shape_text(const Matrix& m, std::size_t rows, const IdShape* batch) {
-    if (batch && batch->batched) return fmt::format("({}, {}, {})", batch->batch, batch->seq, m.cols);
-    return fmt::format("({}, {})", rows, m.cols);
-}
-
-std::vector<std::size_t> all_rows(std::size_t count) {
-    std::vector<std::size_t> rows(count);
-    for (std::size_t i = 0; i < count; ++i) rows[i] = i;
-    return rows;
-}
-
-std::string header(const std::string& what, const std::string& run) {
-    return fmt::format(
-        "# {}\n"
-        "# Written by embdemo --format python for {}.\n"
-        "# Run it with python3 where PyTorch is installed, or paste it into a notebook: it stops\n"
-        "# with an AssertionError if PyTorch's numbers differ from embdemo's in a single bit.\n"
-        "import os\n"
-        "# embdemo runs OpenBLAS in one thread, with the Sandybridge kernel where the CPU has AVX;\n"
-        "# so does this script, set before torch loads OpenBLAS (in a notebook: restart it first).\n"
-        "os.environ.setdefault(\"OPENBLAS_NUM_THREADS\", \"1\")\n"
-        "if os.path.exists(\"/proc/cpuinfo\") and \"avx\" in open(\"/proc/cpuinfo\").read().split():\n"
-        "    os.environ.setdefault(\"OPENBLAS_CORETYPE\", \"Sandybridge\")\n"
-        "import torch\n",
-        what, run);
-}
-
-std::string onehot_line(const std::string& name, std::uint64_t vocab_size, bool inferred) {
-    return inferred ? fmt::format("{} = torch.nn.functional.one_hot(idx)\n", name)
-                    : fmt::format("{} = torch.nn.functional.one_hot(idx, num_classes={})\n", name, vocab_size);
-}
-
-std::string lines(const std::vector<std::string>& code) {
-    std::string out;
-    for (const std::string& line : code) out += line + '\n';
-    return out;
-}
 
 // G's lines: drawn after E from the same generator, ones, or a file, in the ids' shape.
 std::string upstream_python(const GradRequest& request, const std::string& upstream_file) {
@@ -128,7 +48,7 @@ std::string render_grad_python(const GradLesson& lesson, const std::string& upst
     table.dim = request.dim;
     table.seed = request.seed;
     table.origin = request.origin;
-    std::string out = header("The backward pass of an embedding, two ways: scatter-add and one_hot(idx).T @ G.",
+    std::string out = python_header("The backward pass of an embedding, two ways: scatter-add and one_hot(idx).T @ G.",
                              fmt::format("{} ids, V = {}, d = {}", table.ids.size(), request.vocab_size, request.dim));
     out += "import numpy\n";
     out += '\n' + all_ids_python(table) + '\n';
@@ -150,7 +70,7 @@ std::string render_grad_python(const GradLesson& lesson, const std::string& upst
     for (const GradRow& row : lesson.comparison.rows) used.push_back(row.row);
     const std::string shape = fmt::format("({}, {})", used.size(), request.dim);
     out += fmt::format("used = torch.tensor([{}])    # the rows the ids use\n", fmt::join(used, ", "));
-    out += k_same_bits;
+    out += python_bit_helpers();
     out += "# embdemo's rows `used` of both, as float32 bit patterns.\n";
     out += "expected_grad = " + bits_literal(lesson.grad_lookup, used, shape) + '\n';
     out += "expected_onehot = " + bits_literal(lesson.grad_onehot, used, shape) + '\n';
@@ -206,7 +126,7 @@ std::string render_grad_python(const GradLesson& lesson, const std::string& upst
 std::string render_lookup_python(const DemoReport& report) {
     const DemoRequest& request = report.request;
     const std::size_t n = request.ids.size();
-    std::string out = header("An embedding layer is a linear layer applied to one-hot vectors.",
+    std::string out = python_header("An embedding layer is a linear layer applied to one-hot vectors.",
                              fmt::format("{} ids, V = {}, d = {}", n, request.vocab_size, request.dim));
     out += "import numpy\n";
     out += '\n' + all_ids_python(request) + '\n';
@@ -220,7 +140,7 @@ std::string render_lookup_python(const DemoReport& report) {
     out += "linear_output = linear(onehot.float())    # X @ W.T\n\n";
     out += "print(\"E[idx] =\", lookup)\nprint(\"X @ E =\", product)\nprint(\"X @ W.T =\", linear_output)\n\n";
     const std::string shape = shape_text(report.lookup, n, &request.shape);
-    out += k_same_bits;
+    out += python_bit_helpers();
     out += "# What embdemo computed, as float32 bit patterns.\n";
     out += "expected_lookup = " + bits_literal(report.lookup, all_rows(n), shape) + '\n';
     out += "expected_product = " + bits_literal(report.onehot_matmul, all_rows(n), shape) + '\n';
