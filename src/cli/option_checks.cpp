@@ -220,7 +220,7 @@ std::optional<std::string> check_table_lesson_exclusive(const RawOptions& raw, c
 // The machine formats print every value: refuse a run that would print more than the cap.
 std::optional<std::string> check_printed(const char* lesson, std::uint64_t printed) {
     if (printed <= k_max_printed_values) return std::nullopt;
-    return fmt::format("embdemo {}: the machine formats would print {} numbers (allowed: at most {}; use "
+    return fmt::format("embdemo {}: json, csv, tsv and python would print {} numbers (allowed: at most {}; use "
                        "a smaller --vocab or --dim, or the text view)",
                        lesson, group_thousands(printed), group_thousands(k_max_printed_values));
 }

@@ -75,7 +75,7 @@ std::optional<std::string> validate_positions(const RawOptions& raw, Options& op
     }
     const std::uint64_t n = request.ids.size();
     const std::uint64_t d = request.dim;
-    if (options.format == OutputFormat::text) return std::nullopt;
+    if (!prints_every_value(options.format)) return std::nullopt;
     return check_printed("positions", request.vocab_size * d + positions.context * d + 4 * n * d + seq * d);
 }
 
@@ -98,7 +98,7 @@ std::optional<std::string> validate_tied(const RawOptions& raw, Options& options
         if (raw.hidden->empty()) return bad_value("--hidden", *raw.hidden, "is empty", "a .npy, .csv or .tsv file of n x D");
         tied.hidden_file = *raw.hidden;
     }
-    if (options.format == OutputFormat::text) return std::nullopt;
+    if (!prints_every_value(options.format)) return std::nullopt;
     return check_printed("tied", vocab * d + n * d + n * vocab);
 }
 
@@ -121,7 +121,7 @@ std::optional<std::string> validate_factor(const RawOptions& raw, Options& optio
     const std::uint64_t v = options.request.vocab_size;
     const std::uint64_t n = options.request.ids.size();
     const std::uint64_t r = rank.value();
-    if (options.format == OutputFormat::text) return std::nullopt;
+    if (!prints_every_value(options.format)) return std::nullopt;
     return check_printed("factor", v * r + r * d + n * r + 2 * n * d);
 }
 
@@ -154,7 +154,7 @@ std::optional<std::string> validate_bag(const RawOptions& raw, Options& options)
     const std::uint64_t b = bag.bags.count();
     const std::uint64_t d = options.request.dim;
     if (auto too_big = check_demo_sizes(b, v, d, true)) return "--bags/--vocab/--dim: " + *too_big;
-    if (options.format == OutputFormat::text) return std::nullopt;
+    if (!prints_every_value(options.format)) return std::nullopt;
     return check_printed("bag", v * d + b * v + 2 * b * d);
 }
 

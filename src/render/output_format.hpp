@@ -11,6 +11,13 @@ inline bool is_picture_format(OutputFormat format) {
     return format == OutputFormat::svg || format == OutputFormat::html || format == OutputFormat::python;
 }
 
+// json, csv, tsv and python print every value; text, markdown, svg and html summarise big
+// tensors as PyTorch prints them.
+inline bool prints_every_value(OutputFormat format) {
+    return format == OutputFormat::json || format == OutputFormat::csv || format == OutputFormat::tsv ||
+           format == OutputFormat::python;
+}
+
 // A set of formats, one bit each: what a lesson's view can carry.
 using FormatSet = unsigned;
 constexpr FormatSet format_bit(OutputFormat format) { return 1u << static_cast<unsigned>(format); }

@@ -246,7 +246,7 @@ at_cap "factor --rank" 0 "" factor --ids 0 --dim 8 --rank 7
 past_cap "factor --rank" "--rank \"8\": is not below --dim 8" factor --ids 0 --dim 8 --rank 8
 expect_limit "positions --context" "max(T, 67,108,864 / d)"
 # At the cap P is 256 MiB: json's own printed-numbers check stops the run before it is drawn.
-at_cap "positions --context" 2 "the machine formats would print" positions --ids 0 --dim 64 --context $((M / 64)) --format json
+at_cap "positions --context" 2 "json, csv, tsv and python would print" positions --ids 0 --dim 64 --context $((M / 64)) --format json
 past_cap "positions --context" "would make P $(grouped $((M / 64 + 1))) x 64, over the limit of $(grouped "$M") values per matrix" \
   positions --ids 0 --dim 64 --context $((M / 64 + 1))
 # The bounds said are the bounds kept (issue 28: --context and --batch said "1 to N", then

@@ -18,7 +18,7 @@ int run_bag(const Options& options) {
     const BagLesson lesson = run_bag_lesson(request);
     const LessonView view = table_view(lesson, bag_report, [](const BagLesson& shown, const TextOptions& text, View view_kind) {
         return render_bag_text(shown, text, view_kind == View::trace);
-    }, bag_figure);
+    }, bag_figure, render_bag_python);
     // Exit 0 even when M @ E differs in the last bits: that is float32 summation order, not an error.
     return write_view(options, view);
 }
@@ -56,6 +56,6 @@ const OptionSpec k_bag_options[] = {
 }  // namespace
 
 extern const LessonSpec k_bag_lesson = {Lesson::bag, "bag", "nn.EmbeddingBag as a multi-hot product: sum/mean/max", {true, true},
-                                         lesson_help(k_bag_options, "", k_bag_footer), fixed_formats<k_report_formats | format_bit(OutputFormat::svg)>, run_bag};
+                                         lesson_help(k_bag_options, "", k_bag_footer), fixed_formats<k_report_formats | format_bit(OutputFormat::svg) | format_bit(OutputFormat::python)>, run_bag};
 
 }  // namespace embdemo

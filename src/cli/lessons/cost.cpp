@@ -15,7 +15,7 @@ int run_cost(const Options& options) {
     const CostLesson lesson = run_cost_lesson(options.cost);
     const LessonView view = table_view(lesson, cost_report, [](const CostLesson& shown, const TextOptions&, View) {
         return render_cost_text(shown);
-    }, [](const CostLesson& shown, int) { return cost_figure(shown); });
+    }, [](const CostLesson& shown, int) { return cost_figure(shown); }, nullptr);
     return write_view(options, view);
 }
 

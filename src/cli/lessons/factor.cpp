@@ -16,7 +16,7 @@ int run_factor(const Options& options) {
     const FactorLesson lesson = run_factor_lesson(request);
     const LessonView view = table_view(lesson, factor_report, [](const FactorLesson& shown, const TextOptions& text, View) {
         return render_factor_text(shown, text);
-    }, factor_figure);
+    }, factor_figure, render_factor_python);
     return lesson_status(options, write_view(options, view), lesson.first_check.identical && lesson.output_check.identical);
 }
 
@@ -42,6 +42,6 @@ const OptionSpec k_factor_options[] = {
 }  // namespace
 
 extern const LessonSpec k_factor_lesson = {Lesson::factor, "factor", "ALBERT's factorised table: E1[ids] @ E2", {true, false},
-                                         lesson_help(k_factor_options, k_table_lesson_shared, k_factor_footer), fixed_formats<k_report_formats | format_bit(OutputFormat::svg)>, run_factor};
+                                         lesson_help(k_factor_options, k_table_lesson_shared, k_factor_footer), fixed_formats<k_report_formats | format_bit(OutputFormat::svg) | format_bit(OutputFormat::python)>, run_factor};
 
 }  // namespace embdemo

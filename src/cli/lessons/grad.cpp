@@ -56,6 +56,7 @@ int run_training_steps(const Options& options) {
     view.report = [&](const std::vector<std::string>&) { return ParseResult<LessonReport>::ok(training_report(args, run)); };
     view.text = [&](const TextOptions& text, View) { return std::vector<std::string>{render_train_text(args, run, text)}; };
     view.figure = [&](int precision) { return training_figure(args, run, precision); };
+    view.python = [&] { return render_training_python(args, run); };
     return write_view(options, view);
 }
 
@@ -185,10 +186,10 @@ const OptionSpec k_grad_options[] = {
 
 namespace {
 
-// The optimizer's steps have no page or script yet; the backward's figure, page and script
+// The optimizer's steps have no page yet; the backward's figure, page and script
 // show one E, which --max-norm changes during the forward.
 FormatSet grad_formats(const option_checks::RawOptions& raw) {
-    if (raw.optimizer) return k_report_formats | format_bit(OutputFormat::svg);
+    if (raw.optimizer) return k_report_formats | format_bit(OutputFormat::svg) | format_bit(OutputFormat::python);
     return raw.max_norm ? k_report_formats : k_every_format;
 }
 

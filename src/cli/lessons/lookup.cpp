@@ -103,6 +103,7 @@ int run_max_norm(const Options& options, const DemoRequest& demo, Matrix weight)
     view.report = [&lesson](const std::vector<std::string>&) { return ParseResult<LessonReport>::ok(max_norm_report(lesson)); };
     view.text = [&lesson](const TextOptions& text, View) { return std::vector<std::string>{render_max_norm_text(lesson, text)}; };
     view.figure = [&lesson](int precision) { return max_norm_figure(lesson, precision); };
+    view.python = [&lesson] { return render_max_norm_python(lesson); };
     std::size_t rescaled = 0;
     for (const RenormRow& row : lesson.rows) rescaled += row.rescaled ? 1 : 0;
     const std::string why = "the lookup differs from one_hot(ids) @ E as drawn in " +
@@ -161,7 +162,7 @@ namespace {
 
 // --max-norm changes E between the two forms; only its own views show both tables.
 FormatSet lookup_formats(const option_checks::RawOptions& raw) {
-    return raw.max_norm ? k_report_formats | format_bit(OutputFormat::svg) : k_every_format;
+    return raw.max_norm ? k_report_formats | format_bit(OutputFormat::svg) | format_bit(OutputFormat::python) : k_every_format;
 }
 
 }  // namespace

@@ -22,7 +22,7 @@ int run_positions(const Options& options) {
     const PositionsLesson lesson = run_positions_lesson(request);
     const LessonView view = table_view(lesson, positions_report, [](const PositionsLesson& shown, const TextOptions& text, View) {
         return render_positions_text(shown, text);
-    }, positions_figure);
+    }, positions_figure, render_positions_python);
     const bool identical = lesson.token_check.identical && lesson.position_check.identical && lesson.output_check.identical;
     return lesson_status(options, write_view(options, view), identical);
 }
@@ -53,6 +53,6 @@ const OptionSpec k_positions_options[] = {
 }  // namespace
 
 extern const LessonSpec k_positions_lesson = {Lesson::positions, "positions", "token + position tables: E[ids] + P[0..T)", {true, false},
-                                         lesson_help(k_positions_options, k_table_lesson_shared, k_positions_footer), fixed_formats<k_report_formats | format_bit(OutputFormat::svg)>, run_positions};
+                                         lesson_help(k_positions_options, k_table_lesson_shared, k_positions_footer), fixed_formats<k_report_formats | format_bit(OutputFormat::svg) | format_bit(OutputFormat::python)>, run_positions};
 
 }  // namespace embdemo

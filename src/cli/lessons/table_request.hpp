@@ -1,12 +1,15 @@
 // The fields every table lesson's request shares, filled from the validated options.
 #pragma once
 
+#include <cstddef>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cli/options.hpp"
 #include "render/lesson_figures.hpp"
 #include "render/lesson_view.hpp"
+#include "render/python_script.hpp"
 
 namespace embdemo {
 
@@ -20,9 +23,9 @@ Request table_request(const Options& options) {
     return request;
 }
 
-// A lesson's view from its report, text and figure functions.
-template <typename Lesson, typename ToReport, typename ToText, typename ToFigure>
-LessonView table_view(const Lesson& lesson, ToReport to_report, ToText to_text, ToFigure to_figure) {
+// A lesson's view from its report, text, figure and script functions.
+template <typename Lesson, typename ToReport, typename ToText, typename ToFigure, typename ToPython>
+LessonView table_view(const Lesson& lesson, ToReport to_report, ToText to_text, ToFigure to_figure, ToPython to_python) {
     LessonView view;
     view.report = [&lesson, to_report](const std::vector<std::string>&) {
         return ParseResult<LessonReport>::ok(to_report(lesson));
@@ -31,6 +34,9 @@ LessonView table_view(const Lesson& lesson, ToReport to_report, ToText to_text, 
         return std::vector<std::string>{to_text(lesson, text, shown)};
     };
     view.figure = [&lesson, to_figure](int precision) { return to_figure(lesson, precision); };
+    if constexpr (!std::is_same_v<ToPython, std::nullptr_t>) {  // nullptr: nothing PyTorch can re-run
+        view.python = [&lesson, to_python] { return to_python(lesson); };
+    }
     return view;
 }
 

@@ -48,7 +48,7 @@ int run_tied(const Options& options) {
     const TiedLesson lesson = run_tied_lesson(request, std::move(hidden));
     const LessonView view = table_view(lesson, tied_report, [](const TiedLesson& shown, const TextOptions& text, View) {
         return render_tied_text(shown, text);
-    }, tied_figure);
+    }, tied_figure, [&options](const TiedLesson& shown) { return render_tied_python(shown, options.tied.hidden_file); });
     return write_view(options, view);
 }
 
@@ -77,6 +77,6 @@ const OptionSpec k_tied_options[] = {
 }  // namespace
 
 extern const LessonSpec k_tied_lesson = {Lesson::tied, "tied", "the output layer reuses E: logits = H @ E.T", {true, false},
-                                         lesson_help(k_tied_options, k_table_lesson_shared, k_tied_footer), fixed_formats<k_report_formats | format_bit(OutputFormat::svg)>, run_tied};
+                                         lesson_help(k_tied_options, k_table_lesson_shared, k_tied_footer), fixed_formats<k_report_formats | format_bit(OutputFormat::svg) | format_bit(OutputFormat::python)>, run_tied};
 
 }  // namespace embdemo
