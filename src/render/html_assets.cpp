@@ -35,13 +35,13 @@ figcaption { font-size: 0.9rem; }
 #explore-message:empty { display: none; }
 .table-box { overflow-x: auto; margin: 0 0 0.8rem; }
 .table-box h3 { font-size: 1rem; margin: 0 0 0.2rem; font-family: monospace; }
-table.values { border-collapse: collapse; font-family: monospace; font-size: 14px; }
+table.values { border-collapse: collapse; font-family: monospace; font-size: clamp(14px, 1.1vw, 18px); }
 table.values th, table.values td { padding: 0.1rem 0.5rem; text-align: right; white-space: nowrap; }
 table.values thead th { color: #555555; font-weight: normal; border-bottom: 1px solid #999999; }
 table.values tbody th { color: #333333; font-weight: normal; text-align: left; }
 table.values td.one { font-weight: bold; outline: 1.5px solid #000000; outline-offset: -2px; }
 table.values td.differs { font-weight: bold; color: #b00020; }
-#explore-verdict { font-family: monospace; font-weight: bold; margin: 0; }
+#explore-verdict { font-family: monospace; font-size: clamp(14px, 1.1vw, 18px); font-weight: bold; margin: 0; }
 nav { position: fixed; left: 0; right: 0; bottom: 0; display: flex; gap: 1rem; align-items: center;
       justify-content: center; padding: 0.5rem; background: #f2f2f2; border-top: 1px solid #cccccc; }
 nav button { font-size: 1rem; padding: 0.4rem 1rem; }
