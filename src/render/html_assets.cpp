@@ -83,6 +83,7 @@ constexpr std::string_view k_steps_script = R"page(
   document.addEventListener("keydown", function (event) {
     var target = event.target;
     if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA")) return;
+    if (event.altKey || event.ctrlKey || event.metaKey) return;  // Alt+Left is the browser's Back
     if (event.key === "ArrowRight" || event.key === "PageDown") { show(current + 1); event.preventDefault(); }
     if (event.key === "ArrowLeft" || event.key === "PageUp") { show(current - 1); event.preventDefault(); }
     if (event.key === "Home") { show(0); }

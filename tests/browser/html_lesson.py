@@ -17,7 +17,8 @@ own box), and the arrow keys still step.
 The lookup page's explorer: the ids it starts with and ids typed into its field give exactly the
 numbers (as text, and as float32 bits) that `embdemo --ids NEW ... --format json` prints for the
 same seed and sizes, the verdict line the text view prints, a message for an id out of range or
-a bad item, arrow keys in the field do not step; past the cap it says it is off.
+a bad item, arrow keys in the field do not step, the tables do not widen the page (on a phone);
+past the cap it says it is off.
 """
 import json
 import os
@@ -257,6 +258,8 @@ def check_explorer(driver, embdemo, sizes, ids, typed):
                 assert text == want, (table, ids, i, col, text, want)
                 assert float32_bits(want) in (None, bits), (table, i, col, bits, want)
                 compared += 1
+    overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"explorer with ids {ids}: the page is {overflow} px wider than the viewport"
     verdict = driver.find_element(By.ID, "explore-verdict").text
     assert verdict == verdict_line(embdemo, args), (verdict, verdict_line(embdemo, args))
     print(f"explorer, ids {ids} ({'typed' if typed else 'as run'}): {compared} values and '{verdict}' as embdemo prints them")
