@@ -1,75 +1,15 @@
 #include "render/html.hpp"
 
+#include <cstring>
+
 #include <fmt/format.h>
 
+#include "core/limits.hpp"
+#include "render/html_assets.hpp"
 #include "render/svg.hpp"
 
 namespace embdemo {
 namespace {
-
-constexpr const char* k_style = R"(
-:root { color-scheme: light; }
-* { box-sizing: border-box; }
-body { margin: 0; font-family: sans-serif; color: #111111; background: #ffffff; line-height: 1.4; }
-header { padding: 0.6rem 1rem; border-bottom: 1px solid #cccccc; }
-h1 { font-size: 1.3rem; margin: 0; }
-header p { margin: 0.3rem 0 0; }
-main { display: grid; grid-template-columns: minmax(0, 1fr); gap: 1rem; padding: 0.8rem 1rem 4.5rem; }
-@media (min-width: 1100px) {
-  main { grid-template-columns: minmax(0, 46rem) minmax(0, 1fr); }
-  figure { position: sticky; top: 0.8rem; align-self: start; }
-}
-section.step h2 { font-size: 1.1rem; margin: 0 0 0.4rem; }
-p.focus { margin: 0 0 0.4rem; font-weight: bold; }
-pre { margin: 0; font-family: monospace; font-size: clamp(8px, 1.55vw, 13px); overflow-x: auto; }
-figure { margin: 0; }
-figure svg { display: block; max-width: 100%; height: auto; }
-figcaption { font-size: 0.9rem; }
-.row.current rect.hl { stroke: #000000; stroke-width: 3; }
-.row.current text { font-weight: bold; }
-nav { position: fixed; left: 0; right: 0; bottom: 0; display: flex; gap: 1rem; align-items: center;
-      justify-content: center; padding: 0.5rem; background: #f2f2f2; border-top: 1px solid #cccccc; }
-nav button { font-size: 1rem; padding: 0.4rem 1rem; }
-@media print {
-  nav { display: none; }
-  main { display: block; padding: 0; }
-  section.step, section.step[hidden] { display: block; break-inside: avoid; margin-bottom: 1rem; }
-  pre { font-size: 9pt; overflow: visible; }
-  figure { break-before: page; }
-}
-)";
-
-constexpr const char* k_script = R"(
-(function () {
-  var steps = Array.prototype.slice.call(document.querySelectorAll("section.step"));
-  var rows = document.querySelectorAll("[data-e-row]");
-  var prev = document.getElementById("prev");
-  var next = document.getElementById("next");
-  var counter = document.getElementById("counter");
-  var current = 0;
-  function show(index) {
-    current = Math.max(0, Math.min(steps.length - 1, index));
-    steps.forEach(function (step, i) { step.hidden = i !== current; });
-    var wanted = (steps[current].getAttribute("data-rows") || "").split(" ");
-    Array.prototype.forEach.call(rows, function (row) {
-      row.classList.toggle("current", wanted.indexOf(row.getAttribute("data-e-row")) >= 0);
-    });
-    counter.textContent = "Step " + (current + 1) + " of " + steps.length;
-    prev.disabled = current === 0;
-    next.disabled = current === steps.length - 1;
-    document.body.setAttribute("data-step", String(current + 1));
-  }
-  prev.addEventListener("click", function () { show(current - 1); });
-  next.addEventListener("click", function () { show(current + 1); });
-  document.addEventListener("keydown", function (event) {
-    if (event.key === "ArrowRight" || event.key === "PageDown") { show(current + 1); event.preventDefault(); }
-    if (event.key === "ArrowLeft" || event.key === "PageUp") { show(current - 1); event.preventDefault(); }
-    if (event.key === "Home") { show(0); }
-    if (event.key === "End") { show(steps.length - 1); }
-  });
-  show(0);
-})();
-)";
 
 std::string join_rows(const std::vector<std::uint64_t>& rows) {
     std::string text;
@@ -77,15 +17,85 @@ std::string join_rows(const std::vector<std::uint64_t>& rows) {
     return text;
 }
 
+// The drawing's width in px, read from its root element: the page sizes the figure's box from it.
+std::string svg_width(const std::string& svg) {
+    const std::size_t at = svg.find(" width=\"") + 8;
+    return svg.substr(at, svg.find('"', at) - at);
+}
+
+// RFC 4648 base64 of the float32 values' little-endian bytes (the bytes of a little-endian
+// machine, which is every machine embdemo is built for; the page's DataView reads them so).
+std::string base64_floats(const std::vector<float>& values) {
+    constexpr const char* k_digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::vector<unsigned char> bytes(values.size() * sizeof(float));
+    if (!bytes.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
+    std::string out;
+    out.reserve((bytes.size() + 2) / 3 * 4);
+    for (std::size_t i = 0; i < bytes.size(); i += 3) {
+        const std::size_t left = bytes.size() - i;
+        const unsigned group = bytes[i] << 16 | (left > 1 ? bytes[i + 1] << 8 : 0) | (left > 2 ? bytes[i + 2] : 0);
+        out += k_digits[group >> 18 & 63];
+        out += k_digits[group >> 12 & 63];
+        out += left > 1 ? k_digits[group >> 6 & 63] : '=';
+        out += left > 2 ? k_digits[group & 63] : '=';
+    }
+    return out;
+}
+
+std::string render_explorer(const HtmlExplorer& explorer) {
+    std::string out = "<section id=\"explore\"";
+    if (explorer.off.empty()) {
+        out += fmt::format(" data-vocab=\"{}\" data-dim=\"{}\" data-max-ids=\"{}\" data-weights=\"{}\"",
+                           explorer.vocab_size, explorer.dim, k_max_page_ids, explorer.weights);
+    }
+    out += ">\n<h2>Try other ids</h2>\n";
+    if (!explorer.off.empty()) return out + fmt::format("<p id=\"explore-off\">{}</p>\n</section>\n", escape_xml(explorer.off));
+    out += fmt::format(
+        "<p>Type up to {} ids between 0 and {}: this page looks them up in this run's E (its float32 values, "
+        "bit for bit) and multiplies their one-hot rows by E in float32, each product and each sum rounded "
+        "in order of k (Math.fround), as embdemo's in-order reference does.</p>\n",
+        k_max_page_ids, group_thousands(explorer.vocab_size - 1));
+    out += fmt::format("<form id=\"explore-form\"><label for=\"explore-ids\">ids</label>"
+                       "<input id=\"explore-ids\" type=\"text\" inputmode=\"numeric\" autocomplete=\"off\" "
+                       "spellcheck=\"false\" value=\"{}\"><button type=\"submit\">Show</button></form>\n",
+                       escape_xml(explorer.ids));
+    return out + "<p id=\"explore-message\" role=\"status\" aria-live=\"polite\"></p>\n"
+                 "<div id=\"explore-tables\"></div>\n<p id=\"explore-verdict\" aria-live=\"polite\"></p>\n</section>\n";
+}
+
 }  // namespace
+
+HtmlExplorer page_explorer(const Matrix& weight, const TokenIds& ids) {
+    HtmlExplorer explorer;
+    explorer.vocab_size = weight.rows;
+    explorer.dim = weight.cols;
+    for (std::size_t i = 0; i < ids.size() && i < k_max_page_ids; ++i) {
+        explorer.ids += (i == 0 ? "" : ",") + std::to_string(ids[i]);
+    }
+    const std::uint64_t values = std::uint64_t{weight.rows} * weight.cols;
+    if (values > k_max_page_values) {
+        explorer.off = fmt::format(
+            "Off for this run: E has V x d = {} x {} = {} values, and a page embeds E only up to {} values "
+            "(so that it stays small). Try other ids with embdemo --ids ..., or a smaller --vocab or --dim.",
+            group_thousands(weight.rows), group_thousands(weight.cols), group_thousands(values),
+            group_thousands(k_max_page_values));
+    } else {
+        explorer.weights = base64_floats(weight.values);
+    }
+    return explorer;
+}
 
 std::string render_html(const HtmlPage& page) {
     std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
     out += fmt::format("<title>{}</title>\n<style>{}</style>\n</head>\n<body data-step=\"1\">\n", escape_xml(page.title),
-                       k_style);
-    out += fmt::format("<header>\n<h1>{}</h1>\n<p>{}</p>\n</header>\n<main>\n<div id=\"steps\">\n",
-                       escape_xml(page.title), escape_xml(page.intro));
+                       html_style());
+    out += fmt::format("<header>\n<h1>{}</h1>\n<p>{}</p>\n</header>\n<main>\n", escape_xml(page.title),
+                       escape_xml(page.intro));
+    const std::string svg = render_svg_element(page.figure);
+    out += fmt::format("<figure>\n<div class=\"figure-box\" style=\"--w: {}px\">\n{}</div>\n</figure>\n",
+                       svg_width(svg), svg);
+    out += "<div id=\"steps\">\n";
     for (std::size_t i = 0; i < page.steps.size(); ++i) {
         const HtmlStep& step = page.steps[i];
         out += fmt::format("<section class=\"step\" id=\"step-{}\" data-rows=\"{}\">\n<h2>{}</h2>\n", i + 1,
@@ -93,11 +103,15 @@ std::string render_html(const HtmlPage& page) {
         if (!step.focus.empty()) out += fmt::format("<p class=\"focus\">{}</p>\n", escape_xml(step.focus));
         out += fmt::format("<pre>{}</pre>\n</section>\n", escape_xml(step.body));
     }
-    out += "</div>\n<figure>\n" + render_svg_element(page.figure) + "</figure>\n</main>\n";
+    out += "</div>\n";
+    if (page.explorer) out += render_explorer(*page.explorer);
+    out += "</main>\n";
     out += "<nav><button id=\"prev\" type=\"button\">&#8592; Previous</button><span id=\"counter\">Step 1 of " +
            std::to_string(page.steps.size()) +
            "</span><button id=\"next\" type=\"button\">Next &#8594;</button></nav>\n";
-    return out + "<script>" + k_script + "</script>\n</body>\n</html>\n";
+    out += fmt::format("<script>{}</script>\n", html_steps_script());
+    if (page.explorer && page.explorer->off.empty()) out += fmt::format("<script>{}</script>\n", html_explorer_script());
+    return out + "</body>\n</html>\n";
 }
 
 }  // namespace embdemo

@@ -1,5 +1,6 @@
-// The HTML pages of the lessons that have one: the notebook lesson (lookup) from the
-// walkthrough's steps, and grad from its text view and its --trace rows.
+// The HTML pages of the lessons: the notebook lesson (lookup) from the walkthrough's steps, with
+// the explorer; grad from its text view and its --trace rows; any other lesson from its figure
+// and its text view's steps (lesson_page).
 #include <algorithm>
 #include <set>
 
@@ -53,6 +54,21 @@ HtmlPage lookup_page(const DemoReport& report, const Matrix& linear_init, int pr
         step.focus = describe_rows(step.rows, "E", steps[s].focus.empty()
                                                   ? std::string(rows.size() == 1 ? "the id" : "the ids")
                                                   : describe_positions(steps[s].focus, request.shape));
+        page.steps.push_back(std::move(step));
+    }
+    page.explorer = page_explorer(report.weight, request.ids);
+    return page;
+}
+
+HtmlPage lesson_page(std::string title, std::string intro, Figure figure, std::vector<std::string> text_steps) {
+    HtmlPage page;
+    page.title = std::move(title);
+    page.intro = std::move(intro);
+    page.figure = std::move(figure);
+    for (std::size_t s = 0; s < text_steps.size(); ++s) {
+        HtmlStep step;
+        step.heading = fmt::format("Step {} of {}", s + 1, text_steps.size());
+        step.body = std::move(text_steps[s]);
         page.steps.push_back(std::move(step));
     }
     return page;

@@ -5,13 +5,22 @@ driven through chromedriver by python3-selenium.
 For the notebook lesson and grad: the page loads without console errors, exactly one step is
 shown, the right arrow key and the Next button advance it and the left arrow goes back, the
 rows of E outlined at each step are the ones that step is about (checked against ids written
-here, not read from the page), the page does not overflow a phone's width, printing shows
-every step, and screenshots at 1280x720 and at a phone's 390x844 are not blank (distinct
-colours counted by decoding the PNG with the standard library).
+here, not read from the page), printing shows every step, and screenshots at 1280x720 and at a
+phone's 390x844 are not blank (distinct colours counted by decoding the PNG with the standard
+library).
 
-Usage: html_lesson.py EMBDEMO OUTDIR. Exit 77 (skipped) when chromium, chromedriver or
-selenium is missing: install them with tools/setup.sh.
+At 1280x720, 1920x1080 and 390x844, for small, mid-sized (V = 50, d = 16) and GPT-2-sized runs
+of both lessons: no text of the figure renders below 12 CSS px (its font size times the scale
+the SVG is drawn at), the document is no wider than the viewport (the figure scrolls inside its
+own box), and the arrow keys still step.
+
+The lookup page's explorer: the ids it starts with and ids typed into its field give exactly the
+numbers (as text, and as float32 bits) that `embdemo --ids NEW ... --format json` prints for the
+same seed and sizes, the verdict line the text view prints, a message for an id out of range or
+a bad item, arrow keys in the field do not step, the tables do not widen the page (on a phone);
+past the cap it says it is off.
 """
+import json
 import os
 import shutil
 import struct
@@ -21,6 +30,7 @@ import tempfile
 import zlib
 
 SKIP = 77
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data")
 
 
 def skip(message):
@@ -122,17 +132,45 @@ def viewport(driver, width, height, mobile):
 
 
 def screenshot(driver, path, width, height, mobile):
-    """At this viewport: a screenshot checked for content (when `path` is given), and on a phone
-    no horizontal overflow."""
+    """At this viewport: a screenshot checked for content (when `path` is given)."""
     viewport(driver, width, height, mobile)
     if path:
         driver.save_screenshot(path)
         colours, coloured = png_colours(path)
         print(f"{os.path.basename(path)}: {colours} colours, {coloured:.1%} not white")
         assert colours >= 8 and coloured > 0.02, f"{path} looks blank"
-    if mobile:
+
+
+VIEWPORTS = ((1280, 720, False), (1920, 1080, False), (390, 844, True))
+
+# The smallest rendered font size of the figure's text: each <text>'s computed font size (user
+# units) times the scale the SVG is drawn at (its rendered width over its viewBox's).
+SMALLEST_FIGURE_TEXT = """
+const svg = document.querySelector('figure svg');
+const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+const sizes = Array.from(svg.querySelectorAll('text'), t => parseFloat(getComputedStyle(t).fontSize) * scale);
+return [Math.min(...sizes), sizes.length, scale];
+"""
+
+
+def check_viewports(driver, name, smallest):
+    """At each size: the figure's text at 12 CSS px or more, no horizontal overflow, the arrow
+    keys step. `smallest` collects the smallest font size seen per viewport."""
+    for width, height, mobile in VIEWPORTS:
+        viewport(driver, width, height, mobile)
+        size, count, scale = driver.execute_script(SMALLEST_FIGURE_TEXT)
+        key = f"{width}x{height}"
+        smallest[key] = min(smallest.get(key, size), size)
+        assert count > 0, f"{name}: the figure has no text"
+        assert size >= 12, f"{name} at {key}: figure text at {size:.2f} px (scale {scale:.3f})"
         overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
-        assert overflow <= 0, f"the page is {overflow} px wider than a {width} px phone"
+        assert overflow <= 0, f"{name} at {key}: the page is {overflow} px wider than the viewport"
+        press(driver, Keys.HOME)
+        press(driver, Keys.ARROW_RIGHT)
+        assert shown_steps(driver) == ["step-2"], (name, key, shown_steps(driver))
+        press(driver, Keys.ARROW_LEFT)
+        assert shown_steps(driver) == ["step-1"], (name, key, shown_steps(driver))
+        print(f"{name} at {key}: smallest figure text {size:.2f} px (scale {scale:.3f}), no overflow, arrows step")
 
 
 def check_page(driver, html, expected, outdir, name, shots):
@@ -159,6 +197,7 @@ def check_page(driver, html, expected, outdir, name, shots):
     driver.find_element(By.ID, "next").click()
     assert shown_steps(driver) == ["step-2"] and driver.find_element(By.ID, "counter").text == f"Step 2 of {count}"
     screenshot(driver, shot("phone"), 390, 844, True)
+    viewport(driver, 1280, 720, False)
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
     assert len(shown_steps(driver)) == count, "printing must show every step"
     assert not driver.find_element(By.TAG_NAME, "nav").is_displayed()
@@ -166,6 +205,98 @@ def check_page(driver, html, expected, outdir, name, shots):
     errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
     assert not errors, f"console errors: {errors}"
     print(f"{name}: {count} steps, arrow keys and buttons, outlined rows, print view: ok")
+
+
+def json_tensors(embdemo, args):
+    """embdemo's JSON with every number kept as the text it prints (so "0.1" is not 0.1's double)."""
+    run = subprocess.run([embdemo, *args, "--format", "json"], capture_output=True)
+    assert run.returncode in (0, 3), run.stderr  # 3: the lookup and the product differ
+    out = run.stdout
+    return json.loads(out, parse_float=str, parse_int=str)
+
+
+def verdict_line(embdemo, args):
+    out = subprocess.run([embdemo, *args], capture_output=True, text=True, env={**os.environ, "NO_COLOR": "1"}).stdout
+    return next(line for line in out.splitlines() if line.startswith("verdict:"))
+
+
+def float32_bits(text):
+    if text in ("nan", "inf", "-inf"):
+        return None  # NaN payloads aside, the text comparison covers them
+    return "%08x" % struct.unpack("<I", struct.pack("<f", float(text)))[0]
+
+
+def explorer_tables(driver):
+    """{table id: [[(column, text, bits), ...] per row]} of the explorer's tables."""
+    return driver.execute_script("""
+        const tables = {};
+        for (const t of document.querySelectorAll('#explore-tables table')) {
+            tables[t.id] = Array.from(t.tBodies[0].rows, r => Array.from(r.querySelectorAll('td[data-col]'),
+                td => [Number(td.dataset.col), td.textContent, td.dataset.bits || null]));
+        }
+        return tables;""")
+
+
+def check_explorer(driver, embdemo, sizes, ids, typed):
+    """The explorer's tables and verdict for `ids` against embdemo's JSON and text view for the
+    same sizes; `typed`: whether the ids were typed into the field (else the page's first ids)."""
+    args = ["--ids", ",".join(map(str, ids)), *sizes]
+    expected = json_tensors(embdemo, args)
+    tables = explorer_tables(driver)
+    assert driver.find_element(By.ID, "explore-message").text == "", driver.find_element(By.ID, "explore-message").text
+    assert len(tables["explore-onehot"]) == len(ids)
+    compared = 0
+    for i, row in enumerate(tables["explore-onehot"]):
+        assert any(col == ids[i] for col, _, _ in row), ("the 1 of row", i, "is not shown")
+        for col, text, _ in row:
+            assert text == expected["onehot"][i][col], ("onehot", i, col, text, expected["onehot"][i][col])
+    for table, key in (("explore-lookup", "lookup"), ("explore-product", "onehot_matmul")):
+        assert len(tables[table]) == len(ids)
+        for i, row in enumerate(tables[table]):
+            for col, text, bits in row:
+                want = expected[key][i][col]
+                assert text == want, (table, ids, i, col, text, want)
+                assert float32_bits(want) in (None, bits), (table, i, col, bits, want)
+                compared += 1
+    overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"explorer with ids {ids}: the page is {overflow} px wider than the viewport"
+    verdict = driver.find_element(By.ID, "explore-verdict").text
+    assert verdict == verdict_line(embdemo, args), (verdict, verdict_line(embdemo, args))
+    print(f"explorer, ids {ids} ({'typed' if typed else 'as run'}): {compared} values and '{verdict}' as embdemo prints them")
+
+
+def type_ids(driver, text):
+    field = driver.find_element(By.ID, "explore-ids")
+    field.clear()
+    field.send_keys(text)
+    return field
+
+
+def check_explorer_page(driver, embdemo, html, sizes, first_ids, tries):
+    """The lookup page's explorer: the run's ids, then each of `tries` typed, then bad input."""
+    viewport(driver, 390, 844, True)
+    driver.get("file://" + html)
+    check_explorer(driver, embdemo, sizes, first_ids, False)
+    for ids in tries:
+        field = type_ids(driver, ",".join(map(str, ids)))
+        check_explorer(driver, embdemo, sizes, ids, True)
+    vocab = int(json_tensors(embdemo, ["--ids", "0", *sizes])["vocab"])
+    messages = {
+        f"1,{vocab}": f"ids[1] = {vocab} is out of range for a vocab of {vocab:,} (allowed: ids 0 to {vocab - 1:,})",
+        "1,x": f'item 2 "x" is not a non-negative decimal id (allowed: comma-separated ids 0 to {vocab - 1:,}, e.g. 2,3,1)',
+        "1,,2": f'item 2 "" is not a non-negative decimal id (allowed: comma-separated ids 0 to {vocab - 1:,}, e.g. 2,3,1)',
+    }
+    for text, message in messages.items():
+        field = type_ids(driver, text)
+        shown = driver.find_element(By.ID, "explore-message")
+        assert shown.is_displayed() and shown.text == message, (text, shown.text, message)
+        assert explorer_tables(driver) == {} and driver.find_element(By.ID, "explore-verdict").text == ""
+    # Arrow keys in the field move its caret, not the steps.
+    step = shown_steps(driver)
+    field.send_keys(Keys.ARROW_LEFT, Keys.ARROW_RIGHT)
+    assert shown_steps(driver) == step
+    assert not [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+    print(f"explorer messages: {len(messages)} bad inputs, each named; arrow keys in the field do not step")
 
 
 def main():
@@ -181,13 +312,48 @@ def main():
             "gpt2": (["--ids", "464,3290", "--vocab", "50257", "--dim", "768"],
                      [[464, 3290]] * 5 + [[464], [464, 3290]], False),
         }
+        # The three viewports' checks: the lessons' own examples, a mid-sized and a GPT-2-sized run.
+        sized = {
+            "lookup_small": ["--ids", "2,3,1", "--dim", "5"],
+            "lookup_mid": ["--ids", "2,3,1", "--vocab", "50", "--dim", "16"],
+            "lookup_gpt2": ["--ids", "5,40000,50256", "--dim", "768"],
+            "grad_small": ["grad", "--ids", "2,3,1,3", "--dim", "5"],
+            "grad_mid": ["grad", "--ids", "2,3,1,3", "--vocab", "50", "--dim", "16"],
+            "grad_gpt2": ["grad", "--ids", "5,40000,50256", "--dim", "768"],
+        }
         driver = browser(os.path.join(work, "profile"))
+        smallest = {}
         try:
             for name, (args, expected, shots) in pages.items():
                 html = os.path.join(work, f"{name}.html")
                 with open(html, "wb") as out:
                     subprocess.run([embdemo, *args, "--format", "html"], stdout=out, check=True)
                 check_page(driver, html, expected, outdir, name, shots)
+            for name, args in sized.items():
+                html = os.path.join(work, f"{name}.html")
+                with open(html, "wb") as out:
+                    subprocess.run([embdemo, *args, "--format", "html"], stdout=out, check=True)
+                driver.get("file://" + html)
+                check_viewports(driver, name, smallest)
+                if name == "lookup_gpt2":
+                    off = driver.find_element(By.ID, "explore-off").text
+                    assert "38,597,376 values" in off and "65,536" in off, off
+                    assert not driver.find_elements(By.ID, "explore-ids")
+            print("smallest figure text: " + ", ".join(f"{k} {v:.2f} px" for k, v in smallest.items()))
+            # The explorer, on the lesson's example (V = 4, inferred) and on V = 50, d = 16.
+            html = os.path.join(work, "lookup_small.html")
+            check_explorer_page(driver, embdemo, html, ["--dim", "5", "--vocab", "4"], [2, 3, 1], [[0], [3, 3, 0, 1, 2]])
+            html = os.path.join(work, "lookup_mid.html")
+            check_explorer_page(driver, embdemo, html, ["--vocab", "50", "--dim", "16"], [2, 3, 1],
+                                [[49, 0, 7, 49], [10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26]])
+            # Weights files with inf, -0.0 and large values: the verdict says DIFFERENT as embdemo's does.
+            for weights in ("with_inf.npy", "with_negative_zero.npy", "large_values.npy"):
+                sizes = ["--weights", os.path.join(DATA, "weights", weights)]
+                html = os.path.join(work, weights + ".html")
+                with open(html, "wb") as out:
+                    # Exit 3: the run's lookup and product differ, as these files are made to.
+                    assert subprocess.run([embdemo, "--ids", "0,3", *sizes, "--format", "html"], stdout=out).returncode in (0, 3)
+                check_explorer_page(driver, embdemo, html, sizes, [0, 3], [[1], [2], [3, 2, 1, 0]])
         finally:
             driver.quit()
 
