@@ -25,6 +25,14 @@ std::string title_of(const LessonView& view) {
     return first.substr(0, first.find('\n'));
 }
 
+// The lesson's own page, or its figure above its text view's steps.
+HtmlPage page_of(const LessonView& view, int precision) {
+    if (view.page) return view.page(precision);
+    TextOptions text;
+    text.precision = precision;
+    return lesson_page(title_of(view), "", view.figure(precision), view.text(text, View::plain));
+}
+
 ParseResult<Steps> from_report(const LessonView& view, const RenderSettings& settings) {
     auto report = view.report(settings.show);
     if (!report) return ParseResult<Steps>::fail(report.error());
@@ -47,7 +55,7 @@ bool can_render(const LessonView& view, OutputFormat format) {
         case OutputFormat::tsv: return static_cast<bool>(view.report);
         case OutputFormat::markdown: return view.markdown || view.report;
         case OutputFormat::svg: return static_cast<bool>(view.figure);
-        case OutputFormat::html: return static_cast<bool>(view.page);
+        case OutputFormat::html: return view.page || (view.figure && view.text);
         case OutputFormat::python: return static_cast<bool>(view.python);
     }
     return false;
@@ -64,7 +72,7 @@ ParseResult<Steps> render_view(const LessonView& view, const RenderSettings& set
             if (view.markdown) return one_step(view.markdown(settings.precision));
             return from_report(view, settings);
         case OutputFormat::svg: return one_step(render_svg(view.figure(settings.precision)));
-        case OutputFormat::html: return one_step(render_html(view.page(settings.precision)));
+        case OutputFormat::html: return one_step(render_html(page_of(view, settings.precision)));
         case OutputFormat::python: return one_step(view.python());
     }
     return ParseResult<Steps>::fail("unknown format");

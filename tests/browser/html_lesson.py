@@ -165,9 +165,10 @@ def check_viewports(driver, name, smallest):
         assert size >= 12, f"{name} at {key}: figure text at {size:.2f} px (scale {scale:.3f})"
         overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
         assert overflow <= 0, f"{name} at {key}: the page is {overflow} px wider than the viewport"
+        steps = driver.execute_script("return document.querySelectorAll('section.step').length")
         press(driver, Keys.HOME)
         press(driver, Keys.ARROW_RIGHT)
-        assert shown_steps(driver) == ["step-2"], (name, key, shown_steps(driver))
+        assert shown_steps(driver) == ["step-2" if steps > 1 else "step-1"], (name, key, shown_steps(driver))
         press(driver, Keys.ARROW_LEFT)
         assert shown_steps(driver) == ["step-1"], (name, key, shown_steps(driver))
         print(f"{name} at {key}: smallest figure text {size:.2f} px (scale {scale:.3f}), no overflow, arrows step")
@@ -320,6 +321,18 @@ def main():
             "grad_small": ["grad", "--ids", "2,3,1,3", "--dim", "5"],
             "grad_mid": ["grad", "--ids", "2,3,1,3", "--vocab", "50", "--dim", "16"],
             "grad_gpt2": ["grad", "--ids", "5,40000,50256", "--dim", "768"],
+            # Every other lesson's page: its figure above its text view.
+            "bag": ["bag", "--bags", "2,3;1,1,0;4", "--dim", "5", "--mode", "sum"],
+            "bag_gpt2": ["bag", "--bags", "5,40000;50256", "--vocab", "50257", "--dim", "768"],
+            "positions_rope": ["positions", "--ids", "2,3;1,1", "--dim", "8", "--encoding", "rope"],
+            "positions_loader": ["positions", "--text", "Your journey starts with one step towards a bigger goal",
+                                 "--context", "3", "--stride", "2", "--batch", "2", "--dim", "4"],
+            "tied_gpt2": ["tied", "--ids", "464,3290", "--vocab", "50257", "--dim", "768", "--top", "3"],
+            "factor": ["factor", "--ids", "2,3,1", "--vocab", "30", "--dim", "16", "--rank", "4"],
+            "max_norm": ["--ids", "2,3,1,3", "--dim", "5", "--max-norm", "1"],
+            "optimizer": ["grad", "--ids", "2,3;1,1", "--dim", "4", "--optimizer", "adam", "--steps", "3"],
+            "tokens": ["tokens", "--text", "Your journey starts with one step, unbelievably"],
+            "cost": ["cost", "--model", "llama3-8b"],
         }
         driver = browser(os.path.join(work, "profile"))
         smallest = {}
@@ -332,8 +345,11 @@ def main():
             for name, args in sized.items():
                 html = os.path.join(work, f"{name}.html")
                 with open(html, "wb") as out:
-                    subprocess.run([embdemo, *args, "--format", "html"], stdout=out, check=True)
+                    # max_norm exits 3 (its lookup read rescaled rows): the page is still whole.
+                    assert subprocess.run([embdemo, *args, "--format", "html"], stdout=out).returncode in (0, 3), name
                 driver.get("file://" + html)
+                errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+                assert not errors, f"{name}: console errors: {errors}"
                 check_viewports(driver, name, smallest)
                 if name == "lookup_gpt2":
                     off = driver.find_element(By.ID, "explore-off").text

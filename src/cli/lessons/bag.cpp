@@ -56,6 +56,6 @@ const OptionSpec k_bag_options[] = {
 }  // namespace
 
 extern const LessonSpec k_bag_lesson = {Lesson::bag, "bag", "nn.EmbeddingBag as a multi-hot product: sum/mean/max", {true, true},
-                                         lesson_help(k_bag_options, "", k_bag_footer), fixed_formats<k_report_formats | format_bit(OutputFormat::svg) | format_bit(OutputFormat::python)>, run_bag};
+                                         lesson_help(k_bag_options, "", k_bag_footer), fixed_formats<k_every_format>, run_bag};
 
 }  // namespace embdemo

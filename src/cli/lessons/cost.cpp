@@ -44,6 +44,6 @@ const OptionSpec k_cost_options[] = {
 }  // namespace
 
 extern const LessonSpec k_cost_lesson = {Lesson::cost, "cost", "the cost of both forms for n, V, d or a real model", {},
-                                         lesson_help(k_cost_options, "", k_cost_footer), fixed_formats<k_report_formats | format_bit(OutputFormat::svg)>, run_cost};
+                                         lesson_help(k_cost_options, "", k_cost_footer), fixed_formats<k_every_format & ~format_bit(OutputFormat::python)>, run_cost};
 
 }  // namespace embdemo

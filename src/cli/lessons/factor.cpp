@@ -42,6 +42,6 @@ const OptionSpec k_factor_options[] = {
 }  // namespace
 
 extern const LessonSpec k_factor_lesson = {Lesson::factor, "factor", "ALBERT's factorised table: E1[ids] @ E2", {true, false},
-                                         lesson_help(k_factor_options, k_table_lesson_shared, k_factor_footer), fixed_formats<k_report_formats | format_bit(OutputFormat::svg) | format_bit(OutputFormat::python)>, run_factor};
+                                         lesson_help(k_factor_options, k_table_lesson_shared, k_factor_footer), fixed_formats<k_every_format>, run_factor};
 
 }  // namespace embdemo

@@ -186,11 +186,10 @@ const OptionSpec k_grad_options[] = {
 
 namespace {
 
-// The optimizer's steps have no page yet; the backward's figure, page and script
-// show one E, which --max-norm changes during the forward.
+// The backward's figure, page and script draw one E, which --max-norm rescales during the
+// forward: with it, the tables and the text view show E before and after.
 FormatSet grad_formats(const option_checks::RawOptions& raw) {
-    if (raw.optimizer) return k_report_formats | format_bit(OutputFormat::svg) | format_bit(OutputFormat::python);
-    return raw.max_norm ? k_report_formats : k_every_format;
+    return raw.max_norm && !raw.optimizer ? k_report_formats : k_every_format;
 }
 
 }  // namespace

@@ -158,17 +158,9 @@ int run_lookup(const Options& options) {
     return lesson_status(options, write_view(options, lookup_view(report, options), files), identical, why);
 }
 
-namespace {
-
-// --max-norm changes E between the two forms; only its own views show both tables.
-FormatSet lookup_formats(const option_checks::RawOptions& raw) {
-    return raw.max_norm ? k_report_formats | format_bit(OutputFormat::svg) | format_bit(OutputFormat::python) : k_every_format;
-}
-
-}  // namespace
 
 // Its options are the main command's (k_shared_help), which every lesson shares.
 extern const LessonSpec k_lookup_lesson = {Lesson::lookup, "lookup", "the notebook's demonstration (the default)",
-                                           {false, true, false}, {}, lookup_formats, run_lookup};
+                                           {false, true, false}, {}, fixed_formats<k_every_format>, run_lookup};
 
 }  // namespace embdemo

@@ -53,6 +53,6 @@ const OptionSpec k_positions_options[] = {
 }  // namespace
 
 extern const LessonSpec k_positions_lesson = {Lesson::positions, "positions", "token + position tables: E[ids] + P[0..T)", {true, false},
-                                         lesson_help(k_positions_options, k_table_lesson_shared, k_positions_footer), fixed_formats<k_report_formats | format_bit(OutputFormat::svg) | format_bit(OutputFormat::python)>, run_positions};
+                                         lesson_help(k_positions_options, k_table_lesson_shared, k_positions_footer), fixed_formats<k_every_format>, run_positions};
 
 }  // namespace embdemo

@@ -77,6 +77,6 @@ const OptionSpec k_tied_options[] = {
 }  // namespace
 
 extern const LessonSpec k_tied_lesson = {Lesson::tied, "tied", "the output layer reuses E: logits = H @ E.T", {true, false},
-                                         lesson_help(k_tied_options, k_table_lesson_shared, k_tied_footer), fixed_formats<k_report_formats | format_bit(OutputFormat::svg) | format_bit(OutputFormat::python)>, run_tied};
+                                         lesson_help(k_tied_options, k_table_lesson_shared, k_tied_footer), fixed_formats<k_every_format>, run_tied};
 
 }  // namespace embdemo

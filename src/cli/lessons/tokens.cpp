@@ -42,6 +42,6 @@ const OptionSpec k_tokens_options[] = {
 }  // namespace
 
 extern const LessonSpec k_tokens_lesson = {Lesson::tokens, "tokens", "GPT-2's tokenizer: text -> pieces -> merges -> ids", {},
-                                         lesson_help(k_tokens_options, "", k_tokens_footer), fixed_formats<k_report_formats | format_bit(OutputFormat::svg)>, run_tokens};
+                                         lesson_help(k_tokens_options, "", k_tokens_footer), fixed_formats<k_every_format & ~format_bit(OutputFormat::python)>, run_tokens};
 
 }  // namespace embdemo
