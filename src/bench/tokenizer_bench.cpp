@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "cli/text_input.hpp"
+#include "io/text_input.hpp"
 #include "core/escape.hpp"
 #include "core/gpt2_tokenizer.hpp"
 #include "core/limits.hpp"

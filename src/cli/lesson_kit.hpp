@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/files.hpp"
+#include "io/files.hpp"
 #include "cli/options.hpp"
 #include "render/lesson_view.hpp"
 

@@ -12,7 +12,7 @@
 #include <fmt/format.h>
 
 #include "cli/exit_codes.hpp"
-#include "cli/text_input.hpp"
+#include "io/text_input.hpp"
 #include "core/escape.hpp"
 #include "core/gpt2_tokenizer.hpp"
 #include "core/ids.hpp"

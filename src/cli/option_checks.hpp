@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "cli/options.hpp"
-#include "cli/text_input.hpp"
+#include "io/text_input.hpp"
 #include "core/ids.hpp"
 #include "core/parse_result.hpp"
 

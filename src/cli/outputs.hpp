@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/files.hpp"
+#include "io/files.hpp"
 #include "cli/options.hpp"
 #include "core/matrix.hpp"
 

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <utility>
 
-#include "cli/text_input.hpp"
+#include "io/text_input.hpp"
 #include "core/gpt2_tokenizer.hpp"
 #include "core/ids.hpp"
 #include "core/limits.hpp"

@@ -1,6 +1,6 @@
 #include "cli/weight_files.hpp"
 
-#include "cli/files.hpp"
+#include "io/files.hpp"
 #include "core/delimited_weights.hpp"
 #include "core/escape.hpp"
 #include "core/limits.hpp"

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/files.hpp"
+#include "io/files.hpp"
 #include "cli/weight_files.hpp"
 #include "core/init.hpp"
 

@@ -5,7 +5,7 @@
 #include "cli/lesson_kit.hpp"
 #include "cli/lessons/lesson.hpp"
 #include "cli/option_spec.hpp"
-#include "cli/text_input.hpp"
+#include "io/text_input.hpp"
 #include "render/lesson_figures.hpp"
 #include "render/tokens_report.hpp"
 #include "render/tokens_text.hpp"

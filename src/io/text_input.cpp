@@ -1,4 +1,4 @@
-#include "cli/text_input.hpp"
+#include "io/text_input.hpp"
 
 #include <unistd.h>
 
@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "cli/files.hpp"
+#include "io/files.hpp"
 #include "core/escape.hpp"
 #include "core/gpt2_tokenizer.hpp"
 #include "core/limits.hpp"

@@ -1,6 +1,6 @@
 // Output paths checked before any work (issue 28): where a write to a name would land, whether
 // this user may write there, and the device and inode that tell two names of one file apart.
-#include "cli/output_paths.hpp"
+#include "io/output_paths.hpp"
 
 #include <cerrno>
 #include <climits>

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "cli/output_paths.hpp"
+#include "io/output_paths.hpp"
 #include "core/parse_result.hpp"
 
 namespace embdemo {

@@ -1,4 +1,4 @@
-#include "cli/files.hpp"
+#include "io/files.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/output_paths.hpp"
-#include "cli/temporary_files.hpp"
+#include "io/output_paths.hpp"
+#include "io/temporary_files.hpp"
 #include "core/escape.hpp"
 #include "core/limits.hpp"
 

@@ -1,4 +1,4 @@
-#include "cli/temporary_files.hpp"
+#include "io/temporary_files.hpp"
 
 #include <climits>
 #include <cstring>
