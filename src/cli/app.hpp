@@ -2,7 +2,7 @@
 // exit status. Errors are caught here once and printed as one "embdemo: error: ..." line.
 #pragma once
 
-#include "cli/options.hpp"
+#include "cli/command_line.hpp"
 
 namespace embdemo {
 

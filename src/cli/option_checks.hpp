@@ -140,6 +140,7 @@ std::string size_options(const RawOptions& raw);
 ParseResult<GivenText> given_text(const RawOptions& raw);
 ParseResult<IdBatch> read_ids(const RawOptions& raw);
 
+
 // The whole validation: the shared options, then the lesson's own (validate_options.cpp).
 CommandLine validate(const RawOptions& raw);
 
@@ -159,3 +160,11 @@ std::optional<std::string> validate_table_lesson(const RawOptions& raw, Options&
 std::optional<std::string> apply_data_loader(const RawOptions& raw, IdBatch& ids, Options& options);
 
 }  // namespace embdemo::option_checks
+
+namespace embdemo {
+
+// A message when the machine format asked for would print more values than
+// k_max_printed_values for the request's sizes; nullopt when it fits or the view summarises.
+std::optional<std::string> check_output_size(const Options& options, const DemoRequest& request);
+
+}  // namespace embdemo

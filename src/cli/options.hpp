@@ -1,5 +1,6 @@
-// argv -> validated Options, or the text to print and the status to exit with (help, version,
-// or a one-line error). Parsing only: nothing is computed or printed here.
+// What a parsed command line asks for: the validated Options of one lesson, or the text to print
+// and the status to exit with (help, version, or a one-line error). The parser is
+// cli/command_line; the checks that fill Options, cli/option_checks and cli/validate_*.
 #pragma once
 
 #include <cstddef>
@@ -110,27 +111,5 @@ struct CommandLine {
     std::string stdout_text; // when !run: help or version text
     std::string error;       // when !run: one line for stderr, without the "embdemo: error: " prefix
 };
-
-CommandLine parse_command_line(int argc, const char* const argv[]);
-
-// parse_command_line's parser, kept for many command lines: building it (CLI11 checks each of
-// some hundred options against the others) costs more than a parse, and the pipeline fuzz target
-// parses millions of command lines in one process. Each parse starts from no options given.
-class CommandLineParser {
-public:
-    CommandLineParser();
-    ~CommandLineParser();
-    CommandLineParser(const CommandLineParser&) = delete;
-    CommandLineParser& operator=(const CommandLineParser&) = delete;
-    CommandLine parse(int argc, const char* const argv[]);
-
-private:
-    struct Parts;  // CLI11's app, its subcommands and the strings they fill: kept out of this header
-    std::unique_ptr<Parts> m_parts;
-};
-
-// A message when the machine format asked for would print more values than
-// k_max_printed_values for the request's sizes; nullopt when it fits or the view summarises.
-std::optional<std::string> check_output_size(const Options& options, const DemoRequest& request);
 
 }  // namespace embdemo

@@ -1,5 +1,7 @@
 #include "cli/run_memory.hpp"
 
+#include "cli/option_checks.hpp"
+
 #include "cli/outputs.hpp"
 #include "core/labels.hpp"
 #include "core/limits.hpp"

@@ -12,7 +12,7 @@
 #include "core/embedding.hpp"
 #include "core/ids.hpp"
 #include "core/matrix.hpp"
-#include "render/figure.hpp"
+#include "render/figure_model.hpp"
 #include "render/number_format.hpp"
 
 namespace embdemo {

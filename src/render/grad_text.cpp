@@ -11,6 +11,7 @@
 #include "core/escape.hpp"
 #include "core/limits.hpp"
 #include "render/grad_trace.hpp"
+#include "render/id_text.hpp"
 #include "render/number_format.hpp"
 #include "render/paint.hpp"
 #include "render/partways_text.hpp"
@@ -226,15 +227,6 @@ std::string rows_with_gradient_sentence(const GradClaims& claims) {
     return fmt::format("{} of {} rows {} {}; the other {} {} exactly 0.", group_thousands(with), group_thousands(rows),
                        with == 1 ? "receives" : "receive", backward, group_thousands(untouched),
                        untouched == 1 ? "stays" : "stay");
-}
-
-std::string position_index(const IdBatch& ids, std::size_t flat) {
-    if (!ids.batched || ids.seq == 0) return std::to_string(flat);
-    return fmt::format("{}, {}", flat / ids.seq, flat % ids.seq);
-}
-
-std::string position_label(const IdBatch& ids, std::size_t flat) {
-    return fmt::format("G[{}]", position_index(ids, flat));
 }
 
 GradLayout grad_layout(const GradLesson& lesson, int precision) {

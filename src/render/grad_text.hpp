@@ -25,11 +25,6 @@ struct GradLayout {
 };
 GradLayout grad_layout(const GradLesson& lesson, int precision);
 
-// "3" for a flat list, "1, 0" for a batch (b, t), as torch indexes ids[...] and G[...].
-std::string position_index(const IdBatch& ids, std::size_t flat);
-// "G[3]", "G[1, 0]": the row of G at a position.
-std::string position_label(const IdBatch& ids, std::size_t flat);
-
 // "3 of 5 rows receive a gradient ...; the other 2 stay exactly 0.", worded for one, all and
 // none, from the claims (the text view's last paragraph, the figure's caption).
 std::string rows_with_gradient_sentence(const GradClaims& claims);

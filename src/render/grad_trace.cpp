@@ -7,7 +7,8 @@
 
 #include "core/limits.hpp"
 #include "render/number_format.hpp"
-#include "render/grad_text.hpp"
+#include "render/id_text.hpp"
+#include "render/text_sections.hpp"
 #include "render/paint.hpp"
 #include "render/table.hpp"
 

@@ -7,6 +7,7 @@
 #include "core/limits.hpp"
 #include "render/html_assets.hpp"
 #include "render/svg.hpp"
+#include "render/xml_text.hpp"
 
 namespace embdemo {
 namespace {

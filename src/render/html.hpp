@@ -16,7 +16,7 @@
 
 #include "core/grad_lesson.hpp"
 #include "core/report.hpp"
-#include "render/figure.hpp"
+#include "render/figure_model.hpp"
 
 namespace embdemo {
 

@@ -8,8 +8,11 @@
 
 #include "core/limits.hpp"
 #include "render/grad_text.hpp"
+#include "render/figure.hpp"
 #include "render/grad_trace.hpp"
 #include "render/html.hpp"
+
+#include "render/figure.hpp"
 #include "render/text_sections.hpp"
 #include "render/walkthrough.hpp"
 

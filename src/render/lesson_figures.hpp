@@ -13,7 +13,7 @@
 #include "core/positions_lesson.hpp"
 #include "core/tied_lesson.hpp"
 #include "core/tokens_lesson.hpp"
-#include "render/figure.hpp"
+#include "render/figure_model.hpp"
 
 namespace embdemo {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/parse_result.hpp"
-#include "render/figure.hpp"
+#include "render/figure_model.hpp"
 #include "render/html.hpp"
 #include "render/lesson_report.hpp"
 #include "render/output_format.hpp"

@@ -7,7 +7,7 @@
 
 #include "core/limits.hpp"
 #include "render/table.hpp"
-#include "render/text_sections.hpp"
+#include "render/id_text.hpp"
 
 namespace embdemo {
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "render/svg_chart.hpp"
+#include "render/xml_text.hpp"
 
 namespace embdemo {
 namespace {
@@ -215,19 +216,6 @@ std::string svg_element(const Figure& figure, bool page_hooks) {
 
 }  // namespace
 
-std::string escape_xml(const std::string& text) {
-    std::string out;
-    for (const char ch : text) {
-        switch (ch) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            default: out += ch;
-        }
-    }
-    return out;
-}
 
 std::string render_svg_element(const Figure& figure) { return svg_element(figure, true); }
 

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "render/figure.hpp"
+#include "render/figure_model.hpp"
 
 namespace embdemo {
 
@@ -18,8 +18,5 @@ std::string render_svg(const Figure& figure);
 // data-e-row="K"> with an outline rectangle for the page's script and CSS, attributes the
 // standalone SVG 1.1 document leaves out.
 std::string render_svg_element(const Figure& figure);
-
-// XML/HTML text with &, <, > and " escaped.
-std::string escape_xml(const std::string& text);
 
 }  // namespace embdemo

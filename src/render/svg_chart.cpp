@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "render/svg.hpp"
+#include "render/xml_text.hpp"
 
 namespace embdemo {
 namespace {

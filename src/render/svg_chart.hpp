@@ -6,7 +6,7 @@
 #include <functional>
 #include <string>
 
-#include "render/figure.hpp"
+#include "render/figure_model.hpp"
 
 namespace embdemo {
 

@@ -7,17 +7,9 @@
 #include <string>
 
 #include "core/report.hpp"
-#include "render/paint.hpp"
+#include "render/text_options.hpp"
 
 namespace embdemo {
-
-struct TextOptions {
-    int precision = 4;   // decimals, like torch.set_printoptions(precision=4), PyTorch's default
-    Palette palette = Palette::none;  // colour only when the CLI decided it is wanted
-    // Where the lookup and the product may stand side by side: 80 columns (the fixed layout of
-    // piped output), or a wider terminal's width, as ls uses the terminal it prints to.
-    std::size_t width = 80;
-};
 
 std::string render_text(const DemoReport& report, const TextOptions& options);
 

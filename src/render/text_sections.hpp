@@ -10,12 +10,11 @@
 #include "core/ids.hpp"
 #include "core/report.hpp"
 #include "render/number_format.hpp"
-#include "render/text.hpp"
+#include "render/id_text.hpp"
+#include "render/text_options.hpp"
 
 namespace embdemo {
 
-std::string format_ids(const TokenIds& ids);        // "[2, 3, 1]", long lists elided
-std::string format_id_batch(const IdBatch& ids);    // a list, or "[[2, 3], [1, 1]]"
 
 // Which rows of E a view shows: all of them, or PyTorch's summary plus the rows the ids select
 // (up to 8, so a long id list cannot undo the summary).
@@ -26,14 +25,8 @@ struct WeightRows {
 };
 WeightRows weight_rows(const DemoReport& report);
 
-// "ids[0], ids[3]", or "ids[0], ids[1], ids[2], ... (5 times)"; "ids[1,0]" in a batch.
-std::string describe_positions(const std::vector<std::size_t>& positions, const IdShape& shape);
 
-// "n = 4", or "B x T = 2 x 2" for a batch: the note after the ids in every header.
-std::string describe_id_count(const IdShape& shape, std::size_t count);
 
-// "4 x 3", or "2 x 2 x 3" for a B x T batch: the shape of a tensor with one row per id.
-std::string per_id_shape(const IdShape& shape, std::size_t count, std::size_t cols);
 std::string describe_origin(const DemoReport& report);  // "nn.Embedding(4, 5).weight", ...
 
 // One column selection and one number format for every block of a screen that shows E or an

@@ -12,7 +12,6 @@
 #include "render/paint.hpp"
 #include "render/table.hpp"
 #include "render/text_sections.hpp"
-#include "render/train_report.hpp"
 
 namespace embdemo {
 namespace {
@@ -168,8 +167,5 @@ std::string render_train_text(const TrainingArgs& args, const TrainingRun& run, 
     return out + '\n' + wrap_words(training_summary(args, run), "", "");
 }
 
-std::string render_train_json(const TrainingArgs& args, const TrainingRun& run) {
-    return render_lesson_json(training_report(args, run), {});
-}
 
 }  // namespace embdemo

@@ -13,8 +13,6 @@
 namespace embdemo {
 
 std::string render_train_text(const TrainingArgs& args, const TrainingRun& run, const TextOptions& options);
-// render_lesson_json(training_report(args, run), {}) (render/train_report).
-std::string render_train_json(const TrainingArgs& args, const TrainingRun& run);
 
 // "torch.optim.Adam(lr=0.1, betas=(0.9, 0.999), eps=1e-08, weight_decay=0)"
 std::string describe_optimizer(const OptimizerSettings& settings);

@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "cli/app.hpp"
-#include "cli/options.hpp"
+#include "cli/command_line.hpp"
 #include "core/escape.hpp"
 #include "core/gpt2_tokenizer.hpp"
 #include "fuzz_check.hpp"

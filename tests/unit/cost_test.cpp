@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "cli/exit_codes.hpp"
-#include "cli/options.hpp"
+#include "cli/command_line.hpp"
 #include "core/cost.hpp"
 #include "render/cost_report.hpp"
 #include "render/cost_text.hpp"

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "cli/exit_codes.hpp"
-#include "cli/options.hpp"
+#include "cli/command_line.hpp"
 
 using namespace embdemo;
 

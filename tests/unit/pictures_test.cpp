@@ -15,6 +15,7 @@
 #include "render/html.hpp"
 #include "render/python_script.hpp"
 #include "render/svg.hpp"
+#include "render/xml_text.hpp"
 #include "render/table.hpp"
 #include "render/text_sections.hpp"
 #include "text_checks.hpp"

@@ -14,6 +14,7 @@
 #include "core/init.hpp"
 #include "render/grad_report.hpp"
 #include "render/grad_text.hpp"
+#include "render/figure.hpp"
 #include "render/html.hpp"
 #include "render/lesson_figures.hpp"
 #include "render/python_script.hpp"

@@ -15,6 +15,7 @@
 #include "core/labels.hpp"
 #include "core/max_norm_lesson.hpp"
 #include "render/explain.hpp"
+#include "render/figure.hpp"
 #include "render/html.hpp"
 #include "render/lesson_figures.hpp"
 #include "render/lookup_report.hpp"
