@@ -50,21 +50,22 @@ std::string module_args(const GradRequest& request) {
 // The COO gradient torch returns with sparse=True, uncoalesced and coalesced, against embdemo's;
 // then `grad`, its dense form, for the checks every run makes.
 std::string sparse_python(const GradLesson& lesson) {
-    const auto coo = [](const std::string& name, const SparseGrad& g) {
-        std::string out = python_ints(fmt::format("assert {}.indices()[0].tolist() == ", name), g.indices,
+    // An uncoalesced tensor's indices and values are read with _indices() and _values().
+    const auto coo = [](const std::string& name, const std::string& read, const SparseGrad& g) {
+        std::string out = python_ints(fmt::format("assert {}.{}indices()[0].tolist() == ", name, read), g.indices,
                                       fmt::format(", \"PyTorch's {} indices differ from embdemo's\"\n", name));
         out += "expected_" + name + " = " +
                bits_literal(g.values, all_rows(g.values.rows), fmt::format("({}, {})", g.values.rows, g.values.cols)) +
                '\n';
-        out += fmt::format("assert same_bits({0}.values(), expected_{0}), \"PyTorch's {0} values differ from embdemo's\"\n",
-                           name);
+        out += fmt::format("assert same_bits({0}.{1}values(), expected_{0}), \"PyTorch's {0} values differ from embdemo's\"\n",
+                           name, read);
         return out;
     };
     std::string out = "grad_coo = embedding.weight.grad    # sparse=True: a COO tensor, one entry a position\n";
     out += "assert grad_coo.is_sparse, \"PyTorch's gradient is not sparse\"\n";
-    out += coo("grad_coo", lesson.sparse_grad);
+    out += coo("grad_coo", "_", lesson.sparse_grad);
     out += "grad_coalesced = grad_coo.coalesce()    # repeats summed\n";
-    out += coo("grad_coalesced", lesson.sparse_coalesced);
+    out += coo("grad_coalesced", "", lesson.sparse_coalesced);
     out += "grad = grad_coo.to_dense()    # the scatter-add\n\n";
     return out;
 }
@@ -92,10 +93,10 @@ std::string render_grad_python(const GradLesson& lesson, const std::string& upst
     table.dim = request.dim;
     table.seed = request.seed;
     table.origin = request.origin;
-    std::string out = python_header("The backward pass of an embedding, two ways: scatter-add and one_hot(idx).T @ G.",
-                             fmt::format("{} ids, V = {}, d = {}", table.ids.size(), request.vocab_size, request.dim));
-    out += "import numpy\n";
-    out += '\n' + all_ids_python(table) + '\n';
+    std::string out = python_preamble("The backward pass of an embedding, two ways: scatter-add and one_hot(idx).T @ G.",
+                                      fmt::format("{} ids, V = {}, d = {}", table.ids.size(), request.vocab_size, request.dim),
+                                      "import numpy\n", false);
+    out += all_ids_python(table) + '\n';
     if (request.max_norm) {
         out += fmt::format("M, P = {}, {}    # max_norm, norm_type\n", python_double(request.max_norm->max_norm),
                            python_double(request.max_norm->norm_type));
@@ -126,7 +127,6 @@ std::string render_grad_python(const GradLesson& lesson, const std::string& upst
     for (const GradRow& row : lesson.comparison.rows) used.push_back(row.row);
     const std::string shape = fmt::format("({}, {})", used.size(), request.dim);
     out += fmt::format("used = torch.tensor([{}])    # the rows the ids use\n", fmt::join(used, ", "));
-    out += python_bit_helpers();
     out += "# embdemo's rows `used` of both, as float32 bit patterns.\n";
     out += "expected_grad = " + bits_literal(lesson.grad_lookup, used, shape) + '\n';
     out += "expected_onehot = " + bits_literal(lesson.grad_onehot, used, shape) + '\n';
