@@ -1,10 +1,16 @@
 // grad_figure: the backward pass drawn like the lookup, from the grad text view's own summary.
+// With max_norm, E as drawn and after the forward's in-place renorm come first: the backward
+// never reads E, so dE below is what it is without max_norm.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "core/limits.hpp"
 #include "render/figure.hpp"
 #include "render/figure_parts.hpp"
 #include "render/grad_text.hpp"
+#include "render/lesson_blocks.hpp"
+#include "render/partways_text.hpp"
 #include "render/table.hpp"
 #include "render/text_sections.hpp"
 
@@ -38,7 +44,29 @@ std::vector<std::string> grad_caption(const GradLesson& lesson) {
                                                       group_thousands(total)))
                           : fmt::format("The two ways differ in {} of {} values (framed in X.T @ G).",
                                         group_thousands(comparison.whole.differing), group_thousands(total)));
+    if (lesson.request.max_norm) {
+        const auto rescaled = std::count_if(lesson.renorm.begin(), lesson.renorm.end(),
+                                            [](const RenormRow& row) { return row.rescaled; });
+        caption.push_back(renorm_verdict(lesson.renorm.size(), static_cast<std::size_t>(rescaled),
+                                         *lesson.request.max_norm));
+        caption.push_back("dE is what it is without max_norm: the backward adds rows of G and never reads E, and the "
+                          "renorm runs under no_grad.");
+    }
     return caption;
+}
+
+// E as drawn and, where the forward rescaled a row, E after it; the rows as the text view shows E's.
+FigurePanel renorm_grad_panel(const GradLesson& lesson, const GradLayout& layout, const IdKeys& keys, int precision) {
+    const Matrix& e = lesson.weight;
+    const Screen screen = choose_screen({{&e, layout.rows, 0}, {&lesson.weight_after, layout.rows, 0}}, e.cols, precision,
+                                        block_cells_budget(std::to_string(e.rows - 1).size() + 4, 24));
+    RenormPanel renorm =
+        renorm_panel(lesson.renorm, e, lesson.weight_after, layout.rows, screen.cols, screen.format_of(e), keys);
+    const bool any = std::any_of(lesson.renorm.begin(), lesson.renorm.end(),
+                                 [](const RenormRow& row) { return row.rescaled; });
+    if (any) return renorm.panel;
+    renorm.drawn.name = "E";
+    return joined_panel("emb(ids) rescales no row: every looked-up row's norm is at most max_norm", {renorm.drawn});
 }
 
 }  // namespace
@@ -52,8 +80,9 @@ Figure grad_figure(const GradLesson& lesson, int precision) {
     // The title equates the two only when every value of dE agrees bit for bit.
     const char* equation = lesson.comparison.whole.identical ? "dE = one_hot(idx).T @ G"
                                                              : "dE vs one_hot(idx).T @ G: they differ";
-    figure.title = fmt::format("{}   (V = {}, d = {}, n = {})", equation, group_thousands(request.vocab_size),
-                               group_thousands(request.dim), group_thousands(ids.size()));
+    figure.title = fmt::format("{}   (V = {}, d = {}, n = {}{})", equation, group_thousands(request.vocab_size),
+                               group_thousands(request.dim), group_thousands(ids.size()),
+                               request.max_norm ? ", " + max_norm_arguments(*request.max_norm) : "");
     figure.keys = keys.names;
     const auto decorate_g = [&](std::size_t i, FigureRow& row) {
         row.label = g_position(request.ids, i);
@@ -93,6 +122,7 @@ Figure grad_figure(const GradLesson& lesson, int precision) {
     product.ops = {"x", "="};
     product.arrows.resize(2);
     figure.panels = {scatter, product};
+    if (request.max_norm) figure.panels.insert(figure.panels.begin(), renorm_grad_panel(lesson, layout, keys, precision));
     figure.caption = grad_caption(lesson);
     return figure;
 }

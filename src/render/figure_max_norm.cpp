@@ -15,11 +15,6 @@
 namespace embdemo {
 namespace {
 
-const RenormRow* seen_row(const MaxNormLesson& lesson, std::size_t k) {
-    const auto hit = std::find_if(lesson.rows.begin(), lesson.rows.end(), [k](const RenormRow& r) { return r.row == k; });
-    return hit == lesson.rows.end() ? nullptr : &*hit;
-}
-
 std::vector<std::string> max_norm_caption(const MaxNormLesson& lesson) {
     std::size_t rescaled = 0;
     for (const RenormRow& row : lesson.rows) rescaled += row.rescaled;
@@ -45,30 +40,9 @@ Figure max_norm_figure(const MaxNormLesson& lesson, int precision) {
     const auto key = [&](std::size_t i) { return key_of(keys, ids.values[i]); };
     const NumberFormat& e_format = screen.format_of(e);
 
-    FigureMatrix drawn = numeric_matrix(e, rows, screen.cols, e_format, [&](std::size_t k, FigureRow& row) {
-        table_row(keys)(k, row);
-        if (const RenormRow* seen = seen_row(lesson, k)) {
-            row.note = fmt::format("norm {}{}", shortest_round_trip(seen->norm), seen->rescaled ? " > max_norm" : "");
-        }
-    });
-    drawn.name = "E as drawn";
-    FigureMatrix after = numeric_matrix(lesson.weight_after, rows, screen.cols, e_format, [&](std::size_t k, FigureRow& row) {
-        table_row(keys)(k, row);
-        const RenormRow* seen = seen_row(lesson, k);
-        if (seen != nullptr && seen->rescaled) row.note = "x " + shortest_round_trip(seen->scale);
-    });
-    after.name = "E after emb(ids)";
-    mark_differences(after, e, lesson.weight_after, rows, screen.cols);
-
-    FigurePanel renorm;
-    renorm.title = "emb(ids) first rescales, in place, each looked-up row whose norm is above max_norm";
-    renorm.items = {drawn, after};
-    renorm.ops = {""};
-    renorm.arrows.resize(1);
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-        const RenormRow* seen = rows[r] == k_gap ? nullptr : seen_row(lesson, rows[r]);
-        if (seen != nullptr && seen->rescaled) renorm.arrows[0].push_back({r, r, key_of(keys, rows[r])});
-    }
+    const RenormPanel renorm = renorm_panel(lesson.rows, e, lesson.weight_after, rows, screen.cols, e_format, keys);
+    const FigureMatrix& drawn = renorm.drawn;
+    const FigureMatrix& after = renorm.after;
 
     const NumberFormat& result_format = screen.format_of(lesson.lookup);
     FigureMatrix looked_up = numeric_matrix(lesson.lookup, n_rows, screen.cols, result_format, per_id_row(ids, keys));
@@ -86,7 +60,7 @@ Figure max_norm_figure(const MaxNormLesson& lesson, int precision) {
                                max_norm_arguments(lesson.request.max_norm), group_thousands(e.rows),
                                group_thousands(e.cols), group_thousands(ids.values.size()));
     figure.keys = keys.names;
-    figure.panels = {renorm,
+    figure.panels = {renorm.panel,
                      lookup_panel("Then the lookup reads E after the call", id_column(ids, n_rows, keys), after, looked_up,
                                   n_rows, rows, selected, key),
                      onehot};

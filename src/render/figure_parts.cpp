@@ -222,4 +222,44 @@ std::string shape_text(std::size_t rows, std::size_t cols) {
     return fmt::format("{} x {}", group_thousands(rows), group_thousands(cols));
 }
 
+namespace {
+
+const RenormRow* seen_row(const std::vector<RenormRow>& seen, std::size_t k) {
+    const auto hit = std::find_if(seen.begin(), seen.end(), [k](const RenormRow& r) { return r.row == k; });
+    return hit == seen.end() ? nullptr : &*hit;
+}
+
+}  // namespace
+
+RenormPanel renorm_panel(const std::vector<RenormRow>& seen, const Matrix& drawn, const Matrix& after,
+                         const std::vector<std::size_t>& rows, const std::vector<std::size_t>& cols,
+                         const NumberFormat& format, const IdKeys& keys) {
+    RenormPanel out;
+    out.drawn = numeric_matrix(drawn, rows, cols, format, [&](std::size_t k, FigureRow& row) {
+        table_row(keys)(k, row);
+        if (const RenormRow* row_seen = seen_row(seen, k)) {
+            row.note = fmt::format("norm {}{}", shortest_round_trip(row_seen->norm), row_seen->rescaled ? " > max_norm" : "");
+        }
+    });
+    out.drawn.name = "E as drawn";
+    out.after = numeric_matrix(after, rows, cols, format, [&](std::size_t k, FigureRow& row) {
+        table_row(keys)(k, row);
+        const RenormRow* row_seen = seen_row(seen, k);
+        if (row_seen != nullptr && row_seen->rescaled) row.note = "x " + shortest_round_trip(row_seen->scale);
+    });
+    out.after.name = "E after emb(ids)";
+    mark_differences(out.after, drawn, after, rows, cols);
+
+    FigurePanel& panel = out.panel;
+    panel.title = "emb(ids) first rescales, in place, each looked-up row whose norm is above max_norm";
+    panel.items = {out.drawn, out.after};
+    panel.ops = {""};
+    panel.arrows.resize(1);
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        const RenormRow* row_seen = rows[r] == k_gap ? nullptr : seen_row(seen, rows[r]);
+        if (row_seen != nullptr && row_seen->rescaled) panel.arrows[0].push_back({r, r, key_of(keys, rows[r])});
+    }
+    return out;
+}
+
 }  // namespace embdemo

@@ -12,6 +12,7 @@
 #include "core/embedding.hpp"
 #include "core/ids.hpp"
 #include "core/matrix.hpp"
+#include "core/max_norm.hpp"
 #include "render/figure_model.hpp"
 #include "render/number_format.hpp"
 
@@ -93,5 +94,17 @@ std::size_t figure_row_of(const std::vector<std::size_t>& rows, std::size_t row)
 
 // "4 x 5" with thousands separators.
 std::string shape_text(std::size_t rows, std::size_t cols);
+
+// nn.Embedding's max_norm: E as drawn beside E after the forward's in-place renorm, rows `rows`
+// x `cols` of both in `format`. Each row the renorm saw (`seen`, from embedding_renorm) notes its
+// norm; each rescaled row gets an arrow, its scale and its changed cells framed.
+struct RenormPanel {
+    FigureMatrix drawn;  // "E as drawn"
+    FigureMatrix after;  // "E after emb(ids)"
+    FigurePanel panel;   // the two joined by the arrows
+};
+RenormPanel renorm_panel(const std::vector<RenormRow>& seen, const Matrix& drawn, const Matrix& after,
+                         const std::vector<std::size_t>& rows, const std::vector<std::size_t>& cols,
+                         const NumberFormat& format, const IdKeys& keys);
 
 }  // namespace embdemo

@@ -1,6 +1,6 @@
 // The HTML pages of the lessons: the notebook lesson (lookup) from the walkthrough's steps, with
-// the explorer; grad from its text view and its --trace rows; any other lesson from its figure
-// and its text view's steps (lesson_page).
+// the explorer; grad from its text view, its --max-norm renorm and its --trace rows; any other
+// lesson from its figure and its text view's steps (lesson_page).
 #include <algorithm>
 #include <set>
 
@@ -11,8 +11,7 @@
 #include "render/figure.hpp"
 #include "render/grad_trace.hpp"
 #include "render/html.hpp"
-
-#include "render/figure.hpp"
+#include "render/partways_text.hpp"
 #include "render/text_sections.hpp"
 #include "render/walkthrough.hpp"
 
@@ -82,26 +81,43 @@ HtmlPage grad_page(const GradLesson& lesson, int precision) {
     HtmlPage page;
     page.title = "The backward pass of an embedding, two ways";
     page.intro = fmt::format("{} token ids, a table of V x d = {} x {}: the scatter-add of nn.Embedding and the linear "
-                             "layer's one_hot(ids).T @ G, row by row. Right and left arrow keys (or the buttons) move "
+                             "layer's one_hot(ids).T @ G, row by row.{} Right and left arrow keys (or the buttons) move "
                              "between the steps.",
                              group_thousands(request.ids.values.size()), group_thousands(request.vocab_size),
-                             group_thousands(request.dim));
+                             group_thousands(request.dim),
+                             request.max_norm ? fmt::format(" With {}, the forward first renormalises the rows of E it "
+                                                            "reads, in place; the gradient does not change.",
+                                                            max_norm_arguments(*request.max_norm))
+                                              : "");
     page.figure = grad_figure(lesson, precision);
     TextOptions text;
     text.precision = precision;
     const auto& used = lesson.comparison.rows;
     const std::size_t traced = std::min(used.size(), k_max_traced_rows);
-    const std::size_t count = 1 + traced;
+    const std::size_t renorm_steps = request.max_norm ? 1 : 0;
+    const std::size_t count = 1 + renorm_steps + traced;
     HtmlStep overview;
     overview.heading = fmt::format("Step 1 of {}: both gradients", count);
     overview.body = render_grad_text(lesson, text, false);
     for (std::size_t r = 0; r < traced; ++r) overview.rows.push_back(used[r].row);
     overview.focus = overview.rows.empty() ? "" : describe_rows(overview.rows, "dE", "the rows the ids use");
     page.steps.push_back(std::move(overview));
+    if (request.max_norm) {
+        HtmlStep renorm;
+        renorm.heading = fmt::format("Step 2 of {}: max_norm renormalises E in the forward", count);
+        const std::string body = render_grad_max_norm(lesson, text);
+        renorm.body = body.substr(body.find_first_not_of('\n'));
+        for (const RenormRow& row : lesson.renorm) {
+            if (row.rescaled) renorm.rows.push_back(row.row);
+        }
+        renorm.focus = renorm.rows.empty() ? "" : describe_rows(renorm.rows, "E", "rescaled by max_norm");
+        page.steps.push_back(std::move(renorm));
+    }
     const GradLayout layout = grad_layout(lesson, precision);
     for (std::size_t r = 0; r < traced; ++r) {
         HtmlStep step;
-        step.heading = fmt::format("Step {} of {}: row {} of dE", r + 2, count, group_thousands(used[r].row));
+        step.heading = fmt::format("Step {} of {}: row {} of dE", r + 2 + renorm_steps, count,
+                                   group_thousands(used[r].row));
         step.body = render_grad_trace_row(lesson, used[r], layout.screen, text);
         step.rows = {used[r].row};
         step.focus = describe_rows(step.rows, "dE", describe_positions(used[r].positions, request.ids.shape()));

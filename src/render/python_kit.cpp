@@ -45,6 +45,16 @@ def ulps(a, b):
 
 )";
 
+constexpr const char* k_same_norms = R"(def same_norms(a, b):
+    """Bit for bit, but any nan matches any nan: which of a row's NaNs its norm carries depends on
+    the order in which torch's vectorised kernel meets them, which embdemo does not model (a nan
+    norm is never above M, so the row is left either way)."""
+    nan = a.isnan() & b.isnan()
+    return a.shape == b.shape and bool((nan | (a.view(torch.int32) == b.view(torch.int32))).all())
+
+
+)";
+
 }  // namespace
 
 std::string python_header(const std::string& what, const std::string& run) {
@@ -185,6 +195,42 @@ std::string comparison_asserts(const std::string& a, const std::string& b, const
     }
     return fmt::format("assert differing_bits({}, {}) == {}, \"embdemo found {} differ in {} values\"\n", a, b,
                        verdict.differing, what, verdict.differing);
+}
+
+std::string renorm_python(const std::vector<RenormRow>& rows, const Matrix& weight, const Matrix& weight_after) {
+    std::vector<std::uint64_t> used;
+    std::vector<std::string> rescaled;
+    Matrix norms(1, rows.size());
+    Matrix scales(1, rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        used.push_back(rows[i].row);
+        rescaled.push_back(python_bool(rows[i].rescaled));
+        norms.at(0, i) = rows[i].norm;
+        scales.at(0, i) = rows[i].scale;
+    }
+    const std::string shape = fmt::format("({},)", used.size());
+    std::string out = k_same_norms;
+    out += python_ints("used = ", used, "    # the distinct ids, ascending: the rows the call renormalises\n");
+    out += "norms = torch.stack([drawn[k].norm(P) for k in used])    # each row's P-norm before the call\n";
+    out += "rescaled = [float(norm) > M for norm in norms]\n";
+    out += "scales = torch.tensor([M / (float(norm) + 1e-7) if big else 1.0 for norm, big in zip(norms, rescaled)],\n"
+           "                      dtype=torch.float32)\n";
+    out += "expected_norms = " + bits_literal(norms, {0}, shape) + '\n';
+    out += "expected_scales = " + bits_literal(scales, {0}, shape) + '\n';
+    out += "expected_drawn = " + bits_literal(weight, std::vector<std::size_t>(used.begin(), used.end()),
+                                              fmt::format("({}, {})", used.size(), weight.cols)) + '\n';
+    out += "expected_after = " + bits_literal(weight_after, std::vector<std::size_t>(used.begin(), used.end()),
+                                              fmt::format("({}, {})", used.size(), weight.cols)) + '\n';
+    out += "assert same_bits(drawn[used], expected_drawn), \"E as drawn differs from embdemo's\"\n";
+    out += "assert same_norms(norms, expected_norms), \"PyTorch's row norms differ from embdemo's\"\n";
+    out += wrapped_list("assert rescaled == [", rescaled, "], \"PyTorch rescales other rows\"\n");
+    out += "assert same_bits(scales, expected_scales), \"the scales differ from embdemo's\"\n";
+    out += "assert all(same_bits(after[k], drawn[k] * float(s)) for k, s, big in zip(used, scales, rescaled) if big), "
+           "\"a rescaled row is not E[k] times its scale\"\n";
+    out += "assert same_bits(after[used], expected_after), \"E after the call differs from embdemo's\"\n";
+    out += "others = torch.ones(after.shape[0], dtype=torch.bool)\nothers[used] = False\n";
+    out += "assert same_bits(after[others], drawn[others]), \"the call changed a row no id reads\"\n";
+    return out;
 }
 
 }  // namespace embdemo

@@ -12,6 +12,7 @@
 #include "core/embedding.hpp"
 #include "core/ids.hpp"
 #include "core/matrix.hpp"
+#include "core/max_norm.hpp"
 
 namespace embdemo {
 
@@ -77,5 +78,12 @@ std::string ids_tensor_python(const IdBatch& ids);
 // identical, or differing in exactly `differing` values. Needs python_count_helpers.
 std::string comparison_asserts(const std::string& a, const std::string& b, const Comparison& verdict,
                                const std::string& what);
+
+// nn.Embedding(max_norm=M, norm_type=P)'s in-place renorm re-checked: given the script's `drawn`
+// (E before the forward), `after` (E after it), M and P, asserts each distinct id's P-norm, which
+// rows were rescaled and by what float32 scale, and E after the call, against `rows` (what the
+// renorm saw) and embdemo's E before and after. Defines same_norms, `used` (the distinct ids,
+// ascending), `norms`, `rescaled` and `scales`. Shared by the lookup's and grad's --max-norm.
+std::string renorm_python(const std::vector<RenormRow>& rows, const Matrix& weight, const Matrix& weight_after);
 
 }  // namespace embdemo

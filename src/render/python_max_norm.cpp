@@ -25,16 +25,6 @@ const char* kind_name(RenormAfter::Kind kind) {
     return "inf_norm";
 }
 
-constexpr const char* k_same_norms = R"(def same_norms(a, b):
-    """Bit for bit, but any nan matches any nan: which of a row's NaNs its norm carries depends on
-    the order in which torch's vectorised kernel meets them, which embdemo does not model (a nan
-    norm is never above M, so the row is left either way)."""
-    nan = a.isnan() & b.isnan()
-    return a.shape == b.shape and bool((nan | (a.view(torch.int32) == b.view(torch.int32))).all())
-
-
-)";
-
 constexpr const char* k_kind = R"(def kind_of(norm):
     """Where a rescaled row's norm lands after the call, as embdemo words it: M to within 1e-6 of
     M, below or above it, nan (a second call leaves the row: nan > M is false) or inf."""
@@ -48,42 +38,6 @@ constexpr const char* k_kind = R"(def kind_of(norm):
 
 
 )";
-
-std::string renorm_python(const MaxNormLesson& lesson) {
-    std::vector<std::uint64_t> used;
-    std::vector<std::string> rescaled;
-    Matrix norms(1, lesson.rows.size());
-    Matrix scales(1, lesson.rows.size());
-    for (std::size_t i = 0; i < lesson.rows.size(); ++i) {
-        used.push_back(lesson.rows[i].row);
-        rescaled.push_back(python_bool(lesson.rows[i].rescaled));
-        norms.at(0, i) = lesson.rows[i].norm;
-        scales.at(0, i) = lesson.rows[i].scale;
-    }
-    const std::string shape = fmt::format("({},)", used.size());
-    std::string out = k_same_norms;
-    out += python_ints("used = ", used, "    # the distinct ids, ascending: the rows the call renormalises\n");
-    out += "norms = torch.stack([drawn[k].norm(P) for k in used])    # each row's P-norm before the call\n";
-    out += "rescaled = [float(norm) > M for norm in norms]\n";
-    out += "scales = torch.tensor([M / (float(norm) + 1e-7) if big else 1.0 for norm, big in zip(norms, rescaled)],\n"
-           "                      dtype=torch.float32)\n";
-    out += "expected_norms = " + bits_literal(norms, {0}, shape) + '\n';
-    out += "expected_scales = " + bits_literal(scales, {0}, shape) + '\n';
-    out += "expected_drawn = " + bits_literal(lesson.weight, std::vector<std::size_t>(used.begin(), used.end()),
-                                              fmt::format("({}, {})", used.size(), lesson.weight.cols)) + '\n';
-    out += "expected_after = " + bits_literal(lesson.weight_after, std::vector<std::size_t>(used.begin(), used.end()),
-                                              fmt::format("({}, {})", used.size(), lesson.weight.cols)) + '\n';
-    out += "assert same_bits(drawn[used], expected_drawn), \"E as drawn differs from embdemo's\"\n";
-    out += "assert same_norms(norms, expected_norms), \"PyTorch's row norms differ from embdemo's\"\n";
-    out += wrapped_list("assert rescaled == [", rescaled, "], \"PyTorch rescales other rows\"\n");
-    out += "assert same_bits(scales, expected_scales), \"the scales differ from embdemo's\"\n";
-    out += "assert all(same_bits(after[k], drawn[k] * float(s)) for k, s, big in zip(used, scales, rescaled) if big), "
-           "\"a rescaled row is not E[k] times its scale\"\n";
-    out += "assert same_bits(after[used], expected_after), \"E after the call differs from embdemo's\"\n";
-    out += "others = torch.ones(after.shape[0], dtype=torch.bool)\nothers[used] = False\n";
-    out += "assert same_bits(after[others], drawn[others]), \"the call changed a row no id reads\"\n";
-    return out;
-}
 
 std::string after_python(const MaxNormLesson& lesson) {
     std::vector<std::uint64_t> rows;
@@ -135,7 +89,7 @@ std::string render_max_norm_python(const MaxNormLesson& lesson) {
     out += "after = embedding.weight.detach().clone()\n";
     out += "onehot_after = onehot.float() @ after\n";
     out += "print(\"embedding(idx) =\", lookup)\nprint(\"one_hot(idx) @ E as drawn =\", onehot_drawn)\n\n";
-    out += renorm_python(lesson);
+    out += renorm_python(lesson.rows, lesson.weight, lesson.weight_after);
     const IdShape shape = lesson.request.ids.shape();
     const auto expect = [&](const std::string& name, const Matrix& m, const std::string& what) {
         return expect_bits(name, m, all_rows(n), shape_text(m, n, &shape), what);

@@ -30,11 +30,56 @@ std::string upstream_python(const GradRequest& request, const std::string& upstr
                        shape);
 }
 
-std::string module_args(const GradRequest& request) {
+// padding_idx and scale_grad_by_freq: what the backward knows. The module under test adds
+// max_norm (the forward's renorm) and sparse (the gradient's layout), which the plain module that
+// re-checks "the gradient is unchanged by max_norm" leaves out.
+std::string backward_args(const GradRequest& request) {
     std::string args;
     if (request.padding_idx) args += fmt::format(", padding_idx={}", *request.padding_idx);
     if (request.scale_grad_by_freq) args += ", scale_grad_by_freq=True";
     return args;
+}
+
+std::string module_args(const GradRequest& request) {
+    std::string args = backward_args(request);
+    if (request.max_norm) args += ", max_norm=M, norm_type=P";
+    if (request.sparse) args += ", sparse=True";
+    return args;
+}
+
+// The COO gradient torch returns with sparse=True, uncoalesced and coalesced, against embdemo's;
+// then `grad`, its dense form, for the checks every run makes.
+std::string sparse_python(const GradLesson& lesson) {
+    // An uncoalesced tensor's indices and values are read with _indices() and _values().
+    const auto coo = [](const std::string& name, const std::string& read, const SparseGrad& g) {
+        std::string out = python_ints(fmt::format("assert {}.{}indices()[0].tolist() == ", name, read), g.indices,
+                                      fmt::format(", \"PyTorch's {} indices differ from embdemo's\"\n", name));
+        out += "expected_" + name + " = " +
+               bits_literal(g.values, all_rows(g.values.rows), fmt::format("({}, {})", g.values.rows, g.values.cols)) +
+               '\n';
+        out += fmt::format("assert same_bits({0}.{1}values(), expected_{0}), \"PyTorch's {0} values differ from embdemo's\"\n",
+                           name, read);
+        return out;
+    };
+    std::string out = "grad_coo = embedding.weight.grad    # sparse=True: a COO tensor, one entry a position\n";
+    out += "assert grad_coo.is_sparse, \"PyTorch's gradient is not sparse\"\n";
+    out += coo("grad_coo", "_", lesson.sparse_grad);
+    out += "grad_coalesced = grad_coo.coalesce()    # repeats summed\n";
+    out += coo("grad_coalesced", "", lesson.sparse_coalesced);
+    out += "grad = grad_coo.to_dense()    # the scatter-add\n\n";
+    return out;
+}
+
+// max_norm: E before and after the forward, the renorm re-checked row by row, and the claim that
+// the gradient is what a module without max_norm gives.
+std::string renorm_grad_python(const GradLesson& lesson, const std::string& backward) {
+    std::string out = "# max_norm: the forward renormalised the rows it read, in place, before the lookup.\n";
+    out += renorm_python(lesson.renorm, lesson.weight, lesson.weight_after);
+    out += fmt::format("plain = torch.nn.Embedding.from_pretrained(drawn.clone(), freeze=False{})    # no max_norm\n",
+                       backward);
+    out += "plain(idx).backward(G)\n";
+    out += "assert same_bits(plain.weight.grad, grad), \"max_norm changed the gradient\"\n\n";
+    return out;
 }
 
 }  // namespace
@@ -48,29 +93,40 @@ std::string render_grad_python(const GradLesson& lesson, const std::string& upst
     table.dim = request.dim;
     table.seed = request.seed;
     table.origin = request.origin;
-    std::string out = python_header("The backward pass of an embedding, two ways: scatter-add and one_hot(idx).T @ G.",
-                             fmt::format("{} ids, V = {}, d = {}", table.ids.size(), request.vocab_size, request.dim));
-    out += "import numpy\n";
-    out += '\n' + all_ids_python(table) + '\n';
+    std::string out = python_preamble("The backward pass of an embedding, two ways: scatter-add and one_hot(idx).T @ G.",
+                                      fmt::format("{} ids, V = {}, d = {}", table.ids.size(), request.vocab_size, request.dim),
+                                      "import numpy\n", false);
+    out += all_ids_python(table) + '\n';
+    if (request.max_norm) {
+        out += fmt::format("M, P = {}, {}    # max_norm, norm_type\n", python_double(request.max_norm->max_norm),
+                           python_double(request.max_norm->norm_type));
+    }
     std::vector<std::string> weight = weight_python(table, module_args(request));
     // G is drawn from the generator E was drawn from; a table that draws nothing still seeds it.
     if (request.upstream == UpstreamSource::randn && weight.front().rfind("torch.manual_seed", 0) != 0) {
         weight.insert(weight.begin(), fmt::format("torch.manual_seed({})", request.seed));
     }
     out += lines(weight);
+    if (request.max_norm) out += "drawn = embedding.weight.detach().clone()    # E as drawn, before the forward\n";
     out += upstream_python(request, upstream_file);
-    out += "embedding(idx).backward(G)\ngrad = embedding.weight.grad    # the scatter-add\n\n";
+    if (request.max_norm) {
+        out += "embedding(idx).backward(G)    # the forward renormalises the rows it reads, in place\n";
+        out += "after = embedding.weight.detach().clone()    # E after the forward\n";
+    } else {
+        out += "embedding(idx).backward(G)\n";
+    }
+    out += request.sparse ? sparse_python(lesson) : "grad = embedding.weight.grad    # the scatter-add\n\n";
     out += onehot_line("onehot", request.vocab_size, false);
     out += fmt::format("X = onehot.reshape(-1, {}).float()\n", request.vocab_size);
     out += "W = embedding.weight.detach().clone().requires_grad_()    # the same table as a linear layer's weight\n";
     out += fmt::format("(X @ W).backward(G.reshape(-1, {}))\n", request.dim);
     out += "grad_onehot = W.grad    # X.T @ G, the linear layer's backward\n\n";
     out += "print(\"embedding.weight.grad =\", grad)\nprint(\"X.T @ G =\", grad_onehot)\n\n";
+    if (request.max_norm) out += renorm_grad_python(lesson, backward_args(request));
     std::vector<std::size_t> used;
     for (const GradRow& row : lesson.comparison.rows) used.push_back(row.row);
     const std::string shape = fmt::format("({}, {})", used.size(), request.dim);
     out += fmt::format("used = torch.tensor([{}])    # the rows the ids use\n", fmt::join(used, ", "));
-    out += python_bit_helpers();
     out += "# embdemo's rows `used` of both, as float32 bit patterns.\n";
     out += "expected_grad = " + bits_literal(lesson.grad_lookup, used, shape) + '\n';
     out += "expected_onehot = " + bits_literal(lesson.grad_onehot, used, shape) + '\n';
@@ -115,11 +171,18 @@ std::string render_grad_python(const GradLesson& lesson, const std::string& upst
             ? ""
             : fmt::format(" and every other row ({})",
                           unused_zero ? "exactly 0" : "0 in dE, the nan of " + poison + " in X.T @ G");
+    std::string renormed;
+    if (request.max_norm) {
+        const auto rescaled = std::count_if(lesson.renorm.begin(), lesson.renorm.end(),
+                                            [](const RenormRow& row) { return row.rescaled; });
+        renormed = fmt::format("; max_norm rescaled {} of the {} rows read, and the gradient is as without it", rescaled,
+                               lesson.renorm.size());
+    }
     out += fmt::format("print(\"PyTorch agrees with embdemo bit for bit: both gradients, the {} used {} of {}{}; "
-                       "the two are {}.\")\n",
+                       "the two are {}{}.\")\n",
                        group_thousands(used.size()), used.size() == 1 ? "row" : "rows",
                        group_thousands(request.vocab_size), others,
-                       whole.identical ? "identical" : "different, as embdemo says");
+                       whole.identical ? "identical" : "different, as embdemo says", renormed);
     return out;
 }
 

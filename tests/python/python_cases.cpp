@@ -20,6 +20,7 @@
 #include <fmt/format.h>
 
 #include "core/data_loader.hpp"
+#include "core/grad_lesson.hpp"
 #include "core/init.hpp"
 #include "core/npy.hpp"
 #include "render/python_script.hpp"
@@ -237,6 +238,45 @@ void max_norm_case(Cases& c, std::size_t forced) {
             render_max_norm_python(run_max_norm_lesson(r, std::move(weight))));
 }
 
+// grad --max-norm: E seeded, randint or a file with special values, renormalised in the forward
+// (tiny M: every row; large: none; norm_type 1, 2, 3, inf, 0.5), with padding_idx (negative
+// too), scale_grad_by_freq or sparse, G drawn or ones, a batch or a list.
+void grad_max_norm_case(Cases& c, std::size_t forced) {
+    GradRequest r;
+    r.vocab_size = c.size(200);
+    r.dim = c.size(32);
+    r.seed = c.seed();
+    r.ids = c.batch(r.vocab_size, 10);
+    r.top = 1;  // the views only
+    r.origin.kind = forced < 3 ? std::vector<WeightOrigin::Kind>{WeightOrigin::Kind::torch, WeightOrigin::Kind::torch_randint,
+                                                                 WeightOrigin::Kind::file}[forced]
+                               : c.pick<WeightOrigin::Kind>({WeightOrigin::Kind::torch, WeightOrigin::Kind::torch,
+                                                             WeightOrigin::Kind::torch_randint, WeightOrigin::Kind::file});
+    Matrix weight;
+    if (r.origin.kind == WeightOrigin::Kind::file) {
+        weight = c.special_matrix(r.vocab_size, r.dim);
+        r.origin.detail = c.save(weight);
+    }
+    if (c.chance(40) || forced == 1) {
+        const auto k = static_cast<std::int64_t>(c.below(r.vocab_size));
+        r.padding_idx = c.chance(30) ? k - static_cast<std::int64_t>(r.vocab_size) : k;
+    }
+    if (c.chance(30) || forced == 2) {
+        r.sparse = true;
+    } else {
+        r.scale_grad_by_freq = c.chance(40) || forced == 0;
+    }
+    r.upstream = c.chance(20) ? UpstreamSource::ones : UpstreamSource::randn;
+    r.max_norm = MaxNorm{c.pick<double>({0.5, 1.0, 2.0, 1e-3, 1e9, static_cast<double>(c.between(1, 400)) / 100.0}),
+                         c.pick<double>({2.0, 2.0, 1.0, 3.0, 0.5, std::numeric_limits<double>::infinity()})};
+    c.write("grad_max_norm",
+            fmt::format("origin {} V {} d {} seed {} ids {} padding {} scaled {} sparse {} max_norm {} norm_type {}",
+                        static_cast<int>(r.origin.kind), r.vocab_size, r.dim, r.seed, join_ids(r.ids.values),
+                        r.padding_idx ? std::to_string(*r.padding_idx) : "none", r.scale_grad_by_freq, r.sparse,
+                        r.max_norm->max_norm, r.max_norm->norm_type),
+            render_grad_python(run_grad_lesson(r, std::move(weight), Matrix{}), ""));
+}
+
 // training: SGD (momentum, weight decay), Adam, AdamW, sparse SGD; padding, scale_grad_by_freq,
 // G of ones, several batches.
 void training_case(Cases& c, std::size_t forced) {
@@ -279,7 +319,8 @@ int main(int argc, char** argv) {
     Cases cases(argv[1], seed);
     // Each lesson: its hand-picked cases (forced = 0, 1, ...: see each case function), then random ones.
     const std::vector<std::pair<void (*)(Cases&, std::size_t), std::size_t>> lessons = {
-        {bag_case, 3}, {positions_case, 5}, {tied_case, 3}, {factor_case, 1}, {max_norm_case, 4}, {training_case, 4}};
+        {bag_case, 3}, {positions_case, 5}, {tied_case, 3}, {factor_case, 1}, {max_norm_case, 4}, {grad_max_norm_case, 3},
+        {training_case, 4}};
     for (const auto& [make, forced] : lessons) {
         for (std::size_t i = 0; i < forced + count; ++i) make(cases, i < forced ? i : SIZE_MAX);
     }

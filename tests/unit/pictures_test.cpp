@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <set>
 #include <string>
 
@@ -13,6 +14,7 @@
 #include "render/figure.hpp"
 #include "render/grad_text.hpp"
 #include "render/html.hpp"
+#include "render/number_format.hpp"
 #include "render/python_script.hpp"
 #include "render/svg.hpp"
 #include "render/xml_text.hpp"
@@ -61,6 +63,12 @@ DemoReport file_report(Matrix weight, TokenIds ids, const char* path = "w.npy") 
     request.origin.kind = WeightOrigin::Kind::file;
     request.origin.detail = path;
     return build_demo_report(request, std::move(weight));
+}
+
+std::string joined(const std::vector<std::string>& lines) {
+    std::string out;
+    for (const std::string& line : lines) out += line + '\n';
+    return out;
 }
 
 GradLesson grad_lesson(std::vector<std::uint64_t> ids, std::uint64_t vocab, std::uint64_t dim) {
@@ -167,6 +175,64 @@ TEST_CASE("grad_figure scatters every G row into its id's row of dE") {
     const FigureMatrix& xt = figure.panels[1].items[0];  // X.T: row k, column i is 1 when ids[i] == k
     CHECK(xt.rows[3].marked == std::vector<bool>{true, false, true});
     CHECK(table_rows(figure.panels[1].items[2]) == without_gaps(grad_layout(lesson, 4).rows));
+}
+
+TEST_CASE("grad --max-norm: the figure draws E before and after the renorm above dE, the page adds its step") {
+    for (const double max_norm : {0.5, 100.0}) {
+        GradLesson plain = grad_lesson({3, 1, 3}, 5, 3);
+        GradRequest request = plain.request;
+        request.max_norm = MaxNorm{max_norm, 2.0};
+        const GradLesson lesson = run_grad_lesson(request, {}, {});
+        CHECK(lesson.grad_lookup.values == plain.grad_lookup.values);
+        const Figure figure = grad_figure(lesson, 4);
+        REQUIRE(figure.panels.size() == 3);
+        const FigurePanel& renorm = figure.panels[0];
+        std::vector<std::uint64_t> rescaled;
+        for (const RenormRow& row : lesson.renorm) {
+            if (row.rescaled) rescaled.push_back(row.row);
+        }
+        const HtmlPage page = grad_page(lesson, 4);
+        REQUIRE(page.steps.size() == 4);
+        CHECK(contains(page.steps[1].heading, "Step 2 of 4: max_norm"));
+        CHECK(page.steps[1].rows == rescaled);
+        CHECK(contains(figure.title, "max_norm=" + std::string(max_norm == 0.5 ? "0.5" : "100.0")));
+        if (max_norm == 0.5) {
+            // Rows 1 and 3 of seed 123 have norms 1.95 and 0.38: only row 1 is rescaled.
+            CHECK(rescaled == std::vector<std::uint64_t>{1});
+            REQUIRE(renorm.items.size() == 2);
+            CHECK(renorm.items[0].name == "E as drawn");
+            CHECK(renorm.items[1].name == "E after emb(ids)");
+            CHECK(renorm.arrows[0].size() == 1);
+            CHECK(renorm.items[1].rows[1].note == "x " + shortest_round_trip(lesson.renorm[0].scale));
+            CHECK(renorm.items[1].rows[1].marked == std::vector<bool>{true, true, true});
+            CHECK(contains(joined(figure.caption), "1 of the 2 distinct ids' rows had a norm (p = 2.0) above 0.5"));
+        } else {
+            CHECK(rescaled.empty());
+            REQUIRE(renorm.items.size() == 1);
+            CHECK(contains(renorm.title, "rescales no row"));
+            CHECK(contains(joined(figure.caption), "None of the 2 distinct ids' rows"));
+        }
+        CHECK(contains(joined(figure.caption), "dE is what it is without max_norm"));
+        // dE below is the gradient without max_norm, drawn as before.
+        const Figure without = grad_figure(plain, 4);
+        REQUIRE(figure.panels[1].items[1].rows.size() == without.panels[0].items[1].rows.size());
+        for (std::size_t r = 0; r < without.panels[0].items[1].rows.size(); ++r) {
+            CHECK(figure.panels[1].items[1].rows[r].cells == without.panels[0].items[1].rows[r].cells);
+        }
+    }
+}
+
+TEST_CASE("the grad --max-norm script builds the module with max_norm and checks E after the forward") {
+    GradRequest request = grad_lesson({3, 1, 3}, 5, 3).request;
+    request.max_norm = MaxNorm{0.5, std::numeric_limits<double>::infinity()};
+    request.padding_idx = 1;
+    const std::string script = render_grad_python(run_grad_lesson(request, {}, {}), "");
+    CHECK(contains(script, "M, P = 0.5, float(\"inf\")"));
+    CHECK(contains(script, "torch.nn.Embedding(5, 3, padding_idx=1, max_norm=M, norm_type=P)"));
+    CHECK(contains(script, "drawn = embedding.weight.detach().clone()"));
+    CHECK(contains(script, "assert same_bits(after[used], expected_after)"));
+    CHECK(contains(script, "from_pretrained(drawn.clone(), freeze=False, padding_idx=1)    # no max_norm"));
+    CHECK(script.find("drawn = ") < script.find("G = torch.randn"));
 }
 
 TEST_CASE("the Python scripts spell float32 values as their bits, NaN payloads and -0.0 included") {

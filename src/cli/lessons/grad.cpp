@@ -187,11 +187,8 @@ const OptionSpec k_grad_options[] = {
 
 namespace {
 
-// The backward's figure, page and script draw one E, which --max-norm rescales during the
-// forward: with it, the tables and the text view show E before and after.
-FormatSet grad_formats(const option_checks::RawOptions& raw) {
-    return raw.max_norm && !raw.optimizer ? k_report_formats : k_every_format;
-}
+// Every format: with --max-norm the figure, page and script show E before and after the renorm.
+FormatSet grad_formats(const option_checks::RawOptions&) { return k_every_format; }
 
 }  // namespace
 
