@@ -58,7 +58,7 @@ std::string table_rows(const LessonTable& table, char delimiter) {
 // per entry, indented by depth. `prefix` holds the indices of the outer axes taken so far, so
 // that every row is one strided view of the same adaptor; a view of a view would be a new type
 // per axis, and the rank is only known at run time. xtensor stays in this file, not in
-// lesson_report.hpp, which half of the renderers include.
+// lesson_report.hpp, which 36 translation units include (about 1 s of compiling each).
 template <class Tensor>
 void append_nested(std::string& out, const LessonTable& table, const Tensor& tensor,
                    xt::xstrided_slice_vector& prefix, std::size_t indent) {
@@ -67,7 +67,8 @@ void append_nested(std::string& out, const LessonTable& table, const Tensor& ten
     out += '[';
     if (axis + 1 == tensor.dimension()) {
         // A row of a row-major tensor is contiguous: its linear iterators walk the buffer
-        // directly, where the view's own iterators (a stepper per element) cost 10% more in all.
+        // directly; the view's own iterators (a stepper per element) made the writer up to 12%
+        // slower than the stride loops it replaced (docs/design.md, "xtensor: where and why").
         const auto row = xt::strided_view(tensor, prefix);
         std::size_t column = 0;
         for (auto value = row.linear_cbegin(); value != row.linear_cend(); ++value, ++column) {
