@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "bench/kernels.hpp"
+#include "bench/xtensor_paths.hpp"
 #include "core/rows.hpp"
 
 namespace embdemo {
@@ -18,6 +19,7 @@ BenchPlan plan_bench(const BenchConfig& c) {
     const std::uint64_t row_bytes = c.vocab_size * k_value_bytes;
     plan.chunk_rows = std::min<std::uint64_t>(c.ids, std::max<std::uint64_t>(1, c.onehot_chunk_bytes / row_bytes));
     plan.naive = c.ids * c.vocab_size * c.dim <= k_naive_max_terms;
+    plan.xtensor_onehot = c.ids * c.vocab_size * c.dim <= k_xtensor_onehot_max_terms;
     const std::uint64_t nd = c.ids * c.dim;
     plan.buffers = {
         {"E (vocab x dim)", c.vocab_size * c.dim, k_value_bytes},
@@ -165,12 +167,21 @@ BenchResult run_bench(const BenchConfig& config, const std::optional<std::string
     csr.threads = parts;
     csr.bytes = 2 * out_bytes + static_cast<double>(csr_onehot_bytes(n));
     csr.flops = 2.0 * static_cast<double>(n * d);
+    // xtensor's gather writes into `scratch`, which sgemm_alone reuses once it is checked: the
+    // plan's buffers stay one per path that must outlive its group.
+    PathResult xt_view = named("xtensor_view");
+    std::vector<float> scratch(n * d);
+    xt_view.threads = 1;
+    xt_view.bytes = 2 * out_bytes;
+    xt_view.note = "xt::view(E, xt::keep(ids), xt::all()) assigned into an xt::adapt of the output; one thread";
     time_in_turns({{lookup, "the lookup", [&] { lookup_rows(E.data(), d, ids, reference.data(), pool, parts); }},
                    {copy, "memcpy", [&] { copy_bytes(reference.data(), copied.data(), n * d * sizeof(float), pool, parts); }},
-                   {csr, "the CSR one-hot product", [&] { csr_matmul(X_csr, E.data(), d, sparse_out.data(), pool, parts); }}},
+                   {csr, "the CSR one-hot product", [&] { csr_matmul(X_csr, E.data(), d, sparse_out.data(), pool, parts); }},
+                   {xt_view, "xtensor's view gather", [&] { xtensor_gather(E.data(), V, d, ids, scratch.data()); }}},
                   config.repeats, progress);
     check_against(copy, reference, copied);
     check_against(csr, reference, sparse_out);
+    check_against(xt_view, reference, scratch);
 
     // The dense paths, timed in turns: the one-hot product with X rebuilt each call, and the
     // same sgemm calls on X as it stands.
@@ -188,7 +199,6 @@ BenchResult run_bench(const BenchConfig& config, const std::optional<std::string
     alone.bytes = dense.bytes - 2.0 * static_cast<double>(n * k_value_bytes);
     alone.flops = flops;
     alone.note = "the same sgemm calls on X as it stands, without building it: the BLAS's own rate";
-    std::vector<float> scratch(n * d);
     time_in_turns({{dense, "the dense one-hot product (cblas_sgemm)",
                     [&] { sgemm_chunks(ids, E.data(), V, d, chunk, X, dense_out.data(), true); }},
                    {alone, "cblas_sgemm alone", [&] { sgemm_chunks(ids, E.data(), V, d, chunk, X, scratch.data(), false); }}},
@@ -196,25 +206,42 @@ BenchResult run_bench(const BenchConfig& config, const std::optional<std::string
     check_against(dense, reference, dense_out);
     if (chunk >= n) check_against(alone, reference, scratch);  // X holds every one: the whole result
 
+    // The loops that do every multiply-add, timed in turns where they run; xtensor's writes
+    // into `scratch` again, sgemm_alone's check being done.
     PathResult naive = named("naive");
     naive.threads = 1;
     naive.flops = flops;
     naive.bytes = dense.bytes;
+    PathResult xt_onehot = named("xtensor_onehot");
+    xt_onehot.threads = 1;
+    xt_onehot.flops = flops;
+    xt_onehot.bytes = static_cast<double>(V * d * k_value_bytes) + out_bytes;  // X is never stored
+    std::vector<float> naive_out(result.plan.naive ? n * d : 0);
+    std::vector<TimedPath> every_term;
     if (result.plan.naive) {
-        std::vector<float> naive_out(n * d);
-        time_in_turns({{naive, "the naive loop", [&] {
-                            for (std::size_t first = 0; first < n; first += chunk) {
-                                const std::size_t rows = std::min(chunk, n - first);
-                                naive_matmul(X.fill(ids, first, rows), rows, E.data(), V, d, naive_out.data() + first * d);
-                            }
-                        }}},
-                      config.repeats, progress);
-        check_against(naive, reference, naive_out);
+        every_term.push_back({naive, "the naive loop", [&] {
+                                  for (std::size_t first = 0; first < n; first += chunk) {
+                                      const std::size_t rows = std::min(chunk, n - first);
+                                      naive_matmul(X.fill(ids, first, rows), rows, E.data(), V, d, naive_out.data() + first * d);
+                                  }
+                              }});
     } else {
         naive.note = fmt::format("skipped: n*V*d = {:.3g} multiply-adds, over the {:.3g} it does in about a second",
                                  static_cast<double>(n) * V * d, static_cast<double>(k_naive_max_terms));
     }
-    result.paths = {lookup, copy, csr, dense, alone, naive};
+    if (result.plan.xtensor_onehot) {
+        xt_onehot.note = "xt::sum(one-hot [n, V, 1] * E [1, V, d], axis 1), lazy, without xtensor-blas; one thread";
+        every_term.push_back({xt_onehot, "xtensor's one-hot product",
+                              [&] { xtensor_onehot_product(E.data(), V, d, ids, scratch.data()); }});
+    } else {
+        xt_onehot.note = fmt::format("skipped: n*V*d = {:.3g} multiply-adds, over the {:.3g} its lazy sum does in "
+                                     "about half a second",
+                                     static_cast<double>(n) * V * d, static_cast<double>(k_xtensor_onehot_max_terms));
+    }
+    if (!every_term.empty()) time_in_turns(every_term, config.repeats, progress);
+    if (result.plan.naive) check_against(naive, reference, naive_out);
+    if (result.plan.xtensor_onehot) check_against(xt_onehot, reference, scratch);
+    result.paths = {lookup, copy, csr, xt_view, dense, alone, naive, xt_onehot};
     return result;
 }
 

@@ -1,6 +1,6 @@
 // `embdemo bench`: the lookup, the dense one-hot product through BLAS (cblas_sgemm), the sparse
-// (CSR) one-hot product, the naive reference loop and a memcpy of the same bytes, timed on this
-// machine for given n, V, d. Medians over repetitions after a warm-up; every path's output is
+// (CSR) one-hot product, the naive reference loop, a memcpy of the same bytes, and xtensor's
+// spelling of the lookup and of the one-hot product, timed on this machine for given n, V, d. Medians over repetitions after a warm-up; every path's output is
 // checked against the lookup. The plan (sizes, memory, what runs) is computed before anything is
 // allocated so that a run that cannot fit is refused. No printing except the progress callback.
 #pragma once
@@ -36,6 +36,7 @@ inline constexpr std::uint64_t k_naive_max_terms = std::uint64_t{1} << 28;
 struct BenchPlan {
     std::uint64_t chunk_rows = 0;  // rows of X per sgemm call
     bool naive = false;
+    bool xtensor_onehot = false;  // xtensor's one-hot expression (bench/xtensor_paths.hpp)
     std::vector<Buffer> buffers;   // everything run_bench allocates, for the memory check
 };
 
@@ -63,7 +64,9 @@ struct ThreadLimits {
 unsigned threads_allowed(const ThreadLimits& limits, std::uint64_t planned_bytes);
 
 struct PathResult {
-    std::string name;   // "lookup", "memcpy", "onehot_csr", "onehot_sgemm", "sgemm_alone", "naive"
+    // "lookup", "memcpy", "onehot_csr", "xtensor_view", "onehot_sgemm", "sgemm_alone", "naive",
+    // "xtensor_onehot"
+    std::string name;
     bool ran = false;
     std::string note;   // why it did not run, or what it is measured against
     double median_seconds = 0;

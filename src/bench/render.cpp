@@ -18,6 +18,8 @@ const char* path_label(const std::string& name) {
     if (name == "onehot_csr") return "CSR one-hot @ E";
     if (name == "onehot_sgemm") return "one-hot @ E, sgemm";
     if (name == "sgemm_alone") return "sgemm alone";
+    if (name == "xtensor_view") return "xt::view gather";
+    if (name == "xtensor_onehot") return "xt::sum(one-hot*E)";
     return "naive loop";
 }
 
@@ -105,6 +107,7 @@ BenchRatios bench_ratios(const BenchResult& result) {
     r.lookup_over_memcpy = copy.median_seconds / lookup.median_seconds;
     r.csr_over_lookup = csr.median_seconds / lookup.median_seconds;
     r.onehot_over_sgemm = alone.median_seconds / dense.median_seconds;
+    r.xtensor_view_over_lookup = result.path("xtensor_view").median_seconds / lookup.median_seconds;
     return r;
 }
 
@@ -129,6 +132,10 @@ std::string render_bench_text(const BenchResult& result) {
                                   "{} the lookup's time; the dense path, X rebuilt in its reused buffer included, "
                                   "runs at {:.0f}% of sgemm alone's rate.",
                                   100 * r.lookup_over_memcpy, times(r.csr_over_lookup), 100 * r.onehot_over_sgemm),
+                      "", "");
+    out += wrap_words(fmt::format("xtensor's view gather (one thread) takes {} the time of the lookup ({} thread{}).",
+                                  times(r.xtensor_view_over_lookup), result.path("lookup").threads,
+                                  result.path("lookup").threads == 1 ? "" : "s"),
                       "", "");
     return out + checks(result);
 }
@@ -168,6 +175,7 @@ std::string render_bench_json(const BenchResult& result) {
         {"lookup_over_memcpy_rate", fmt::format("{}", r.lookup_over_memcpy)},
         {"csr_over_lookup", fmt::format("{}", r.csr_over_lookup)},
         {"onehot_over_sgemm_rate", fmt::format("{}", r.onehot_over_sgemm)},
+        {"xtensor_view_over_lookup", fmt::format("{}", r.xtensor_view_over_lookup)},
         {"identical", bench_all_identical(result) ? "true" : "false"},
     };
     return render_lesson_json(report, {});

@@ -41,7 +41,7 @@ TEST_CASE("every bench path gives the lookup's bits on small sizes") {
     for (const BenchConfig& config : {tiny(5, 7, 3), tiny(64, 300, 17), tiny(1, 1, 1)}) {
         CAPTURE(config.vocab_size);
         const BenchResult result = run_bench(config, std::nullopt, silent);
-        REQUIRE(result.paths.size() == 6);
+        REQUIRE(result.paths.size() == 8);
         for (const PathResult& path : result.paths) {
             CAPTURE(path.name);
             CHECK(path.ran);
@@ -62,7 +62,20 @@ TEST_CASE("the dense one-hot product is built in chunks of the capped buffer, an
     CHECK(result.plan.chunk_rows == 7);
     CHECK(result.path("onehot_sgemm").identical);
     CHECK(result.path("naive").identical);
+    CHECK(result.path("xtensor_onehot").identical);  // written where sgemm_alone's X was checked
     CHECK_FALSE(result.path("sgemm_alone").checked);  // X holds only the last chunk's ones
+}
+
+TEST_CASE("xtensor's one-hot product is skipped with a note above its size, and the rest still run") {
+    BenchConfig config = tiny(8192, 2048, 4);  // 2^26 multiply-adds: over xtensor's cap, under the naive loop's
+    config.onehot_chunk_bytes = std::uint64_t{1} << 20;
+    const BenchResult result = run_bench(config, std::nullopt, silent);
+    const PathResult& skipped = result.path("xtensor_onehot");
+    CHECK_FALSE(skipped.ran);
+    CHECK_FALSE(skipped.checked);
+    CHECK(skipped.note.find("skipped: n*V*d = 6.71e+07 multiply-adds") != std::string::npos);
+    CHECK(result.path("naive").identical);
+    CHECK(result.path("xtensor_view").identical);
 }
 
 TEST_CASE("a differing path is caught: the check compares bits, not just values") {
@@ -132,11 +145,15 @@ TEST_CASE("the table has no zero and the ids are in range") {
 TEST_CASE("the plan skips the naive loop above its size and lists what it allocates") {
     const BenchPlan small = plan_bench(tiny(2, 3, 4));
     CHECK(small.naive);
+    CHECK(small.xtensor_onehot);
     CHECK(small.chunk_rows == 2);
     CHECK(estimate_peak_bytes(small.buffers) > 0);
     BenchConfig gpt2 = tiny(1024, 50257, 768);
     const BenchPlan big = plan_bench(gpt2);
     CHECK_FALSE(big.naive);
+    CHECK_FALSE(big.xtensor_onehot);
+    CHECK(plan_bench(tiny(8, 4096, 1024)).xtensor_onehot);  // 2^25 multiply-adds: the last size it runs
+    CHECK_FALSE(plan_bench(tiny(9, 4096, 1024)).xtensor_onehot);
     CHECK(big.chunk_rows == (std::uint64_t{1} << 27) / (50257 * 4));
     // E 154,389,504 + 5 results of 3,145,728 + X 667 x 50,257 x 4 + ids and CSR (1,024 + 2,561) x 8.
     CHECK(estimate_peak_bytes(big.buffers) - k_process_base_bytes ==
@@ -190,11 +207,13 @@ TEST_CASE("the bench text fits 80 columns and prints its checks") {
     }
     std::replace(text.begin(), text.end(), '\n', ' ');  // sentences are wrapped
     CHECK(text.find("OPENBLAS_CORETYPE=Haswell") != std::string::npos);
-    CHECK(text.find("Checked against the lookup, bit for bit: memcpy, onehot_csr, onehot_sgemm, sgemm_alone, "
-                    "naive identical.") != std::string::npos);
+    CHECK(text.find("Checked against the lookup, bit for bit: memcpy, onehot_csr, xtensor_view, onehot_sgemm, "
+                    "sgemm_alone, naive, xtensor_onehot identical.") != std::string::npos);
+    CHECK(text.find("xtensor's view gather (one thread) takes") != std::string::npos);
     const std::string json = render_bench_json(result);
     CHECK(json.find("\"schema\": \"embdemo-bench/1\"") != std::string::npos);
     CHECK(json.find("\"identical\": true") != std::string::npos);
+    CHECK(json.find("\"xtensor_view_over_lookup\": ") != std::string::npos);
 }
 
 TEST_CASE("the reused one-hot buffer holds exactly one_hot of the rows filled last, zeros after them") {
