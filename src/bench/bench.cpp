@@ -10,7 +10,7 @@
 
 #include "bench/kernels.hpp"
 #include "bench/xtensor_paths.hpp"
-#include "core/rows.hpp"
+#include "core/kernels/rows.hpp"
 
 namespace embdemo {
 

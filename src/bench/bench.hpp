@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "core/cost.hpp"
+#include "core/lessons/cost.hpp"
 #include "core/memory.hpp"
 
 namespace embdemo {

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <random>
 
-#include "core/rows.hpp"
+#include "core/kernels/rows.hpp"
 
 namespace embdemo {
 

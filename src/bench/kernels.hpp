@@ -57,7 +57,7 @@ unsigned parts_for(std::size_t bytes, const ThreadPool& pool);
 
 using BenchIds = std::vector<std::uint64_t>;
 
-// out[i] = E[ids[i]]: embdemo's own lookup kernel (core/rows' gather_rows), rows split between
+// out[i] = E[ids[i]]: embdemo's own lookup kernel (core/kernels/rows' gather_rows), rows split between
 // `parts` threads.
 void lookup_rows(const float* E, std::size_t d, const BenchIds& ids, float* out, ThreadPool& pool, unsigned parts);
 

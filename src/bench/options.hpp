@@ -1,6 +1,6 @@
 // embdemo-bench's command line -> a checked BenchConfig, or the text to print and the status to
 // exit with. A program of its own (it alone links a BLAS), so it has its own CLI11 unit; the
-// sizes and presets are the cost model's (core/cost.hpp).
+// sizes and presets are the cost model's (core/lessons/cost.hpp).
 #pragma once
 
 #include <cstdint>

@@ -3,9 +3,9 @@
 #include <fmt/format.h>
 
 #include "core/limits.hpp"
-#include "render/json_text.hpp"
-#include "render/lesson_report.hpp"
-#include "render/table.hpp"
+#include "render/kit/json_text.hpp"
+#include "render/kit/lesson_report.hpp"
+#include "render/kit/table.hpp"
 
 namespace embdemo {
 namespace {

@@ -10,9 +10,9 @@
 
 #include "io/text_input.hpp"
 #include "core/escape.hpp"
-#include "core/gpt2_tokenizer.hpp"
+#include "core/gpt2/gpt2_tokenizer.hpp"
 #include "core/limits.hpp"
-#include "render/json_text.hpp"
+#include "render/kit/json_text.hpp"
 
 namespace embdemo {
 

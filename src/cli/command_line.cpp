@@ -10,7 +10,7 @@
 #include "cli/option_checks.hpp"
 #include "cli/option_spec.hpp"
 #include "core/escape.hpp"
-#include "core/gpt2_tokenizer.hpp"
+#include "core/gpt2/gpt2_tokenizer.hpp"
 
 namespace embdemo {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "io/files.hpp"
 #include "cli/options.hpp"
-#include "render/lesson_view.hpp"
+#include "render/formats/lesson_view.hpp"
 
 namespace embdemo {
 

@@ -14,7 +14,7 @@
 #include "cli/exit_codes.hpp"
 #include "io/text_input.hpp"
 #include "core/escape.hpp"
-#include "core/gpt2_tokenizer.hpp"
+#include "core/gpt2/gpt2_tokenizer.hpp"
 #include "core/ids.hpp"
 #include "core/limits.hpp"
 

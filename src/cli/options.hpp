@@ -11,19 +11,19 @@
 #include <vector>
 
 #include "cli/terminal.hpp"
-#include "core/cost.hpp"
-#include "core/bag_lesson.hpp"
-#include "core/grad_lesson.hpp"
-#include "core/data_loader.hpp"
+#include "core/lessons/cost.hpp"
+#include "core/lessons/bag_lesson.hpp"
+#include "core/lessons/grad_lesson.hpp"
+#include "core/gpt2/data_loader.hpp"
 #include "core/ids.hpp"
-#include "core/position_encodings.hpp"
-#include "core/tokens_lesson.hpp"
-#include "core/max_norm.hpp"
-#include "core/optim.hpp"
+#include "core/kernels/position_encodings.hpp"
+#include "core/lessons/tokens_lesson.hpp"
+#include "core/kernels/max_norm.hpp"
+#include "core/kernels/optim.hpp"
 #include "core/memory.hpp"
-#include "core/report.hpp"
-#include "core/report_matrices.hpp"
-#include "render/output_format.hpp"
+#include "core/lessons/report.hpp"
+#include "core/lessons/report_matrices.hpp"
+#include "render/formats/output_format.hpp"
 
 namespace embdemo {
 

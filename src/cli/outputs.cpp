@@ -6,8 +6,8 @@
 #include <system_error>
 
 #include "core/escape.hpp"
-#include "core/npy.hpp"
-#include "render/projector.hpp"
+#include "core/file_formats/npy.hpp"
+#include "render/formats/projector.hpp"
 
 namespace embdemo {
 namespace {

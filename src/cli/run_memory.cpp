@@ -3,7 +3,7 @@
 #include "cli/option_checks.hpp"
 
 #include "cli/outputs.hpp"
-#include "core/labels.hpp"
+#include "core/file_formats/labels.hpp"
 #include "core/limits.hpp"
 
 #include <sys/stat.h>

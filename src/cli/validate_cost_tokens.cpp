@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "io/text_input.hpp"
-#include "core/gpt2_tokenizer.hpp"
+#include "core/gpt2/gpt2_tokenizer.hpp"
 #include "core/ids.hpp"
 #include "core/limits.hpp"
 

@@ -13,7 +13,7 @@
 #include <fmt/format.h>
 
 #include "io/text_input.hpp"
-#include "core/gpt2_tokenizer.hpp"
+#include "core/gpt2/gpt2_tokenizer.hpp"
 #include "core/ids.hpp"
 #include "core/limits.hpp"
 

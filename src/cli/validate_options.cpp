@@ -11,10 +11,10 @@
 #include "cli/lessons/lesson.hpp"
 #include "cli/option_checks.hpp"
 #include "core/escape.hpp"
-#include "core/gpt2_tokenizer.hpp"
-#include "core/init.hpp"
+#include "core/gpt2/gpt2_tokenizer.hpp"
+#include "core/torch/init.hpp"
 #include "core/limits.hpp"
-#include "core/report_matrices.hpp"
+#include "core/lessons/report_matrices.hpp"
 
 namespace embdemo {
 namespace option_checks {

@@ -11,9 +11,9 @@
 #include <fmt/format.h>
 
 #include "io/text_input.hpp"
-#include "core/data_loader.hpp"
+#include "core/gpt2/data_loader.hpp"
 #include "core/escape.hpp"
-#include "core/gpt2_tokenizer.hpp"
+#include "core/gpt2/gpt2_tokenizer.hpp"
 #include "core/ids.hpp"
 #include "core/limits.hpp"
 

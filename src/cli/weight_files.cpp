@@ -1,11 +1,11 @@
 #include "cli/weight_files.hpp"
 
 #include "io/files.hpp"
-#include "core/delimited_weights.hpp"
+#include "core/file_formats/delimited_weights.hpp"
 #include "core/escape.hpp"
 #include "core/limits.hpp"
-#include "core/npy.hpp"
-#include "core/weight_file.hpp"
+#include "core/file_formats/npy.hpp"
+#include "core/file_formats/weight_file.hpp"
 
 namespace embdemo {
 

@@ -10,8 +10,8 @@
 
 #include "core/matrix.hpp"
 #include "core/parse_result.hpp"
-#include "core/report.hpp"
-#include "core/weight_file.hpp"
+#include "core/lessons/report.hpp"
+#include "core/file_formats/weight_file.hpp"
 
 namespace embdemo {
 

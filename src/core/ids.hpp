@@ -41,7 +41,7 @@ std::string index_text(const IdShape& shape, std::size_t i);
 std::string torch_index(const IdShape& shape, std::size_t i);
 
 // Where ids came from when they were not typed: the text (--text, --text-file) and, per id, its
-// GPT-2 token as views quote it (core/gpt2_tokenizer's token_label). Empty for --ids.
+// GPT-2 token as views quote it (core/gpt2/gpt2_tokenizer's token_label). Empty for --ids.
 struct IdSource {
     std::string text;
     // Any id's token, made when a view asks: the ids' own, or ids the text did not use (a

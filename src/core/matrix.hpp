@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "core/rows.hpp"
+#include "core/kernels/rows.hpp"
 
 namespace embdemo {
 

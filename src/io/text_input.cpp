@@ -8,7 +8,7 @@
 
 #include "io/files.hpp"
 #include "core/escape.hpp"
-#include "core/gpt2_tokenizer.hpp"
+#include "core/gpt2/gpt2_tokenizer.hpp"
 #include "core/limits.hpp"
 
 namespace embdemo {

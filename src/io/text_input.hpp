@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "core/gpt2_vocab.hpp"
+#include "core/gpt2/gpt2_vocab.hpp"
 #include "core/ids.hpp"
 #include "core/parse_result.hpp"
 

@@ -31,7 +31,7 @@
 #include "cli/app.hpp"
 #include "cli/command_line.hpp"
 #include "core/escape.hpp"
-#include "core/gpt2_tokenizer.hpp"
+#include "core/gpt2/gpt2_tokenizer.hpp"
 #include "fuzz_check.hpp"
 
 extern "C" void __sanitizer_set_report_fd(void* fd) __attribute__((weak));

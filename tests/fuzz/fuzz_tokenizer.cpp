@@ -1,4 +1,4 @@
-// libFuzzer target: GPT-2's tokenizer (core/gpt2_pieces, gpt2_vocab, gpt2_tokenizer) on any bytes.
+// libFuzzer target: GPT-2's tokenizer (core/gpt2/gpt2_pieces, gpt2_vocab, gpt2_tokenizer) on any bytes.
 // The views' quoting (token_label, quoted_text, display_width) takes any bytes; the tokenizer
 // takes valid UTF-8, as the CLI checks first. For valid UTF-8 the pieces concatenate back to the
 // text, and so do the bytes of the ids: tokenizing loses nothing and invents nothing.
@@ -11,9 +11,9 @@
 #include <string_view>
 
 #include "core/escape.hpp"
-#include "core/gpt2_pieces.hpp"
-#include "core/gpt2_tokenizer.hpp"
-#include "core/gpt2_vocab.hpp"
+#include "core/gpt2/gpt2_pieces.hpp"
+#include "core/gpt2/gpt2_tokenizer.hpp"
+#include "core/gpt2/gpt2_vocab.hpp"
 #include "fuzz_check.hpp"
 
 namespace {

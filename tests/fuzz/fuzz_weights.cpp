@@ -1,5 +1,5 @@
-// libFuzzer target: the readers of user files, .npy (core/npy), CSV/TSV (core/delimited_weights)
-// and labels (core/labels). The first byte picks the reader, the rest is the file. Sizes are
+// libFuzzer target: the readers of user files, .npy (core/file_formats/npy), CSV/TSV (core/file_formats/delimited_weights)
+// and labels (core/file_formats/labels). The first byte picks the reader, the rest is the file. Sizes are
 // capped by the shape check, as the CLI caps them, so a hostile header cannot allocate much.
 // Accepted tables must survive a round trip: written again (as .npy, or as text with 9
 // significant digits) and read back, they hold the same float32 bits.
@@ -13,10 +13,10 @@
 #include <string>
 #include <string_view>
 
-#include "core/delimited_weights.hpp"
+#include "core/file_formats/delimited_weights.hpp"
 #include "core/escape.hpp"
-#include "core/labels.hpp"
-#include "core/npy.hpp"
+#include "core/file_formats/labels.hpp"
+#include "core/file_formats/npy.hpp"
 #include "fuzz_check.hpp"
 
 namespace {

@@ -1,4 +1,4 @@
-// The JSON table writer, timed: render/lesson_report's append_json_table (which walks the table
+// The JSON table writer, timed: render/kit/lesson_report's append_json_table (which walks the table
 // by its shape through an xt::adapt over the matrix's buffer) against the stride arithmetic it
 // replaced, kept here as the baseline. Both spell each value with the same code, so the times
 // differ only by how the tensor is walked. Not a test of speed: `--check` only compares their
@@ -15,8 +15,8 @@
 #include <fmt/format.h>
 
 #include "core/matrix.hpp"
-#include "render/json_text.hpp"
-#include "render/lesson_report.hpp"
+#include "render/kit/json_text.hpp"
+#include "render/kit/lesson_report.hpp"
 
 using namespace embdemo;
 

@@ -19,12 +19,12 @@
 
 #include <fmt/format.h>
 
-#include "core/data_loader.hpp"
-#include "core/grad_lesson.hpp"
-#include "core/init.hpp"
-#include "core/npy.hpp"
-#include "render/python_script.hpp"
-#include "render/train_text.hpp"
+#include "core/gpt2/data_loader.hpp"
+#include "core/lessons/grad_lesson.hpp"
+#include "core/torch/init.hpp"
+#include "core/file_formats/npy.hpp"
+#include "render/views/python_script.hpp"
+#include "render/views/train_text.hpp"
 
 namespace embdemo {
 namespace {

@@ -2,7 +2,7 @@
 // redoes the lesson's arithmetic (the torch-recorded cases check it in lessons_torch_test.cpp).
 #include <doctest/doctest.h>
 
-#include "core/bag_lesson.hpp"
+#include "core/lessons/bag_lesson.hpp"
 #include "core/ids.hpp"
 
 namespace embdemo {

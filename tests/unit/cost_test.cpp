@@ -7,10 +7,10 @@
 
 #include "cli/exit_codes.hpp"
 #include "cli/command_line.hpp"
-#include "core/cost.hpp"
-#include "render/cost_report.hpp"
-#include "render/cost_text.hpp"
-#include "render/lesson_report.hpp"
+#include "core/lessons/cost.hpp"
+#include "render/views/cost_report.hpp"
+#include "render/views/cost_text.hpp"
+#include "render/kit/lesson_report.hpp"
 
 using namespace embdemo;
 

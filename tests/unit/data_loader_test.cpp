@@ -1,7 +1,7 @@
 // The first batch of the book's create_dataloader_v1, checked against Python's own range().
 #include <doctest/doctest.h>
 
-#include "core/data_loader.hpp"
+#include "core/gpt2/data_loader.hpp"
 
 namespace embdemo {
 

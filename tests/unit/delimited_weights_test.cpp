@@ -5,9 +5,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/delimited_weights.hpp"
-#include "core/init.hpp"
-#include "core/weight_file.hpp"
+#include "core/file_formats/delimited_weights.hpp"
+#include "core/torch/init.hpp"
+#include "core/file_formats/weight_file.hpp"
 
 using namespace embdemo;
 

@@ -3,10 +3,10 @@
 #include <cmath>
 #include <cstring>
 
-#include "core/difference.hpp"
-#include "core/init.hpp"
-#include "core/report.hpp"
-#include "render/explain.hpp"
+#include "core/kernels/difference.hpp"
+#include "core/torch/init.hpp"
+#include "core/lessons/report.hpp"
+#include "render/kit/explain.hpp"
 
 using namespace embdemo;
 

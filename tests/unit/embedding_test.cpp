@@ -6,10 +6,10 @@
 #include <limits>
 #include <random>
 
-#include "core/embedding.hpp"
-#include "core/torch_matmul.hpp"
-#include "core/init.hpp"
-#include "core/report.hpp"
+#include "core/kernels/embedding.hpp"
+#include "core/kernels/torch_matmul.hpp"
+#include "core/torch/init.hpp"
+#include "core/lessons/report.hpp"
 
 using namespace embdemo;
 

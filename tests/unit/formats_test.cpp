@@ -2,12 +2,12 @@
 
 #include <cmath>
 
-#include "core/init.hpp"
-#include "core/report.hpp"
-#include "render/delimited.hpp"
-#include "render/lookup_report.hpp"
-#include "render/markdown.hpp"
-#include "render/projector.hpp"
+#include "core/torch/init.hpp"
+#include "core/lessons/report.hpp"
+#include "render/kit/delimited.hpp"
+#include "render/views/lookup_report.hpp"
+#include "render/views/markdown.hpp"
+#include "render/formats/projector.hpp"
 
 using namespace embdemo;
 

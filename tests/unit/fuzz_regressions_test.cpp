@@ -8,9 +8,9 @@
 #include <sstream>
 #include <string>
 
-#include "core/delimited_weights.hpp"
-#include "core/labels.hpp"
-#include "core/npy.hpp"
+#include "core/file_formats/delimited_weights.hpp"
+#include "core/file_formats/labels.hpp"
+#include "core/file_formats/npy.hpp"
 
 using namespace embdemo;
 

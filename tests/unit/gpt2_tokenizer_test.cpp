@@ -7,12 +7,12 @@
 #include <string>
 
 #include "core/escape.hpp"
-#include "core/gpt2_pieces.hpp"
-#include "core/gpt2_tokenizer.hpp"
+#include "core/gpt2/gpt2_pieces.hpp"
+#include "core/gpt2/gpt2_tokenizer.hpp"
 #include "core/ids.hpp"
 #include "core/limits.hpp"
-#include "core/tokens_lesson.hpp"
-#include "render/tokens_text.hpp"
+#include "core/lessons/tokens_lesson.hpp"
+#include "render/views/tokens_text.hpp"
 #include "gpt2_vocabulary.hpp"
 
 namespace embdemo {

@@ -7,7 +7,7 @@
 
 #include <doctest/doctest.h>
 
-#include "core/gpt2_vocab.hpp"
+#include "core/gpt2/gpt2_vocab.hpp"
 
 namespace embdemo::testing {
 

@@ -1,4 +1,4 @@
-// Re-checks every claim the grad lesson may print about the rows of dE (core/grad_claims)
+// Re-checks every claim the grad lesson may print about the rows of dE (core/kernels/grad_claims)
 // against the tensors it describes, with this file's own arithmetic: the terms are exactly the
 // positions of the id, the scale is torch's float(1.0 / count), a claim marked as holding adds
 // up to the row's very bits (fma for the embedding's add_(alpha=scale), a plain add for the
@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "core/grad_claims.hpp"
-#include "core/grad_lesson.hpp"
-#include "render/grad_text.hpp"
+#include "core/kernels/grad_claims.hpp"
+#include "core/lessons/grad_lesson.hpp"
+#include "render/views/grad_text.hpp"
 
 namespace embdemo {
 namespace {

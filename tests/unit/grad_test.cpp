@@ -1,4 +1,4 @@
-// Tests of the two backward passes (src/core/grad.hpp): the embedding backward against
+// Tests of the two backward passes (src/core/kernels/grad.hpp): the embedding backward against
 // emb.weight.grad recorded from real torch 1.13.1 (tests/data/torch_grad_vectors.txt), bit for bit,
 // and the one-hot backward against the plain matmul(transpose(one_hot(ids)), G) reference and
 // against the embedding backward where the two must agree, and where they must not.
@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "core/embedding.hpp"
-#include "core/grad.hpp"
+#include "core/kernels/embedding.hpp"
+#include "core/kernels/grad.hpp"
 #include "core/ids.hpp"
-#include "core/init.hpp"
-#include "core/torch_rng.hpp"
+#include "core/torch/init.hpp"
+#include "core/torch/torch_rng.hpp"
 #include "torch_cases.hpp"
 
 namespace embdemo {

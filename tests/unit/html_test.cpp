@@ -1,4 +1,4 @@
-// render/html: the generic lesson page on a hand-made figure, and the explorer's embedded E.
+// render/formats/html: the generic lesson page on a hand-made figure, and the explorer's embedded E.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/matrix.hpp"
-#include "render/html.hpp"
+#include "render/formats/html.hpp"
 #include "text_checks.hpp"
 
 using namespace embdemo;

@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/cost.hpp"
-#include "core/init.hpp"
+#include "core/lessons/cost.hpp"
+#include "core/torch/init.hpp"
 
 using namespace embdemo;
 

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "core/init.hpp"
-#include "core/torch_rng.hpp"
+#include "core/torch/init.hpp"
+#include "core/torch/torch_rng.hpp"
 #include "torch_cases.hpp"
 
 namespace embdemo {

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "core/labels.hpp"
+#include "core/file_formats/labels.hpp"
 
 using namespace embdemo;
 

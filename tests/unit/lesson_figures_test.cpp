@@ -1,4 +1,4 @@
-// The lesson figures (render/lesson_figures.hpp): every shown cell is the lesson's value, the
+// The lesson figures (render/views/lesson_figures.hpp): every shown cell is the lesson's value, the
 // marks and arrows fall where the lesson says, captions follow the run, and every drawing is
 // well-formed SVG. With EMBDEMO_FIGURE_DIR set, the drawings are also written there for
 // xmllint (tests/scripts/lesson_figures_xmllint.sh).
@@ -12,15 +12,15 @@
 #include <sstream>
 #include <string>
 
-#include "core/data_loader.hpp"
-#include "core/gpt2_tokenizer.hpp"
-#include "core/init.hpp"
-#include "render/bag_text.hpp"
-#include "render/lesson_figures.hpp"
-#include "render/number_format.hpp"
-#include "render/svg.hpp"
-#include "render/table.hpp"
-#include "render/text_sections.hpp"
+#include "core/gpt2/data_loader.hpp"
+#include "core/gpt2/gpt2_tokenizer.hpp"
+#include "core/torch/init.hpp"
+#include "render/views/bag_text.hpp"
+#include "render/views/lesson_figures.hpp"
+#include "render/kit/number_format.hpp"
+#include "render/formats/svg.hpp"
+#include "render/kit/table.hpp"
+#include "render/kit/text_sections.hpp"
 #include "text_checks.hpp"
 
 #include <fmt/format.h>

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "render/lesson_report.hpp"
+#include "render/kit/lesson_report.hpp"
 
 using namespace embdemo;
 

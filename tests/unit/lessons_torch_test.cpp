@@ -11,15 +11,15 @@
 #include <string>
 #include <vector>
 
-#include "core/bag_lesson.hpp"
-#include "core/embedding.hpp"
-#include "core/factor_lesson.hpp"
+#include "core/lessons/bag_lesson.hpp"
+#include "core/kernels/embedding.hpp"
+#include "core/lessons/factor_lesson.hpp"
 #include "core/ids.hpp"
-#include "core/init.hpp"
-#include "core/positions_lesson.hpp"
-#include "core/rounding.hpp"
-#include "core/tied_lesson.hpp"
-#include "core/torch_rng.hpp"
+#include "core/torch/init.hpp"
+#include "core/lessons/positions_lesson.hpp"
+#include "core/kernels/rounding.hpp"
+#include "core/lessons/tied_lesson.hpp"
+#include "core/torch/torch_rng.hpp"
 #include "torch_cases.hpp"
 
 namespace embdemo {

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "render/markdown_text.hpp"
+#include "render/kit/markdown_text.hpp"
 
 using namespace embdemo;
 

@@ -2,10 +2,10 @@
 
 #include <string>
 
-#include "core/init.hpp"
+#include "core/torch/init.hpp"
 #include "core/memory.hpp"
-#include "core/report.hpp"
-#include "core/report_matrices.hpp"
+#include "core/lessons/report.hpp"
+#include "core/lessons/report_matrices.hpp"
 
 using namespace embdemo;
 

@@ -6,9 +6,9 @@
 #include <sstream>
 #include <string>
 
-#include "core/init.hpp"
+#include "core/torch/init.hpp"
 #include "core/limits.hpp"
-#include "core/npy.hpp"
+#include "core/file_formats/npy.hpp"
 
 using namespace embdemo;
 

@@ -7,7 +7,7 @@
 #include <random>
 #include <string>
 
-#include "render/number_format.hpp"
+#include "render/kit/number_format.hpp"
 
 using namespace embdemo;
 

@@ -1,4 +1,4 @@
-// Tests of the optimizer steps and training runs (src/core/optim.hpp) against torch.optim runs
+// Tests of the optimizer steps and training runs (src/core/kernels/optim.hpp) against torch.optim runs
 // recorded from real torch 1.13.1 (tests/data/torch_grad_vectors.txt, kind "train"), and of the
 // lesson they carry: which rows of E each optimizer moves.
 #include <doctest/doctest.h>
@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "core/ids.hpp"
-#include "core/init.hpp"
-#include "core/optim.hpp"
+#include "core/torch/init.hpp"
+#include "core/kernels/optim.hpp"
 #include "torch_cases.hpp"
 
 namespace embdemo {

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "render/paint.hpp"
+#include "render/kit/paint.hpp"
 
 using embdemo::paint;
 using embdemo::Paint;

@@ -9,13 +9,13 @@
 #include <limits>
 #include <sstream>
 
-#include "core/grad_lesson.hpp"
-#include "core/max_norm.hpp"
-#include "core/max_norm_lesson.hpp"
-#include "core/init.hpp"
-#include "core/onehot_input.hpp"
-#include "core/optim.hpp"
-#include "core/sparse_grad.hpp"
+#include "core/lessons/grad_lesson.hpp"
+#include "core/kernels/max_norm.hpp"
+#include "core/lessons/max_norm_lesson.hpp"
+#include "core/torch/init.hpp"
+#include "core/kernels/onehot_input.hpp"
+#include "core/kernels/optim.hpp"
+#include "core/kernels/sparse_grad.hpp"
 #include "torch_cases.hpp"
 
 namespace embdemo {

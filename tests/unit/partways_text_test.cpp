@@ -4,11 +4,11 @@
 #include <string>
 #include <vector>
 
-#include "core/grad_lesson.hpp"
-#include "core/max_norm_lesson.hpp"
-#include "render/max_norm_text.hpp"
-#include "render/partways_text.hpp"
-#include "render/text.hpp"
+#include "core/lessons/grad_lesson.hpp"
+#include "core/lessons/max_norm_lesson.hpp"
+#include "render/views/max_norm_text.hpp"
+#include "render/views/partways_text.hpp"
+#include "render/views/text.hpp"
 
 using namespace embdemo;
 

@@ -8,18 +8,18 @@
 #include <set>
 #include <string>
 
-#include "core/grad_lesson.hpp"
-#include "core/init.hpp"
-#include "core/report.hpp"
-#include "render/figure.hpp"
-#include "render/grad_text.hpp"
-#include "render/html.hpp"
-#include "render/number_format.hpp"
-#include "render/python_script.hpp"
-#include "render/svg.hpp"
-#include "render/xml_text.hpp"
-#include "render/table.hpp"
-#include "render/text_sections.hpp"
+#include "core/lessons/grad_lesson.hpp"
+#include "core/torch/init.hpp"
+#include "core/lessons/report.hpp"
+#include "render/views/figure.hpp"
+#include "render/views/grad_text.hpp"
+#include "render/formats/html.hpp"
+#include "render/kit/number_format.hpp"
+#include "render/views/python_script.hpp"
+#include "render/formats/svg.hpp"
+#include "render/kit/xml_text.hpp"
+#include "render/kit/table.hpp"
+#include "render/kit/text_sections.hpp"
 #include "text_checks.hpp"
 
 using namespace embdemo;

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "core/position_encodings.hpp"
+#include "core/kernels/position_encodings.hpp"
 
 namespace embdemo {
 namespace {

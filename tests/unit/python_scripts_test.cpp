@@ -6,10 +6,10 @@
 #include <cmath>
 #include <string>
 
-#include "core/bag_lesson.hpp"
-#include "core/tied_lesson.hpp"
-#include "render/python_kit.hpp"
-#include "render/python_script.hpp"
+#include "core/lessons/bag_lesson.hpp"
+#include "core/lessons/tied_lesson.hpp"
+#include "render/kit/python_kit.hpp"
+#include "render/views/python_script.hpp"
 
 namespace embdemo {
 namespace {

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/rows.hpp"
+#include "core/kernels/rows.hpp"
 
 namespace {
 

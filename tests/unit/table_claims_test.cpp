@@ -9,15 +9,15 @@
 #include <set>
 #include <string>
 
-#include "core/embedding.hpp"
-#include "core/factor_lesson.hpp"
-#include "core/positions_lesson.hpp"
-#include "core/tied_lesson.hpp"
-#include "core/torch_matmul.hpp"
-#include "render/factor_text.hpp"
-#include "render/positions_text.hpp"
-#include "render/text.hpp"
-#include "render/tied_text.hpp"
+#include "core/kernels/embedding.hpp"
+#include "core/lessons/factor_lesson.hpp"
+#include "core/lessons/positions_lesson.hpp"
+#include "core/lessons/tied_lesson.hpp"
+#include "core/kernels/torch_matmul.hpp"
+#include "render/views/factor_text.hpp"
+#include "render/views/positions_text.hpp"
+#include "render/views/text.hpp"
+#include "render/views/tied_text.hpp"
 #include "text_checks.hpp"
 
 namespace embdemo {

@@ -4,11 +4,11 @@
 #include <cmath>
 #include <string>
 
-#include "core/init.hpp"
-#include "core/report.hpp"
-#include "render/text.hpp"
-#include "render/trace.hpp"
-#include "render/walkthrough.hpp"
+#include "core/torch/init.hpp"
+#include "core/lessons/report.hpp"
+#include "render/views/text.hpp"
+#include "render/views/trace.hpp"
+#include "render/views/walkthrough.hpp"
 #include "text_checks.hpp"
 
 using namespace embdemo;

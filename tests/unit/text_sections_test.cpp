@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "core/ids.hpp"
-#include "render/text_sections.hpp"
+#include "render/kit/text_sections.hpp"
 
 using namespace embdemo;
 

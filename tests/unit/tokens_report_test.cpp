@@ -1,4 +1,4 @@
-// tokens_report (render/tokens_report): its JSON is embdemo-tokens/1 byte for byte as the
+// tokens_report (render/views/tokens_report): its JSON is embdemo-tokens/1 byte for byte as the
 // goldens recorded it before the report existed, its tables are the lesson's lists, and a
 // hostile text stays inert in its markdown.
 #include <doctest/doctest.h>
@@ -8,9 +8,9 @@
 #include <sstream>
 #include <string>
 
-#include "core/tokens_lesson.hpp"
-#include "render/tokens_report.hpp"
-#include "render/tokens_text.hpp"
+#include "core/lessons/tokens_lesson.hpp"
+#include "render/views/tokens_report.hpp"
+#include "render/views/tokens_text.hpp"
 #include "golden_files.hpp"
 #include "gpt2_vocabulary.hpp"
 

@@ -1,4 +1,4 @@
-// Tests that the two kernels of the vectorised normal path (src/core/torch_rng.hpp, NormalKernel)
+// Tests that the two kernels of the vectorised normal path (src/core/torch/torch_rng.hpp, NormalKernel)
 // give the same bits: the AVX2 one against the per-lane reference on the seed and shape of every
 // recorded torch embedding, on random shapes and on every possible float uniform, and normal_fill
 // against the reference whatever kernel it chose. init_test.cpp holds normal_fill, and so the
@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "core/torch_rng.hpp"
+#include "core/torch/torch_rng.hpp"
 
 namespace embdemo {
 namespace {

@@ -1,4 +1,4 @@
-// Tests of the torch-compatible generator and its two fills (src/core/torch_rng.hpp): the
+// Tests of the torch-compatible generator and its two fills (src/core/torch/torch_rng.hpp): the
 // Mersenne Twister stream and torch's seeding, the draw accounting of each path, the scalar path's
 // cached normal, the 16-block tail rule and the kaiming bound. Expected values come from
 // ../shared/torch_rng.md §12 (real torch 1.13.1). The exhaustive comparison with recorded torch
@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "core/torch_rng.hpp"
+#include "core/torch/torch_rng.hpp"
 
 namespace embdemo {
 namespace {

@@ -1,13 +1,13 @@
-// training_report (render/train_report): its JSON is embdemo-grad-steps/1 byte for byte as the
+// training_report (render/views/train_report): its JSON is embdemo-grad-steps/1 byte for byte as the
 // goldens recorded it before the report existed, and its csv/tsv/markdown tables are the run's.
 #include <doctest/doctest.h>
 
 #include <string>
 
 #include "core/ids.hpp"
-#include "core/optim.hpp"
-#include "render/train_report.hpp"
-#include "render/train_text.hpp"
+#include "core/kernels/optim.hpp"
+#include "render/views/train_report.hpp"
+#include "render/views/train_text.hpp"
 #include "golden_files.hpp"
 
 namespace embdemo {

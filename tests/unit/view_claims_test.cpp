@@ -11,8 +11,8 @@
 #include <random>
 #include <set>
 
-#include "core/max_norm.hpp"
-#include "core/max_norm_lesson.hpp"
+#include "core/kernels/max_norm.hpp"
+#include "core/lessons/max_norm_lesson.hpp"
 
 namespace embdemo {
 namespace {

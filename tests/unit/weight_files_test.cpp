@@ -11,7 +11,7 @@
 
 #include "io/files.hpp"
 #include "cli/weight_files.hpp"
-#include "core/init.hpp"
+#include "core/torch/init.hpp"
 
 using namespace embdemo;
 

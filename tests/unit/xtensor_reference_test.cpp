@@ -14,9 +14,9 @@
 #include <xtensor/xtensor.hpp>
 #include <xtensor/xview.hpp>
 
-#include "core/embedding.hpp"
-#include "core/torch_matmul.hpp"
-#include "core/init.hpp"
+#include "core/kernels/embedding.hpp"
+#include "core/kernels/torch_matmul.hpp"
+#include "core/torch/init.hpp"
 
 using namespace embdemo;
 

@@ -3,9 +3,9 @@
 #include "cli/lessons/lesson.hpp"
 #include "cli/option_spec.hpp"
 #include "cli/lessons/table_request.hpp"
-#include "core/bag_lesson.hpp"
-#include "render/bag_report.hpp"
-#include "render/bag_text.hpp"
+#include "core/lessons/bag_lesson.hpp"
+#include "render/views/bag_report.hpp"
+#include "render/views/bag_text.hpp"
 
 namespace embdemo {
 

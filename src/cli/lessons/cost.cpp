@@ -6,8 +6,8 @@
 #include "cli/lessons/lesson.hpp"
 #include "cli/option_spec.hpp"
 #include "cli/lessons/table_request.hpp"
-#include "render/cost_report.hpp"
-#include "render/cost_text.hpp"
+#include "render/views/cost_report.hpp"
+#include "render/views/cost_text.hpp"
 
 namespace embdemo {
 

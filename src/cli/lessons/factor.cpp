@@ -3,9 +3,9 @@
 #include "cli/lessons/lesson.hpp"
 #include "cli/option_spec.hpp"
 #include "cli/lessons/table_request.hpp"
-#include "core/factor_lesson.hpp"
-#include "render/factor_report.hpp"
-#include "render/factor_text.hpp"
+#include "core/lessons/factor_lesson.hpp"
+#include "render/views/factor_report.hpp"
+#include "render/views/factor_text.hpp"
 
 namespace embdemo {
 

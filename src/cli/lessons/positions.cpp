@@ -3,9 +3,9 @@
 #include "cli/lessons/lesson.hpp"
 #include "cli/option_spec.hpp"
 #include "cli/lessons/table_request.hpp"
-#include "core/positions_lesson.hpp"
-#include "render/positions_report.hpp"
-#include "render/positions_text.hpp"
+#include "core/lessons/positions_lesson.hpp"
+#include "render/views/positions_report.hpp"
+#include "render/views/positions_text.hpp"
 
 namespace embdemo {
 

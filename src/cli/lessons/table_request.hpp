@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "cli/options.hpp"
-#include "render/lesson_figures.hpp"
-#include "render/lesson_view.hpp"
-#include "render/python_script.hpp"
+#include "render/views/lesson_figures.hpp"
+#include "render/formats/lesson_view.hpp"
+#include "render/views/python_script.hpp"
 
 namespace embdemo {
 

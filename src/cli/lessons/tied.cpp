@@ -8,9 +8,9 @@
 #include "cli/option_spec.hpp"
 #include "cli/lessons/table_request.hpp"
 #include "cli/weight_files.hpp"
-#include "core/tied_lesson.hpp"
-#include "render/tied_report.hpp"
-#include "render/tied_text.hpp"
+#include "core/lessons/tied_lesson.hpp"
+#include "render/views/tied_report.hpp"
+#include "render/views/tied_text.hpp"
 
 namespace embdemo {
 namespace {

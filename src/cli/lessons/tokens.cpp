@@ -6,9 +6,9 @@
 #include "cli/lessons/lesson.hpp"
 #include "cli/option_spec.hpp"
 #include "io/text_input.hpp"
-#include "render/lesson_figures.hpp"
-#include "render/tokens_report.hpp"
-#include "render/tokens_text.hpp"
+#include "render/views/lesson_figures.hpp"
+#include "render/views/tokens_report.hpp"
+#include "render/views/tokens_text.hpp"
 
 namespace embdemo {
 

@@ -1,0 +1,159 @@
+// The forward and backward kernels of an embedding, side by side with one loop skeleton:
+//
+//   lookup (forward)                       embedding_backward
+//   for i in 0..n:                         for i in 0..n:
+//     k = ids[i]                             k = ids[i]   (skip the padding row)
+//     for j in 0..d:                         for j in 0..d:
+//       out[i][j] = E[k][j]                    dE[k][j] = fma(G[i][j], scale_i, dE[k][j])
+//
+//   one_hot(ids) · E (forward)             one_hot(ids)ᵀ · G
+//   for i in 0..n, j in 0..d:              for k in 0..V, j in 0..d:
+//     sum over k of X[i][k] * E[k][j]        sum over i of X[i][k] * G[i][j]
+//
+// This translation unit is compiled with -ffp-contract=off: the fma PyTorch performs is written
+// out, and every other multiply and add is rounded on its own.
+#include "core/kernels/embedding.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "core/kernels/rows.hpp"
+#include "core/kernels/torch_matmul.hpp"
+
+namespace embdemo {
+namespace {
+
+// Rows of the result summed together while E streams past: their partial sums (8 x d floats)
+// stay in cache, so E is read once per 8 ids instead of once per id.
+constexpr std::size_t k_row_tile = 8;
+
+std::uint32_t bits_of(float value) {
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &value, sizeof bits);
+    return bits;
+}
+
+// C = A·B with every C[i][j] = sum over k of A[i][k] * B[k][j], added in order k = 0, 1, ...
+// starting from +0.0, one rounding per multiply and per add. For a one-hot row of A all terms but
+// one are 0 * B[k][j] = ±0 (for finite B), which leaves +0.0 unchanged, and the one left is
+// 1 * B[id][j] = B[id][j] exactly; adding ±0 after it changes nothing (unless it is -0.0, see
+// difference.hpp), so the sum is the looked-up value bit for bit. That argument needs the fixed
+// order, which is why no term is skipped, reordered or fused here.
+// The loops run k outside i and j only so that B is read row by row, once per tile of rows, and
+// the innermost loop is contiguous (the compiler vectorises it across j, which never mixes two
+// outputs); each C[i][j] still receives its terms in the same order of k.
+Matrix product_in_order_of_k(const Matrix& a, const Matrix& b) {
+    Matrix c(a.rows, b.cols);  // all +0.0: where every sum starts
+    const std::size_t d = b.cols;
+    for (std::size_t i0 = 0; i0 < a.rows; i0 += k_row_tile) {
+        const std::size_t i_end = std::min(a.rows, i0 + k_row_tile);
+        for (std::size_t k = 0; k < a.cols; ++k) {
+            const float* b_row = b.row(k);
+            for (std::size_t i = i0; i < i_end; ++i) {
+                const float a_ik = a.at(i, k);
+                float* c_row = c.values.data() + i * d;
+                for (std::size_t j = 0; j < d; ++j) c_row[j] += a_ik * b_row[j];
+            }
+        }
+    }
+    return c;
+}
+
+std::vector<std::size_t> id_counts(const TokenIds& ids, std::size_t vocab_size) {
+    std::vector<std::size_t> counts(vocab_size, 0);
+    for (const std::uint64_t id : ids) ++counts[id];
+    return counts;
+}
+
+
+}  // namespace
+
+Matrix one_hot(const TokenIds& ids, std::size_t vocab_size) {
+    Matrix x(ids.size(), vocab_size);  // all zeros
+    for (std::size_t i = 0; i < ids.size(); ++i) x.at(i, ids[i]) = 1.0f;
+    return x;
+}
+
+Matrix lookup(const Matrix& weight, const TokenIds& ids) {
+    Matrix result(ids.size(), weight.cols);
+    // The whole lookup: row i of the result is a copy of row ids[i] of E. Nothing is multiplied.
+    gather_rows(weight.values.data(), weight.cols, ids.data(), ids.size(), result.values.data());
+    return result;
+}
+
+Matrix matmul(const Matrix& a, const Matrix& b) {
+    return product_in_order_of_k(a, b);
+}
+
+Matrix transpose(const Matrix& m) {
+    // Copied in square tiles so that both the rows read and the rows written stay in cache:
+    // a plain element-by-element transpose of GPT-2's table is many times slower.
+    constexpr std::size_t k_tile = 32;
+    Matrix t(m.cols, m.rows);
+    for (std::size_t r0 = 0; r0 < m.rows; r0 += k_tile) {
+        for (std::size_t c0 = 0; c0 < m.cols; c0 += k_tile) {
+            const std::size_t r_end = std::min(r0 + k_tile, m.rows);
+            const std::size_t c_end = std::min(c0 + k_tile, m.cols);
+            for (std::size_t r = r0; r < r_end; ++r) {
+                for (std::size_t c = c0; c < c_end; ++c) t.at(c, r) = m.at(r, c);
+            }
+        }
+    }
+    return t;
+}
+
+Comparison compare_exact(const Matrix& a, const Matrix& b) {
+    Comparison result;
+    for (std::size_t i = 0; i < a.values.size(); ++i) {
+        const float x = a.values[i];
+        const float y = b.values[i];
+        if (bits_of(x) == bits_of(y)) continue;  // also equal: inf and inf, the same NaN
+        result.identical = false;
+        ++result.differing;
+        const double diff = std::fabs(static_cast<double>(x) - static_cast<double>(y));
+        if (std::isnan(diff)) {
+            result.max_abs_diff = std::numeric_limits<double>::quiet_NaN();
+        } else if (!std::isnan(result.max_abs_diff) && diff > result.max_abs_diff) {
+            result.max_abs_diff = diff;
+        }
+    }
+    return result;
+}
+
+Matrix embedding_backward(const Matrix& upstream, const TokenIds& ids, std::size_t vocab_size,
+                          const EmbeddingOptions& options) {
+    const std::size_t d = upstream.cols;
+    Matrix grad(vocab_size, d);  // +0.0 everywhere: rows that no id uses stay exactly 0
+    const std::vector<std::size_t> counts =
+        options.scale_grad_by_freq ? id_counts(ids, vocab_size) : std::vector<std::size_t>{};
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        const auto k = static_cast<std::size_t>(ids[i]);
+        if (options.padding_row == k) continue;  // padding_idx receives no gradient
+        const float scale = counts.empty() ? 1.0f : frequency_scale(counts[k]);
+        const float* g_i = upstream.row(i);
+        float* dE_k = grad.values.data() + k * d;
+        // PyTorch adds with grad_weight[k].add_(grad[i], alpha=scale). Its AVX2 kernel fuses that
+        // multiply-add in the vectorised body, and GCC contracted the scalar tail the same way,
+        // so every element is one fma whatever d is (checked against torch for d = 1..40).
+        // Repeated ids accumulate here in the order they appear; with scale 1 the fma is an add.
+        for (std::size_t j = 0; j < d; ++j) dE_k[j] = std::fma(g_i[j], scale, dE_k[j]);
+    }
+    return grad;
+}
+
+Matrix onehot_backward(const Matrix& upstream, const TokenIds& ids, std::size_t vocab_size) {
+    // W.grad after (one_hot(ids).float() @ W).backward(G): autograd's mm_mat2_backward computes
+    // X.T @ G, or (G.T @ X).T when W is "column-major" (V = d = 1), through the BLAS. Positions
+    // with another id add 0 * G[t, j] = ±0, which changes nothing when G is finite, and the
+    // matching positions add 1 * G[t, j] exactly: that is why, for a plain embedding, this equals
+    // the scatter-add bit for bit. It ignores padding_idx and scale_grad_by_freq.
+    const Matrix x = one_hot(ids, vocab_size);
+    if (vocab_size == 1 && upstream.cols == 1) return transpose(torch_mm_transposed_left(upstream, x));
+    return torch_mm_transposed_left(x, upstream);
+}
+
+float frequency_scale(std::size_t count) { return static_cast<float>(1.0 / static_cast<double>(count)); }
+
+}  // namespace embdemo

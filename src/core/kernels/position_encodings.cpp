@@ -1,0 +1,68 @@
+#include "core/kernels/position_encodings.hpp"
+
+#include <cmath>
+
+namespace embdemo {
+
+const char* encoding_name(PositionEncoding encoding) {
+    switch (encoding) {
+        case PositionEncoding::sinusoidal: return "sinusoidal";
+        case PositionEncoding::rope: return "rope";
+        case PositionEncoding::learned: break;
+    }
+    return "learned";
+}
+
+Matrix sinusoidal_table(std::size_t context, std::size_t dim) {
+    Matrix table(context, dim);
+    for (std::size_t p = 0; p < context; ++p) {
+        for (std::size_t j = 0; j < dim; ++j) {
+            const double even = static_cast<double>(j - j % 2);  // 2i for both columns of a pair
+            const double angle = static_cast<double>(p) / std::pow(10000.0, even / static_cast<double>(dim));
+            table.at(p, j) = static_cast<float>(j % 2 == 0 ? std::sin(angle) : std::cos(angle));
+        }
+    }
+    return table;
+}
+
+std::vector<double> rope_frequencies(std::size_t dim) {
+    std::vector<double> theta(dim / 2);
+    for (std::size_t j = 0; j < theta.size(); ++j) {
+        theta[j] = 1.0 / std::pow(k_rope_theta_base, static_cast<double>(2 * j) / static_cast<double>(dim));
+    }
+    return theta;
+}
+
+void rope_rotate_row(const float* row, std::size_t dim, std::size_t position, float* out) {
+    const std::size_t half = dim / 2;
+    const std::vector<double> theta = rope_frequencies(dim);
+    for (std::size_t j = 0; j < dim; ++j) {
+        const double angle = static_cast<double>(position) * theta[j % half];
+        const auto cos = static_cast<float>(std::cos(angle));
+        const auto sin = static_cast<float>(std::sin(angle));
+        const float rotated_half = j < half ? -row[j + half] : row[j - half];
+        // float32 x * cos + rotated * sin, two roundings and a sum, as torch computes it
+        const float a = row[j] * cos;
+        const float b = rotated_half * sin;
+        out[j] = a + b;
+    }
+}
+
+Matrix rope_rotate(const Matrix& rows, std::size_t seq) {
+    Matrix out(rows.rows, rows.cols);
+    for (std::size_t i = 0; i < rows.rows; ++i) {
+        rope_rotate_row(rows.row(i), rows.cols, i % seq, out.values.data() + i * rows.cols);
+    }
+    return out;
+}
+
+double rope_score(const float* a, std::size_t p, const float* b, std::size_t q, std::size_t dim) {
+    std::vector<float> ra(dim), rb(dim);
+    rope_rotate_row(a, dim, p, ra.data());
+    rope_rotate_row(b, dim, q, rb.data());
+    double score = 0.0;
+    for (std::size_t j = 0; j < dim; ++j) score += static_cast<double>(ra[j]) * static_cast<double>(rb[j]);
+    return score;
+}
+
+}  // namespace embdemo

@@ -1,0 +1,66 @@
+// `embdemo grad`: the backward pass of an embedding, two ways. E is drawn as
+// nn.Embedding(V, d, padding_idx=K) draws it (or comes from --init / --weights), the upstream
+// gradient G = dL/d(lookup) is drawn right after E from the same generator (torch.randn of the
+// ids' shape x d), ones, or given; then dE is computed by the embedding's own backward (a
+// scatter-add that knows padding_idx and scale_grad_by_freq) and by the linear layer's backward
+// one_hot(ids)ᵀ · G (which knows neither). Pure: no printing, no files.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "core/kernels/grad.hpp"
+#include "core/kernels/grad_claims.hpp"
+#include "core/ids.hpp"
+#include "core/matrix.hpp"
+#include "core/kernels/max_norm.hpp"
+#include "core/lessons/report.hpp"
+#include "core/kernels/sparse_grad.hpp"
+
+namespace embdemo {
+
+enum class UpstreamSource { randn, ones, file };
+
+struct GradRequest {
+    IdBatch ids;
+    std::uint64_t vocab_size = 0;
+    bool vocab_inferred = false;
+    std::uint64_t dim = 0;
+    std::uint64_t seed = 123;
+    WeightOrigin origin;
+    std::optional<std::int64_t> padding_idx;  // as given: -V <= K < V (checked by the caller)
+    bool scale_grad_by_freq = false;
+    UpstreamSource upstream = UpstreamSource::randn;
+    // Where the two forms part ways (issue #15):
+    std::optional<MaxNorm> max_norm;  // nn.Embedding(max_norm=M, norm_type=P)
+    bool sparse = false;              // nn.Embedding(sparse=True); not with scale_grad_by_freq
+    std::size_t top = 3;              // swaps per position the views list, 1 <= top <= V
+};
+
+struct GradLesson {
+    GradRequest request;
+    EmbeddingOptions options;  // padding_idx resolved to a row
+    Matrix weight;             // E, V x d
+    Matrix upstream;           // G, n x d (n = B * T)
+    Matrix grad_lookup;        // emb.weight.grad after emb(ids).backward(G), V x d
+    Matrix grad_onehot;        // one_hot(ids)ᵀ · G, V x d
+    GradComparison comparison;
+    GradClaims claims;  // what the views may say about dE's rows, each re-evaluated
+    // With max_norm: E after the forward renormalised it in place (the gradient is unchanged:
+    // no gradient flows through the renormalisation), and what it saw per distinct id.
+    Matrix weight_after;            // V x d, empty without max_norm
+    std::vector<RenormRow> renorm;  // distinct ids ascending, empty without max_norm
+    // With sparse: the COO gradient torch returns, and coalesced.
+    SparseGrad sparse_grad;
+    SparseGrad sparse_coalesced;
+    // dL/dX for X = one_hot(ids) in X @ E, with E as the lookup read it (after max_norm). n x V
+    Matrix grad_onehot_input;
+};
+
+// `weight` is E when it does not come from the generator (--init index, --weights), otherwise
+// empty; `upstream` is G from a file, otherwise empty. With torch's init, E is drawn with the
+// padding row zeroed, as nn.Embedding(V, d, padding_idx=K) does; a table PyTorch would be given
+// (Embedding.from_pretrained) keeps its padding row as it is. The request must be valid.
+GradLesson run_grad_lesson(const GradRequest& request, Matrix weight, Matrix upstream);
+
+}  // namespace embdemo

@@ -1,0 +1,67 @@
+// Everything one demonstration computes, as plain data: the request it answers, the matrices
+// and the verdict. Renderers turn a DemoReport into text; nothing here prints.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "core/kernels/difference.hpp"
+#include "core/kernels/embedding.hpp"
+#include "core/ids.hpp"
+#include "core/matrix.hpp"
+
+namespace embdemo {
+
+// Where E comes from, so that every view can say so.
+struct WeightOrigin {
+    enum class Kind {
+        torch,          // nn.Embedding(V, d) after torch.manual_seed(seed)
+        torch_randint,  // torch.randint(-9, 10, (V, d)) after torch.manual_seed(seed)
+        index_pattern,  // E[k][j] = k * 10^m + j (detail spells the formula)
+        file,           // loaded from a file (detail is its path)
+    };
+    Kind kind = Kind::torch;
+    std::string detail;  // what the views print about a non-torch origin (e.g. a file's path)
+};
+
+struct DemoRequest {
+    TokenIds ids;           // flat, row-major for a batch
+    IdShape shape;          // a list, or B x T
+    IdSource source;        // the text and tokens, when the ids came from --text
+
+    std::uint64_t vocab_size = 0;
+    bool vocab_inferred = false;  // vocab_size came from max(ids) + 1, as the notebook does
+    // Where V came from, so that a view never credits --vocab with a size it did not set.
+    enum class VocabSource {
+        option,          // --vocab
+        largest_id,      // max(ids) + 1 (vocab_inferred)
+        weights_file,    // the rows of --weights
+        gpt2_tokenizer,  // --text or --text-file without --vocab: GPT-2's 50,257 ids
+    };
+    VocabSource vocab_source = VocabSource::option;
+    std::uint64_t dim = 0;
+    std::uint64_t seed = 123;
+    WeightOrigin origin;
+
+    IdBatch id_batch() const { return {ids, shape.batch, shape.seq, shape.batched, source}; }
+};
+
+struct DemoReport {
+    DemoRequest request;
+    Matrix weight;          // E, V x d, from request.origin
+    Matrix onehot;          // X, n x V
+    Matrix lookup;          // E[ids], n x d
+    Matrix onehot_matmul;   // X·E, n x d
+    Matrix linear_output;   // X·Wᵀ with W = Eᵀ (d x V), i.e. nn.Linear(V, d, bias=False)
+    Comparison verdict;          // lookup vs onehot_matmul
+    Comparison linear_verdict;   // lookup vs linear_output
+    std::optional<Difference> difference;  // where and why lookup and onehot_matmul first differ
+};
+
+// Computes the whole demonstration from the request and its embedding matrix E (V x d), however
+// E was made (torch's seeded init, a file, a hand-checkable pattern). The request must already
+// be valid: every id < vocab_size and the sizes within check_demo_sizes.
+DemoReport build_demo_report(const DemoRequest& request, Matrix weight);
+
+}  // namespace embdemo

@@ -1,0 +1,72 @@
+// `embdemo tokens`: how GPT-2's tokenizer turns a text into the ids that index the table. The
+// text is cut into pieces by GPT-2's pattern, one piece is followed through BPE merge by merge,
+// and the glossary's claim that subwords make tables practical gets numbers: the text's distinct
+// words (the book's chapter-2 word split) against its BPE tokens, and a word-level table's rows
+// against GPT-2's 50,257. Pure: no printing, no files.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/gpt2/gpt2_vocab.hpp"
+
+namespace embdemo {
+
+// A well-known word-level embedding table, for the size comparison: GloVe's 6B vectors
+// (Pennington, Socher and Manning, 2014; Wikipedia 2014 + Gigaword 5) have 400,000 words.
+constexpr std::uint64_t k_glove_6b_words = 400000;
+
+struct TokensRequest {
+    std::string text;                  // valid UTF-8 (the caller checks)
+    std::optional<std::size_t> piece;  // the piece to follow through BPE; default: the one with the most merges
+    std::uint64_t dim = 768;           // d for the table sizes (GPT-2 small's by default)
+};
+
+// A piece as cut from the text, by position: a 16 MiB text has millions of pieces, and a string
+// and a vector each took 200 bytes a piece.
+struct TokenPiece {
+    std::size_t offset = 0;    // its bytes: request.text[offset, offset + size)
+    std::size_t size = 0;
+    std::size_t first_id = 0;  // its ids: ids[first_id, first_id + id_count)
+    std::size_t id_count = 0;
+    bool special = false;      // <|endoftext|>
+};
+
+// A piece's ids, where they are in TokensLesson::ids.
+struct IdRange {
+    const std::uint64_t* first = nullptr;
+    const std::uint64_t* last = nullptr;
+    const std::uint64_t* begin() const { return first; }
+    const std::uint64_t* end() const { return last; }
+    std::size_t size() const { return static_cast<std::size_t>(last - first); }
+};
+
+struct TokensLesson {
+    TokensRequest request;
+    std::vector<TokenPiece> pieces;
+    std::size_t followed = 0;          // index into pieces
+    std::vector<BpeMerge> merges;      // BPE's merges of pieces[followed], in order
+    std::vector<std::uint64_t> ids;    // every piece's ids in order
+    std::size_t distinct_tokens = 0;
+    std::size_t words = 0;             // the book's word split: items in the text
+    std::size_t distinct_words = 0;
+
+    std::string_view bytes_of(const TokenPiece& piece) const {
+        return std::string_view(request.text).substr(piece.offset, piece.size);
+    }
+    IdRange ids_of(const TokenPiece& piece) const {
+        return {ids.data() + piece.first_id, ids.data() + piece.first_id + piece.id_count};
+    }
+};
+
+// The request's piece must exist (the caller checks against count_gpt2_pieces).
+TokensLesson run_tokens_lesson(const Gpt2Vocabulary& vocab, const TokensRequest& request);
+
+// The book's SimpleTokenizerV1 split, re.split(r'([,.:;?_!"()\']|--|\s)', text) with blanks
+// dropped: words and punctuation marks, the items a word-level vocabulary needs a row for.
+std::vector<std::string> book_word_split(const std::string& text);
+
+}  // namespace embdemo

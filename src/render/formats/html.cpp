@@ -1,0 +1,118 @@
+#include "render/formats/html.hpp"
+
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "core/limits.hpp"
+#include "render/formats/html_assets.hpp"
+#include "render/formats/svg.hpp"
+#include "render/kit/xml_text.hpp"
+
+namespace embdemo {
+namespace {
+
+std::string join_rows(const std::vector<std::uint64_t>& rows) {
+    std::string text;
+    for (const std::uint64_t row : rows) text += (text.empty() ? "" : " ") + std::to_string(row);
+    return text;
+}
+
+// The drawing's width in px, read from its root element: the page sizes the figure's box from it.
+std::string svg_width(const std::string& svg) {
+    const std::size_t at = svg.find(" width=\"") + 8;
+    return svg.substr(at, svg.find('"', at) - at);
+}
+
+// RFC 4648 base64 of the float32 values' little-endian bytes (the bytes of a little-endian
+// machine, which is every machine embdemo is built for; the page's DataView reads them so).
+std::string base64_floats(const std::vector<float>& values) {
+    constexpr const char* k_digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::vector<unsigned char> bytes(values.size() * sizeof(float));
+    if (!bytes.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
+    std::string out;
+    out.reserve((bytes.size() + 2) / 3 * 4);
+    for (std::size_t i = 0; i < bytes.size(); i += 3) {
+        const std::size_t left = bytes.size() - i;
+        const unsigned group = bytes[i] << 16 | (left > 1 ? bytes[i + 1] << 8 : 0) | (left > 2 ? bytes[i + 2] : 0);
+        out += k_digits[group >> 18 & 63];
+        out += k_digits[group >> 12 & 63];
+        out += left > 1 ? k_digits[group >> 6 & 63] : '=';
+        out += left > 2 ? k_digits[group & 63] : '=';
+    }
+    return out;
+}
+
+std::string render_explorer(const HtmlExplorer& explorer) {
+    std::string out = "<section id=\"explore\"";
+    if (explorer.off.empty()) {
+        out += fmt::format(" data-vocab=\"{}\" data-dim=\"{}\" data-max-ids=\"{}\" data-weights=\"{}\"",
+                           explorer.vocab_size, explorer.dim, k_max_page_ids, explorer.weights);
+    }
+    out += ">\n<h2>Try other ids</h2>\n";
+    if (!explorer.off.empty()) return out + fmt::format("<p id=\"explore-off\">{}</p>\n</section>\n", escape_xml(explorer.off));
+    out += fmt::format(
+        "<p>Type up to {} ids between 0 and {}: this page looks them up in this run's E (its float32 values, "
+        "bit for bit) and multiplies their one-hot rows by E in float32, each product and each sum rounded "
+        "in order of k (Math.fround), as embdemo's in-order reference does.</p>\n",
+        k_max_page_ids, group_thousands(explorer.vocab_size - 1));
+    out += fmt::format("<form id=\"explore-form\"><label for=\"explore-ids\">ids</label>"
+                       "<input id=\"explore-ids\" type=\"text\" inputmode=\"numeric\" autocomplete=\"off\" "
+                       "spellcheck=\"false\" value=\"{}\"><button type=\"submit\">Show</button></form>\n",
+                       escape_xml(explorer.ids));
+    return out + "<p id=\"explore-message\" role=\"status\" aria-live=\"polite\"></p>\n"
+                 "<div id=\"explore-tables\"></div>\n<p id=\"explore-verdict\" aria-live=\"polite\"></p>\n</section>\n";
+}
+
+}  // namespace
+
+HtmlExplorer page_explorer(const Matrix& weight, const TokenIds& ids) {
+    HtmlExplorer explorer;
+    explorer.vocab_size = weight.rows;
+    explorer.dim = weight.cols;
+    for (std::size_t i = 0; i < ids.size() && i < k_max_page_ids; ++i) {
+        explorer.ids += (i == 0 ? "" : ",") + std::to_string(ids[i]);
+    }
+    const std::uint64_t values = std::uint64_t{weight.rows} * weight.cols;
+    if (values > k_max_page_values) {
+        explorer.off = fmt::format(
+            "Off for this run: E has V x d = {} x {} = {} values, and a page embeds E only up to {} values "
+            "(so that it stays small). Try other ids with embdemo --ids ..., or a smaller --vocab or --dim.",
+            group_thousands(weight.rows), group_thousands(weight.cols), group_thousands(values),
+            group_thousands(k_max_page_values));
+    } else {
+        explorer.weights = base64_floats(weight.values);
+    }
+    return explorer;
+}
+
+std::string render_html(const HtmlPage& page) {
+    std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
+    out += fmt::format("<title>{}</title>\n<style>{}</style>\n</head>\n<body data-step=\"1\">\n", escape_xml(page.title),
+                       html_style());
+    out += fmt::format("<header>\n<h1>{}</h1>\n<p>{}</p>\n</header>\n<main>\n", escape_xml(page.title),
+                       escape_xml(page.intro));
+    const std::string svg = render_svg_element(page.figure);
+    out += fmt::format("<figure>\n<div class=\"figure-box\" style=\"--w: {}px\">\n{}</div>\n</figure>\n",
+                       svg_width(svg), svg);
+    out += "<div id=\"steps\">\n";
+    for (std::size_t i = 0; i < page.steps.size(); ++i) {
+        const HtmlStep& step = page.steps[i];
+        out += fmt::format("<section class=\"step\" id=\"step-{}\" data-rows=\"{}\">\n<h2>{}</h2>\n", i + 1,
+                           join_rows(step.rows), escape_xml(step.heading));
+        if (!step.focus.empty()) out += fmt::format("<p class=\"focus\">{}</p>\n", escape_xml(step.focus));
+        out += fmt::format("<pre>{}</pre>\n</section>\n", escape_xml(step.body));
+    }
+    out += "</div>\n";
+    if (page.explorer) out += render_explorer(*page.explorer);
+    out += "</main>\n";
+    out += "<nav><button id=\"prev\" type=\"button\">&#8592; Previous</button><span id=\"counter\">Step 1 of " +
+           std::to_string(page.steps.size()) +
+           "</span><button id=\"next\" type=\"button\">Next &#8594;</button></nav>\n";
+    out += fmt::format("<script>{}</script>\n", html_steps_script());
+    if (page.explorer && page.explorer->off.empty()) out += fmt::format("<script>{}</script>\n", html_explorer_script());
+    return out + "</body>\n</html>\n";
+}
+
+}  // namespace embdemo

@@ -1,0 +1,72 @@
+// --format html: a lesson as one self-contained page for a projector or a phone. Inline CSS and
+// JS only (no fonts, scripts or images from anywhere), the figure inline as SVG at its own size
+// or larger (never shrunk: its numbers stay at 12 CSS px or more, and a figure wider than the
+// screen scrolls inside its box), one section per step with the step's text exactly as the text
+// views print it. The steps' script shows one section at a time and outlines the rows of E the
+// step is about; arrow keys and buttons move between steps; printing shows every step. A page
+// can add an explorer (the lookup lesson does): E embedded bit for bit, and a field where the
+// learner types other ids and sees the lookup, the one-hot rows and the product computed in
+// the page.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/lessons/grad_lesson.hpp"
+#include "core/lessons/report.hpp"
+#include "render/kit/figure_model.hpp"
+
+namespace embdemo {
+
+struct HtmlStep {
+    std::string heading;               // "Step 3 of 7: looking up ids"
+    std::string body;                  // preformatted text, 80 columns
+    std::vector<std::uint64_t> rows;   // rows of E (or dE) outlined while the step is shown
+    std::string focus;                 // the sentence that says which rows and why
+};
+
+// The most values of E a page embeds for its explorer: 256 KiB of float32, about 350 KB of
+// base64 text. Above it the explorer says it is off and why, and the page stays a few hundred
+// kilobytes at GPT-2 size.
+inline constexpr std::uint64_t k_max_page_values = 65'536;
+// The most ids the explorer takes at once (its tables stay a screenful).
+inline constexpr std::uint64_t k_max_page_ids = 32;
+
+// "Try other ids": the page computes, with Math.fround, the lookup E[ids], one_hot(ids) and
+// one_hot(ids) @ E in the in-order float32 arithmetic of core/kernels/embedding's `matmul`, and the
+// verdict line the text view prints, from the bits.
+struct HtmlExplorer {
+    std::uint64_t vocab_size = 0;
+    std::uint64_t dim = 0;
+    std::string ids;       // the field's first value: the run's ids, "2,3,1"
+    std::string weights;   // E's float32 values, little-endian bytes in base64; empty when off
+    std::string off;       // why the explorer is off (E too large); empty when on
+};
+
+struct HtmlPage {
+    std::string title;
+    std::string intro;
+    Figure figure;
+    std::vector<HtmlStep> steps;
+    std::optional<HtmlExplorer> explorer;
+};
+
+std::string render_html(const HtmlPage& page);
+
+// Any lesson with a figure and a text view: one step per text, as the text view prints it,
+// headed "Step i of n", no rows outlined, no explorer.
+HtmlPage lesson_page(std::string title, std::string intro, Figure figure, std::vector<std::string> text_steps);
+
+// The explorer for E (V x d) and the run's ids; off, with the reason, past k_max_page_values.
+HtmlExplorer page_explorer(const Matrix& weight, const TokenIds& ids);
+
+// The notebook lesson: the seven steps of --walkthrough and the lookup figure. `linear_init`
+// as render_walkthrough takes it.
+HtmlPage lookup_page(const DemoReport& report, const Matrix& linear_init, int precision);
+
+// The backward pass: the grad text view, then one step per used row (at most eight).
+HtmlPage grad_page(const GradLesson& lesson, int precision);
+
+}  // namespace embdemo

@@ -1,0 +1,303 @@
+#include "render/formats/html_assets.hpp"
+
+namespace embdemo {
+namespace {
+
+// One column at every width: the figure is wider than half of any screen (1,176 px for three
+// ids), so beside the steps it would be shrunk to illegible numbers. It is drawn at its own size
+// (the SVG's 12 px type) or up to 1.5 times that where the screen is wider, never smaller, and
+// scrolls inside its box; --w is the drawing's width, set on the box by the page.
+constexpr std::string_view k_style = R"page(
+:root { color-scheme: light; }
+* { box-sizing: border-box; }
+html { -webkit-text-size-adjust: 100%; text-size-adjust: 100%; }
+body { margin: 0; font-family: sans-serif; color: #111111; background: #ffffff; line-height: 1.4; }
+header { padding: 0.6rem 1rem; border-bottom: 1px solid #cccccc; }
+h1 { font-size: 1.3rem; margin: 0; }
+header p { margin: 0.3rem 0 0; }
+main { display: grid; grid-template-columns: minmax(0, 1fr); gap: 1rem; padding: 0.8rem 1rem 4.5rem; }
+main > * { min-width: 0; }
+section.step h2, #explore h2 { font-size: 1.1rem; margin: 0 0 0.4rem; }
+p.focus { margin: 0 0 0.4rem; font-weight: bold; }
+pre { margin: 0; font-family: monospace; font-size: clamp(12px, 1.1vw, 16px); overflow-x: auto; }
+figure { margin: 0; }
+.figure-box { overflow: auto; max-height: calc(100vh - 7rem); border: 1px solid #dddddd; }
+.figure-box svg { display: block; max-width: none; height: auto;
+                  width: max(var(--w), min(100%, calc(1.5 * var(--w)))); }
+.figure-box svg text[font-size="10"] { font-size: 12px; }
+figcaption { font-size: 0.9rem; }
+.row.current rect.hl { stroke: #000000; stroke-width: 3; }
+.row.current text { font-weight: bold; }
+#explore form { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; margin: 0 0 0.5rem; }
+#explore input { font-family: monospace; font-size: 1rem; padding: 0.3rem; min-width: 0; flex: 1 1 12rem; max-width: 30rem; }
+#explore button { font-size: 1rem; padding: 0.3rem 1rem; }
+#explore-message { color: #b00020; font-weight: bold; margin: 0 0 0.5rem; }
+#explore-message:empty { display: none; }
+.table-box { overflow-x: auto; margin: 0 0 0.8rem; }
+.table-box h3 { font-size: 1rem; margin: 0 0 0.2rem; font-family: monospace; }
+table.values { border-collapse: collapse; font-family: monospace; font-size: clamp(14px, 1.1vw, 18px); }
+table.values th, table.values td { padding: 0.1rem 0.5rem; text-align: right; white-space: nowrap; }
+table.values thead th { color: #555555; font-weight: normal; border-bottom: 1px solid #999999; }
+table.values tbody th { color: #333333; font-weight: normal; text-align: left; }
+table.values td.one { font-weight: bold; outline: 1.5px solid #000000; outline-offset: -2px; }
+table.values td.differs { font-weight: bold; color: #b00020; }
+#explore-verdict { font-family: monospace; font-size: clamp(14px, 1.1vw, 18px); font-weight: bold; margin: 0; }
+nav { position: fixed; left: 0; right: 0; bottom: 0; display: flex; gap: 1rem; align-items: center;
+      justify-content: center; padding: 0.5rem; background: #f2f2f2; border-top: 1px solid #cccccc; }
+nav button { font-size: 1rem; padding: 0.4rem 1rem; }
+@media print {
+  nav, #explore form { display: none; }
+  main { display: block; padding: 0; }
+  section.step, section.step[hidden] { display: block; break-inside: avoid; margin-bottom: 1rem; }
+  pre { font-size: 9pt; overflow: visible; }
+  figure { break-inside: avoid; margin-bottom: 1rem; }
+  .figure-box { overflow: visible; max-height: none; border: 0; }
+  .figure-box svg { width: 100%; }
+}
+)page";
+
+// Keys typed into the explorer's field edit the field; they do not turn the page.
+constexpr std::string_view k_steps_script = R"page(
+(function () {
+  var steps = Array.prototype.slice.call(document.querySelectorAll("section.step"));
+  if (!steps.length) return;
+  var rows = document.querySelectorAll("[data-e-row]");
+  var prev = document.getElementById("prev");
+  var next = document.getElementById("next");
+  var counter = document.getElementById("counter");
+  var current = 0;
+  function show(index) {
+    current = Math.max(0, Math.min(steps.length - 1, index));
+    steps.forEach(function (step, i) { step.hidden = i !== current; });
+    var wanted = (steps[current].getAttribute("data-rows") || "").split(" ");
+    Array.prototype.forEach.call(rows, function (row) {
+      row.classList.toggle("current", wanted.indexOf(row.getAttribute("data-e-row")) >= 0);
+    });
+    counter.textContent = "Step " + (current + 1) + " of " + steps.length;
+    prev.disabled = current === 0;
+    next.disabled = current === steps.length - 1;
+    document.body.setAttribute("data-step", String(current + 1));
+  }
+  prev.addEventListener("click", function () { show(current - 1); });
+  next.addEventListener("click", function () { show(current + 1); });
+  document.addEventListener("keydown", function (event) {
+    var target = event.target;
+    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA")) return;
+    if (event.altKey || event.ctrlKey || event.metaKey) return;  // Alt+Left is the browser's Back
+    if (event.key === "ArrowRight" || event.key === "PageDown") { show(current + 1); event.preventDefault(); }
+    if (event.key === "ArrowLeft" || event.key === "PageUp") { show(current - 1); event.preventDefault(); }
+    if (event.key === "Home") { show(0); }
+    if (event.key === "End") { show(steps.length - 1); }
+  });
+  show(0);
+})();
+)page";
+
+// Numbers are spelled as embdemo's JSON spells them (render/kit/number_format's shortest_round_trip,
+// fmt 9's "{}": fixed notation for decimal exponents -4 to 15, else 1.5e-05) and the verdict's
+// max abs diff as fmt spells a double, so the page and `--format json` can be compared as text.
+// The product is core/kernels/embedding's in-order `matmul`: from +0.0, acc = fround(acc +
+// fround(E[k][j] * x[k])) for k = 0 .. V-1. PyTorch's `@` (and embdemo's X @ E) go through the
+// BLAS instead; for finite weights both are exact, since every term but one is 0 * E[k][j].
+constexpr std::string_view k_explorer_script = R"page(
+(function () {
+  var root = document.getElementById("explore");
+  if (!root || !root.getAttribute("data-weights")) return;
+  var V = Number(root.getAttribute("data-vocab"));
+  var d = Number(root.getAttribute("data-dim"));
+  var maxIds = Number(root.getAttribute("data-max-ids"));
+  var raw = atob(root.getAttribute("data-weights"));
+  var bytes = new Uint8Array(raw.length);
+  for (var b = 0; b < raw.length; ++b) bytes[b] = raw.charCodeAt(b);
+  var view = new DataView(bytes.buffer);
+  var E = new Float32Array(V * d);
+  for (var e = 0; e < V * d; ++e) E[e] = view.getFloat32(4 * e, true);
+  var field = document.getElementById("explore-ids");
+  var message = document.getElementById("explore-message");
+  var tables = document.getElementById("explore-tables");
+  var verdict = document.getElementById("explore-verdict");
+
+  function bitsOf(x) {
+    var cell = new DataView(new ArrayBuffer(4));
+    cell.setFloat32(0, x, true);
+    return cell.getUint32(0, true);
+  }
+  function hex(bits) { return ("0000000" + bits.toString(16)).slice(-8); }
+  function thousands(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
+  // Digits and decimal exponent of toExponential's text, laid out as fmt 9 lays them out.
+  function layout(text) {
+    var sign = text.charAt(0) === "-" ? "-" : "";
+    var parts = text.slice(sign.length).split("e");
+    var digits = parts[0].replace(".", "");
+    var exp = Number(parts[1]);
+    if (exp < -4 || exp >= 16) {
+      var mag = Math.abs(exp);
+      return sign + digits.charAt(0) + (digits.length > 1 ? "." + digits.slice(1) : "") + "e" +
+             (exp < 0 ? "-" : "+") + (mag < 10 ? "0" : "") + mag;
+    }
+    if (exp < 0) return sign + "0." + new Array(-exp).join("0") + digits;
+    if (digits.length <= exp + 1) return sign + digits + new Array(exp + 2 - digits.length).join("0");
+    return sign + digits.slice(0, exp + 1) + "." + digits.slice(exp + 1);
+  }
+  function special(x) {
+    if (x !== x) return "nan";
+    if (x === Infinity) return "inf";
+    if (x === -Infinity) return "-inf";
+    if (x === 0) return 1 / x < 0 ? "-0" : "0";
+    return "";
+  }
+  // The shortest decimal that reads back as this float32 (through a double, as Python reads JSON).
+  function spellFloat(x) {
+    var text = special(x);
+    if (text) return text;
+    for (var p = 0; p < 9; ++p) {
+      text = x.toExponential(p);
+      if (Math.fround(Number(text)) === x) break;
+    }
+    return layout(text);
+  }
+  function spellDouble(x) { return special(x) || layout(x.toExponential()); }
+
+  function parseIds(text) {
+    var allowed = "(allowed: comma-separated ids 0 to " + thousands(V - 1) + ", e.g. 2,3,1)";
+    if (text.trim() === "") return { error: "type at least one id " + allowed };
+    var items = text.split(",");
+    if (items.length > maxIds) {
+      return { error: items.length + " ids are more than the " + maxIds + " this page shows at once" };
+    }
+    var ids = [];
+    for (var i = 0; i < items.length; ++i) {
+      var item = items[i].trim();
+      if (!/^[0-9]+$/.test(item)) {
+        return { error: "item " + (i + 1) + " \"" + item + "\" is not a non-negative decimal id " + allowed };
+      }
+      var id = item.length > 15 ? Infinity : Number(item);
+      if (id >= V) {
+        return { error: "ids[" + i + "] = " + item.replace(/^0+(?=\d)/, "") + " is out of range for a vocab of " +
+                 thousands(V) + " (allowed: ids 0 to " + thousands(V - 1) + ")" };
+      }
+      ids.push(id);
+    }
+    return { ids: ids };
+  }
+
+  // The columns shown of `count`: all up to 16, else three at each end and the `wanted` ones,
+  // with null where columns are left out.
+  function columns(count, wanted) {
+    var keep = [];
+    for (var c = 0; c < count; ++c) {
+      if (count <= 16 || c < 3 || c >= count - 3 || wanted.indexOf(c) >= 0) keep.push(c);
+    }
+    var shown = [];
+    keep.forEach(function (c, i) {
+      if (i > 0 && c !== keep[i - 1] + 1) shown.push(null);
+      shown.push(c);
+    });
+    return shown;
+  }
+  function element(tag, text, className) {
+    var node = document.createElement(tag);
+    if (text !== undefined) node.textContent = text;
+    if (className) node.className = className;
+    return node;
+  }
+  // One table: title, column labels, and a row per id with cell(i, c) -> {value, className}.
+  function table(id, title, cols, labels, cell) {
+    var box = element("div", undefined, "table-box");
+    box.appendChild(element("h3", title));
+    var t = element("table", undefined, "values");
+    t.id = id;
+    var head = element("tr");
+    head.appendChild(element("th", ""));
+    cols.forEach(function (c) { head.appendChild(element("th", c === null ? "..." : String(c))); });
+    t.appendChild(element("thead")).appendChild(head);
+    var body = t.appendChild(element("tbody"));
+    labels.forEach(function (label, i) {
+      var tr = body.appendChild(element("tr"));
+      tr.appendChild(element("th", label));
+      cols.forEach(function (c) {
+        if (c === null) { tr.appendChild(element("td", "...")); return; }
+        var value = cell(i, c);
+        var td = tr.appendChild(element("td", value.text, value.className));
+        td.setAttribute("data-col", String(c));
+        if (value.bits !== undefined) td.setAttribute("data-bits", hex(value.bits));
+      });
+    });
+    box.appendChild(t);
+    return box;
+  }
+
+  function update() {
+    var parsed = parseIds(field.value);
+    tables.textContent = "";
+    verdict.textContent = "";
+    if (parsed.error) {
+      message.textContent = parsed.error;
+      field.setAttribute("aria-invalid", "true");
+      return;
+    }
+    message.textContent = "";
+    field.removeAttribute("aria-invalid");
+    var ids = parsed.ids, n = ids.length;
+    var lookup = new Float32Array(n * d), product = new Float32Array(n * d);
+    for (var i = 0; i < n; ++i) {
+      for (var j = 0; j < d; ++j) {
+        lookup[i * d + j] = E[ids[i] * d + j];
+        // Row i of one_hot(ids) times column j of E, every term and every sum rounded.
+        var acc = 0;
+        for (var k = 0; k < V; ++k) acc = Math.fround(acc + Math.fround(E[k * d + j] * (k === ids[i] ? 1 : 0)));
+        product[i * d + j] = acc;
+      }
+    }
+    var differing = 0, maxDiff = 0;
+    var differs = new Uint8Array(n * d);
+    for (var v = 0; v < n * d; ++v) {
+      if (bitsOf(lookup[v]) === bitsOf(product[v])) continue;
+      differs[v] = 1;
+      ++differing;
+      var diff = Math.abs(lookup[v] - product[v]);
+      if (diff !== diff) maxDiff = NaN;
+      else if (maxDiff === maxDiff && diff > maxDiff) maxDiff = diff;
+    }
+    var positions = ids.map(function (id, i) { return "ids[" + i + "] = " + id; });
+    var dims = columns(d, []);
+    function float(values) {
+      return function (i, c) {
+        var x = values[i * d + c];
+        return { text: spellFloat(x), bits: bitsOf(x), className: differs[i * d + c] ? "differs" : "" };
+      };
+    }
+    tables.appendChild(table("explore-onehot", "one_hot(ids)   " + n + " x " + thousands(V), columns(V, ids), positions,
+      function (i, c) { return { text: c === ids[i] ? "1" : "0", className: c === ids[i] ? "one" : "" }; }));
+    tables.appendChild(table("explore-lookup", "E[ids], the lookup   " + n + " x " + d, dims,
+      ids.map(function (id) { return "E[" + id + "]"; }), float(lookup)));
+    tables.appendChild(table("explore-product", "one_hot(ids) @ E, in order   " + n + " x " + d, dims,
+      ids.map(function (id, i) { return "row " + i; }), float(product)));
+    var total = n * d;
+    if (differing === 0) {
+      var all = total === 1 ? "the only value" : total === 2 ? "both values" : "all " + thousands(total) + " values";
+      verdict.textContent = "verdict: IDENTICAL -- " + all + " " + (total === 1 ? "agrees" : "agree") +
+                            " bit for bit, max abs diff 0";
+    } else {
+      var some = total === 1 ? "the only value differs"
+               : differing === total ? (total === 2 ? "both values" : "all " + thousands(total) + " values") + " differ"
+               : thousands(differing) + " of " + thousands(total) + " values " + (differing === 1 ? "differs" : "differ");
+      verdict.textContent = "verdict: DIFFERENT -- " + some + ", max abs diff " + spellDouble(maxDiff);
+    }
+  }
+  field.addEventListener("input", update);
+  document.getElementById("explore-form").addEventListener("submit", function (event) {
+    event.preventDefault();
+    update();
+  });
+  update();
+})();
+)page";
+
+}  // namespace
+
+std::string_view html_style() { return k_style; }
+std::string_view html_steps_script() { return k_steps_script; }
+std::string_view html_explorer_script() { return k_explorer_script; }
+
+}  // namespace embdemo

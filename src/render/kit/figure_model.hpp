@@ -1,0 +1,72 @@
+// A figure of a run as plain data: panels of matrices joined by operators ("x", "=") or by
+// arrows (a lookup: id -> row of E -> row of the result), every cell already spelled as the
+// text view spells it, large matrices summarised by the text view's own row and column choice.
+// render/formats/svg draws a Figure; render/formats/html embeds that drawing. Nothing here knows SVG.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace embdemo {
+
+inline constexpr int k_no_key = -1;
+
+// One visible row of a matrix in the figure; `gap` rows stand for elided runs ("...").
+struct FigureRow {
+    bool gap = false;
+    std::string label;               // "2", "ids[0]", "E[2]"
+    std::vector<std::string> cells;  // one per visible column, "..." in a column gap
+    std::vector<bool> marked;        // cells that carry the meaning (the 1s of a one-hot row)
+    int key = k_no_key;              // the id group this row belongs to (colour and mark)
+    std::string note;                // written right of the row: "< ids[0], ids[2]"
+    long long table_row = -1;        // the row of E (or dE) this is, for the HTML highlight
+};
+
+struct FigureMatrix {
+    std::string name;   // "E", "X = one_hot(idx)"
+    std::string shape;  // "4 x 5"
+    std::vector<std::string> col_labels;  // "" for a column gap
+    std::vector<FigureRow> rows;
+};
+
+// An arrow between rows (indexes into FigureMatrix::rows) of two neighbouring matrices.
+struct FigureArrow {
+    std::size_t from = 0;
+    std::size_t to = 0;
+    int key = k_no_key;
+};
+
+// Matrices left to right; between item i and i+1 either an operator or arrows.
+struct FigurePanel {
+    std::string title;
+    std::vector<FigureMatrix> items;
+    std::vector<std::string> ops;                  // items.size() - 1 entries; "" where arrows go
+    std::vector<std::vector<FigureArrow>> arrows;  // per gap, used where ops is ""
+};
+
+// A quantity with no matrix to show, such as a count of operations: one labelled bar.
+struct FigureBar {
+    std::string label;       // "forward: dense X @ E"
+    double value = 0.0;      // > 0 to be drawn; a 0 gets its label and no bar
+    std::string value_text;  // "52.7 G", as the text view spells it
+    int key = k_no_key;
+};
+
+// Horizontal bars on a log axis, for counts that differ by orders of magnitude.
+struct FigureChart {
+    std::string title;
+    std::string unit;  // what the axis counts: "operations"
+    std::vector<FigureBar> bars;
+};
+
+struct Figure {
+    std::string title;
+    std::vector<std::string> keys;      // keys[k]: what key k means ("id 2 (ids[0])")
+    std::vector<FigurePanel> panels;    // stacked top to bottom
+    std::optional<FigureChart> chart;   // under the panels
+    std::vector<std::string> caption;   // sentences under the panels, from the run's numbers
+};
+
+}  // namespace embdemo

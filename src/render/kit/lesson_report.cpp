@@ -1,0 +1,266 @@
+#include "render/kit/lesson_report.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <xtensor/xadapt.hpp>
+#include <xtensor/xstrided_view.hpp>
+
+#include "core/limits.hpp"
+#include "render/kit/delimited.hpp"
+#include "render/kit/json_text.hpp"
+#include "render/kit/markdown_text.hpp"
+#include "render/kit/number_format.hpp"
+#include "render/kit/table.hpp"
+
+namespace embdemo {
+namespace {
+
+bool wanted(const LessonTable& table, const std::vector<std::string>& show) {
+    return show.empty() || std::find(show.begin(), show.end(), table.name) != show.end();
+}
+
+// `column`: the value's index along the last axis, which is the matrix's columns.
+std::string cell(const LessonTable& table, float value, std::size_t column) {
+    return table.integral_column(column) ? fmt::format("{}", static_cast<long long>(value)) : json_number(value);
+}
+
+// Rows of a table with whole-number columns beside float ones, as delimited_rows writes each kind.
+std::string mixed_rows(const LessonTable& table, char delimiter) {
+    const Matrix& m = *table.matrix;
+    std::string out;
+    for (std::size_t r = 0; r < m.rows; ++r) {
+        for (std::size_t c = 0; c < m.cols; ++c) {
+            if (c) out += delimiter;
+            out += table.integral_column(c) ? fmt::format("{}", static_cast<long long>(m.at(r, c)))
+                                            : shortest_round_trip(m.at(r, c));
+        }
+        out += '\n';
+    }
+    return out;
+}
+
+std::string table_rows(const LessonTable& table, char delimiter) {
+    if (table.cell_text) {
+        std::string out;
+        for (std::size_t r = 0; r < table.matrix->rows; ++r) {
+            for (std::size_t c = 0; c < table.matrix->cols; ++c) out += (c ? std::string(1, delimiter) : "") + table.cell_text(r, c);
+            out += '\n';
+        }
+        return out;
+    }
+    if (table.integral_columns.empty()) return delimited_rows(*table.matrix, delimiter, table.integral);
+    return mixed_rows(table, delimiter);
+}
+
+// Nested lists following the table's shape, walked by xtensor over the matrix's own buffer
+// (an adaptor, no copy): the rows of the last axis are one line each, the outer axes open a line
+// per entry, indented by depth. `prefix` holds the indices of the outer axes taken so far, so
+// that every row is one strided view of the same adaptor; a view of a view would be a new type
+// per axis, and the rank is only known at run time. xtensor stays in this file, not in
+// lesson_report.hpp, which 36 translation units include (about 1 s of compiling each).
+template <class Tensor>
+void append_nested(std::string& out, const LessonTable& table, const Tensor& tensor,
+                   xt::xstrided_slice_vector& prefix, std::size_t indent) {
+    const std::size_t axis = prefix.size();
+    const std::size_t extent = tensor.shape(axis);
+    out += '[';
+    if (axis + 1 == tensor.dimension()) {
+        // A row of a row-major tensor is contiguous: its linear iterators walk the buffer
+        // directly; the view's own iterators (a stepper per element) made the writer up to 12%
+        // slower than the stride loops it replaced (docs/design.md, "xtensor: where and why").
+        const auto row = xt::strided_view(tensor, prefix);
+        std::size_t column = 0;
+        for (auto value = row.linear_cbegin(); value != row.linear_cend(); ++value, ++column) {
+            out += (column ? ", " : "") + cell(table, *value, column);
+        }
+        out += ']';
+        return;
+    }
+    for (std::size_t i = 0; i < extent; ++i) {
+        out += (i ? ",\n" : "\n") + std::string(indent + 2, ' ');
+        prefix.push_back(static_cast<std::ptrdiff_t>(i));
+        append_nested(out, table, tensor, prefix, indent + 2);
+        prefix.pop_back();
+    }
+    out += extent ? '\n' + std::string(indent, ' ') + ']' : "]";
+}
+
+}  // namespace
+
+bool LessonTable::integral_column(std::size_t column) const {
+    return integral || std::find(integral_columns.begin(), integral_columns.end(), column) != integral_columns.end();
+}
+
+const Matrix* own_matrix(LessonReport& report, Matrix matrix) {
+    report.owned.push_back(std::make_shared<const Matrix>(std::move(matrix)));
+    return report.owned.back().get();
+}
+
+std::vector<std::size_t> rows_shape(std::size_t batch, std::size_t seq, bool batched, std::size_t cols) {
+    if (batched) return {batch, seq, cols};
+    return {batch * seq, cols};
+}
+
+void append_json_table(std::string& out, const LessonTable& table) {
+    const std::vector<float>& values = table.matrix->values;
+    const auto tensor = xt::adapt(values.data(), values.size(), xt::no_ownership(), table.shape);
+    xt::xstrided_slice_vector prefix;
+    prefix.reserve(table.shape.size());
+    append_nested(out, table, tensor, prefix, 2);
+}
+
+void add_id_source(LessonReport& report, const IdBatch& ids) {
+    if (!ids.source.from_text()) return;
+    auto& head = report.head;
+    auto after_ids = std::find_if(head.begin(), head.end(), [](const LessonField& field) { return field.name == "ids"; });
+    if (after_ids != head.end()) ++after_ids;
+    head.insert(after_ids, {{"text", json_string(ids.source.text)}, {"tokens", tokens_json(ids)}});
+}
+
+std::string render_lesson_json(const LessonReport& report, const std::vector<std::string>& show) {
+    // Written in place, its fields' size reserved: a report can hold hundreds of megabytes of
+    // pre-spelled JSON (every piece of a 16 MiB text), which a copy per field would double.
+    std::size_t fields_size = 0;
+    for (const auto* fields : {&report.head, &report.checks}) {
+        for (const LessonField& field : *fields) fields_size += field.name.size() + field.json.size() + 8;
+    }
+    std::string out = "{\n";
+    out.reserve(fields_size + 4);
+    bool first = true;
+    const auto open = [&](const std::string& name) {
+        out += first ? "  \"" : ",\n  \"";
+        out += name;
+        out += "\": ";
+        first = false;
+    };
+    for (const LessonField& field : report.head) {
+        open(field.name);
+        out += field.json;
+    }
+    for (const LessonTable& table : report.tables) {
+        if (!table.in_json || !wanted(table, show)) continue;
+        open(table.name);
+        append_json_table(out, table);
+    }
+    for (const LessonField& field : report.checks) {
+        open(field.name);
+        out += field.json;
+    }
+    out += first ? "}\n" : "\n}\n";
+    return out;
+}
+
+std::string render_lesson_delimited(const LessonReport& report, char delimiter,
+                                    const std::vector<std::string>& show) {
+    std::string out;
+    for (const LessonTable& table : report.tables) {
+        if (!wanted(table, show)) continue;
+        if (show.size() == 1) return table_rows(table, delimiter);
+        if (!out.empty()) out += '\n';
+        out += fmt::format("# {} ({}) {}", table.name, table.formula, fmt::join(table.shape, " x "));
+        if (!table.columns.empty()) out += fmt::format(": {}", fmt::join(table.columns, ", "));
+        out += '\n' + table_rows(table, delimiter);
+    }
+    return out;
+}
+
+namespace {
+
+// The longest value a list item shows: a 1 MiB --text is summarised, as the tables are.
+constexpr std::size_t k_max_markdown_value_chars = 1000;
+
+// A JSON value as Markdown code: strings without their quotes, everything else as written. The
+// code span outlasts any run of backticks inside, so a --text with a backtick cannot close it
+// and let its own HTML through.
+std::string markdown_value(const std::string& json) {
+    const bool plain_string = json.size() >= 2 && json.front() == '"' && json.back() == '"' &&
+                              json.find('\\') == std::string::npos;
+    const std::string value = plain_string ? json.substr(1, json.size() - 2) : json;
+    const std::string_view kept = cut_for_markdown(value, k_max_markdown_value_chars);
+    if (kept.size() == value.size()) return markdown_code(value);
+    const std::size_t chars = static_cast<std::size_t>(
+        std::count_if(value.begin(), value.end(), [](char ch) { return (static_cast<unsigned char>(ch) & 0xc0) != 0x80; }));
+    return markdown_code(std::string(kept) + "...") +
+           fmt::format(" (the first {} of {} characters; --format json has them all)", k_max_markdown_value_chars,
+                       group_thousands(chars));
+}
+
+// A row's text in a table cell: cut, then escaped outside code, where every '|' keeps its
+// backslash and every backslash is doubled, so no reading of GFM's table rule lets a token end
+// its cell (in a code span a backslash escapes nothing, and "\\|" would be ambiguous).
+std::string markdown_row_text(const std::string& text) {
+    const std::string_view kept = cut_for_markdown(text, k_row_text_chars);
+    return '"' + markdown_escape(kept) + (kept.size() < text.size() ? "\"..." : "\"");
+}
+
+std::string markdown_table(const LessonTable& table, int precision) {
+    const Matrix& m = *table.matrix;
+    const bool summarise = should_summarise(m.rows, m.cols);
+    const auto rows = visible_positions(m.rows, summarise, table.keep_rows);
+    const auto cols = visible_positions(m.cols, summarise);
+    // The number format comes from the float columns alone: a step number must not make a
+    // table of small deltas fixed-point.
+    std::vector<std::size_t> float_cols;
+    for (const std::size_t c : cols) {
+        if (c != k_gap && !table.integral_column(c)) float_cols.push_back(c);
+    }
+    NumberFormat format = visible_format(m, rows, float_cols, precision);
+    format.width = 0;
+    // A table of records numbers them "#": their own columns may hold a "row" (of E).
+    std::vector<std::string> header{table.columns.empty() ? "row" : "#"};
+    if (table.row_text) header.push_back(table.row_text_name);
+    for (const std::size_t c : cols) {
+        header.push_back(c == k_gap ? "..." : c < table.columns.size() ? table.columns[c] : std::to_string(c));
+    }
+    std::string out = "| " + fmt::format("{}", fmt::join(header, " | ")) + " |\n|";
+    for (std::size_t i = 0; i < header.size(); ++i) out += i == 0 || (i == 1 && table.row_text) ? " --- |" : " ---: |";
+    out += '\n';
+    for (const std::size_t r : rows) {
+        std::vector<std::string> cells{r == k_gap ? "..." : std::to_string(r)};
+        if (table.row_text) cells.push_back(r == k_gap ? "..." : markdown_row_text(table.row_text(r)));
+        for (const std::size_t c : cols) {
+            if (r == k_gap || c == k_gap) {
+                cells.push_back("...");
+            } else if (table.cell_text) {
+                cells.push_back(markdown_escape(table.cell_text(r, c)));
+            } else if (table.integral_column(c)) {
+                cells.push_back(fmt::format("{}", static_cast<long long>(m.at(r, c))));
+            } else {
+                cells.push_back(format_number(m.at(r, c), format));
+            }
+        }
+        out += "| " + fmt::format("{}", fmt::join(cells, " | ")) + " |\n";
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string render_lesson_markdown(const LessonReport& report, const std::string& title, int precision) {
+    std::string out = "## " + title + "\n\n";
+    for (const LessonField& field : report.head) {
+        if (field.name != "schema") out += fmt::format("- {}: {}\n", field.name, markdown_value(field.json));
+    }
+    for (const LessonTable& table : report.tables) {
+        out += fmt::format("\n**{}** ({}), {}{}\n\n", table.name, table.formula, fmt::join(table.shape, " x "),
+                           table.shape.size() > 2 ? " (rows flattened)" : "");
+        out += markdown_table(table, precision);
+    }
+    out += '\n';
+    for (const LessonField& field : report.checks) {
+        // Structured checks (lists of objects) are for machines; the JSON carries them.
+        if (field.json.find('{') == std::string::npos) {
+            out += fmt::format("- {}: {}\n", field.name, markdown_value(field.json));
+        }
+    }
+    return out;
+}
+
+std::string table_names(const LessonReport& report) {
+    std::string names;
+    for (const LessonTable& table : report.tables) names += (names.empty() ? "" : ", ") + table.name;
+    return names;
+}
+
+}  // namespace embdemo

@@ -1,0 +1,171 @@
+#include "render/views/train_text.hpp"
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/limits.hpp"
+#include "render/kit/number_format.hpp"
+#include "render/kit/paint.hpp"
+#include "render/kit/table.hpp"
+#include "render/kit/text_sections.hpp"
+
+namespace embdemo {
+namespace {
+
+// Rows listed per step; more are counted.
+constexpr std::size_t k_max_listed_rows = 8;
+
+// Python's repr of a float hyper-parameter, as the optimizer's repr shows it.
+std::string python_float(double value) { return fmt::format("{}", value); }
+
+std::string batch_text(const TokenIds& batch) { return format_ids(batch); }
+
+// "3 of 5 rows moved (1 outside the batch)", worded for all, one and none.
+std::string moved_summary(std::size_t moved, std::size_t outside, std::size_t vocab) {
+    if (moved == 0) return fmt::format("no row of {} moved", group_thousands(vocab));
+    std::string rows;
+    if (moved == vocab) {
+        rows = vocab == 1 ? "the one row" : fmt::format("all {} rows", group_thousands(vocab));
+    } else {
+        rows = fmt::format("{} of {} rows", group_thousands(moved), group_thousands(vocab));
+    }
+    const std::string where = outside == 0 ? (moved == 1 ? "in the batch" : "all in the batch")
+                                           : group_thousands(outside) + " outside the batch";
+    return fmt::format("{} moved ({})", rows, where);
+}
+
+std::string step_lines(const TrainingStep& step, std::size_t index, std::size_t vocab, Palette palette) {
+    std::string out = paint(fmt::format("Step {}: batch {}", index + 1, batch_text(step.batch)), Paint::heading,
+                            palette) + '\n';
+    std::size_t moved_outside = 0;
+    for (const RowChange& change : step.changed) moved_outside += !change.in_batch;
+    const std::set<std::uint64_t> used(step.batch.begin(), step.batch.end());
+    for (std::size_t i = 0; i < step.changed.size() && i < k_max_listed_rows; ++i) {
+        const RowChange& change = step.changed[i];
+        const std::string where = change.in_batch ? "in this batch" : paint("NOT in this batch", Paint::bad, palette);
+        out += fmt::format("  row {:>6}  moved by up to {}   {}\n", change.row,
+                           shortest_round_trip(static_cast<float>(change.max_abs_delta)), where);
+    }
+    if (step.changed.size() > k_max_listed_rows) {
+        out += fmt::format("  ... {} more rows moved\n", group_thousands(step.changed.size() - k_max_listed_rows));
+    }
+    const std::size_t unchanged = vocab - step.changed.size();
+    std::size_t used_unchanged = 0;
+    for (const std::uint64_t id : used) {
+        used_unchanged += std::none_of(step.changed.begin(), step.changed.end(),
+                                       [&](const RowChange& c) { return c.row == id; });
+    }
+    out += "  " + moved_summary(step.changed.size(), moved_outside, vocab);
+    if (unchanged != 0 && !step.changed.empty()) {
+        out += fmt::format("; {} did not{}", group_thousands(unchanged),
+                           used_unchanged ? fmt::format(", {} of them in the batch", used_unchanged) : "");
+    }
+    out += '\n';
+    return out;
+}
+
+// Why rows outside a batch moved: each cause the run shows (RowChange's decayed, carried),
+// with how many of those moves it covers.
+std::string outside_reason(const OptimizerSettings& settings, const TrainingRun& run) {
+    std::size_t decayed = 0;
+    std::size_t carried = 0;
+    std::size_t total = 0;
+    for (const TrainingStep& step : run.steps) {
+        for (const RowChange& change : step.changed) {
+            if (change.in_batch) continue;
+            ++total;
+            decayed += change.decayed;
+            carried += change.carried;
+        }
+    }
+    const char* name = settings.kind == OptimizerKind::sgd ? "SGD" : settings.kind == OptimizerKind::adam ? "Adam" : "AdamW";
+    std::vector<std::string> causes;
+    // "by weight_decay" alone when it is the only cause of every move; "N of them by" otherwise.
+    const auto share = [&](std::size_t count) {
+        return count == total ? std::string("by") : fmt::format("{} of them by", group_thousands(count));
+    };
+    if (decayed != 0) {
+        causes.push_back(fmt::format(
+            "{} weight_decay, {}", share(decayed),
+            settings.kind == OptimizerKind::adamw ? "which shrinks every non-zero row by lr * weight_decay * E each step"
+                                                  : "which adds weight_decay * E to the gradient of every non-zero row"));
+    }
+    if (carried != 0) {
+        causes.push_back(fmt::format("{} {} kept from earlier steps", share(carried),
+                                     settings.kind == OptimizerKind::sgd ? "the momentum buffer"
+                                                                         : fmt::format("{}'s running averages (exp_avg, exp_avg_sq)", name)));
+    }
+    return fmt::format("{}", fmt::join(causes, "; "));
+}
+
+}  // namespace
+
+std::string training_summary(const TrainingArgs& args, const TrainingRun& run) {
+    std::size_t outside = 0;
+    std::size_t moves = 0;
+    for (const TrainingStep& step : run.steps) {
+        moves += step.changed.size();
+        for (const RowChange& change : step.changed) outside += !change.in_batch;
+    }
+    if (moves == 0) {
+        return std::string("No row of E moved: ") +
+               (args.optimizer.lr == 0.0 ? "with lr=0 a step changes nothing"
+                                         : "every update was 0 or too small to change a float32 value of E") +
+               ", so this run cannot show which rows a step updates.";
+    }
+    if (outside == 0) {
+        return "Every row that moved was in its step's batch: the gradient is 0 elsewhere, and " +
+               describe_optimizer(args.optimizer) + " moves only rows with a gradient. This is the "
+               "glossary's \"update only the rows used in the current batch\".";
+    }
+    return fmt::format("{} outside {} step's batch: {}. The gradient still touches only the used rows; the "
+                       "optimizer does not.",
+                       outside == 1 ? std::string("1 row move happened") : group_thousands(outside) + " row moves happened",
+                       outside == 1 ? "its" : "their", outside_reason(args.optimizer, run));
+}
+
+std::string describe_optimizer(const OptimizerSettings& settings) {
+    switch (settings.kind) {
+        case OptimizerKind::sgd:
+            return fmt::format("torch.optim.SGD(lr={}, momentum={}, weight_decay={})", python_float(settings.lr),
+                               python_float(settings.momentum), python_float(settings.weight_decay));
+        case OptimizerKind::adam:
+        case OptimizerKind::adamw: break;
+    }
+    return fmt::format("torch.optim.{}(lr={}, betas=({}, {}), eps={}, weight_decay={})",
+                       settings.kind == OptimizerKind::adam ? "Adam" : "AdamW", python_float(settings.lr),
+                       python_float(settings.beta1), python_float(settings.beta2), python_float(settings.eps),
+                       python_float(settings.weight_decay));
+}
+
+std::string render_train_text(const TrainingArgs& args, const TrainingRun& run, const TextOptions& options) {
+    std::string out = "Optimizer steps: which rows of E move\n";
+    const std::size_t batches = args.ids.batched ? args.ids.batch : 1;
+    const std::string ids = "  ids    " + format_id_batch(args.ids);
+    const std::string steps = batches > 1 ? fmt::format("({} batches: step t uses row t mod {})", batches, batches)
+                                          : std::string("(the same batch every step)");
+    // As the table line below: the note on a line of its own when both would not fit 80 columns.
+    out += ids + (ids.size() + 2 + steps.size() <= 80 ? "  " : "\n         ") + steps + '\n';
+    const std::string table = fmt::format("  table  nn.Embedding({}, {}{}{})", args.vocab_size, args.dim,
+                       args.embedding.padding_row ? fmt::format(", padding_idx={}", *args.embedding.padding_row) : "",
+                       args.sparse ? ", sparse=True" : "");
+    const std::string seeded = fmt::format("after torch.manual_seed({})", args.seed);
+    // The seed goes on a line of its own when both would not fit 80 columns.
+    out += table + (table.size() + 2 + seeded.size() <= 80 ? "  " : "\n         ") + seeded + '\n';
+    out += fmt::format("  G      {} per step, drawn after E and the earlier steps\n",
+                       args.upstream == UpstreamKind::randn ? "torch.randn(T, d)" : "torch.ones(T, d)");
+    out += wrap_words(describe_optimizer(args.optimizer), "  optim  ", "         ");
+    out += "\nE before the first step\n" + render_plain_matrix(run.initial_weight, options);
+    for (std::size_t t = 0; t < run.steps.size(); ++t) {
+        out += '\n' + step_lines(run.steps[t], t, args.vocab_size, options.palette);
+    }
+    out += "\nE after the last step\n" + render_plain_matrix(run.steps.back().weight, options);
+    return out + '\n' + wrap_words(training_summary(args, run), "", "");
+}
+
+
+}  // namespace embdemo
