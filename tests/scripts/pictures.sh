@@ -72,13 +72,16 @@ sys.exit(failed)
 PY
 [ $checked -ge 6 ] || fail "only $checked picture cases found in $cases"
 
-# The README's figure: the arguments in its <?embdemo-args ...?> line, run again.
-command_line=$(sed -n "s/^<?embdemo-args \(.*\)?>$/\1/p" "$figure")
-[ -n "$command_line" ] || fail "$figure: no <?embdemo-args ARGS?> line says how it was made"
-# shellcheck disable=SC2086
-{ head -2 "$figure"; "$binary" $command_line | tail -n +2; } > "$work/figure.svg"
-cmp -s "$figure" "$work/figure.svg" ||
-  fail "$figure differs from what embdemo $command_line draws now: regenerate it (README, Pictures and slides)"
+# The committed figures (the README's and docs/figures/): the arguments in each one's
+# <?embdemo-args ...?> line, run again.
+for committed in "$figure" "$(dirname "$figure")"/figures/*.svg; do
+  command_line=$(sed -n "s/^<?embdemo-args \(.*\)?>$/\1/p" "$committed")
+  [ -n "$command_line" ] || fail "$committed: no <?embdemo-args ARGS?> line says how it was made"
+  # shellcheck disable=SC2086
+  { head -2 "$committed"; "$binary" $command_line | tail -n +2; } > "$work/figure.svg"
+  cmp -s "$committed" "$work/figure.svg" ||
+    fail "$committed differs from what embdemo $command_line draws now: tools/update_figure.sh redraws it"
+done
 
-[ $failed = 0 ] && echo "pictures: $checked svg/html/python outputs and docs/figure.svg checked"
+[ $failed = 0 ] && echo "pictures: $checked svg/html/python outputs and the committed figures checked"
 exit $failed
