@@ -77,6 +77,9 @@ for text in "${texts[@]}"; do
     check positions positions --format markdown "$source" "$value" --dim 2
     check tied tied --format markdown "$source" "$value" --dim 2
     check factor factor --format markdown "$source" "$value" --dim 4 --rank 2
+    check tokens tokens --format markdown "$source" "$value"
+    check optimizer grad --format markdown "$source" "$value" --dim 2 --optimizer sgd --steps 2
+    check cost cost --format markdown "$source" "$value" --dim 2
   done
 done
 # The loader's batch (a text of at least 3 tokens here).
