@@ -40,10 +40,8 @@ ParseResult<Matrix> load_upstream(const Options& options, std::uint64_t dim) {
 // --optimizer: a few torch.optim steps, and which rows each one moves.
 int run_training_steps(const Options& options) {
     TrainingArgs args;
+    args.sizes() = options.request.sizes();
     args.ids = options.id_batch;
-    args.vocab_size = options.request.vocab_size;
-    args.dim = options.request.dim;
-    args.seed = options.request.seed;
     if (options.grad.padding_idx) {
         args.embedding.padding_row = resolve_padding_idx(*options.grad.padding_idx, args.vocab_size).value();
     }
@@ -117,11 +115,8 @@ int run_grad(const Options& options) {
         return k_exit_usage;
     }
     GradRequest request;
+    request.sizes() = demo.sizes();  // a --weights file has set V and d by now
     request.ids = options.id_batch;
-    request.vocab_size = demo.vocab_size;
-    request.vocab_inferred = demo.vocab_inferred;
-    request.dim = demo.dim;
-    request.seed = demo.seed;
     request.origin = demo.origin;
     request.padding_idx = options.grad.padding_idx;
     request.scale_grad_by_freq = options.grad.scale_grad_by_freq;

@@ -1,4 +1,4 @@
-// The fields every table lesson's request shares, filled from the validated options.
+// A table lesson's request with the sizes and seed validation filled (core/table_sizes.hpp).
 #pragma once
 
 #include <cstddef>
@@ -16,10 +16,7 @@ namespace embdemo {
 template <typename Request>
 Request table_request(const Options& options) {
     Request request;
-    request.vocab_size = options.request.vocab_size;
-    request.vocab_inferred = options.request.vocab_inferred;
-    request.dim = options.request.dim;
-    request.seed = options.request.seed;
+    request.sizes() = options.request.sizes();
     return request;
 }
 

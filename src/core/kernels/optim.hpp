@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/kernels/embedding.hpp"
+#include "core/table_sizes.hpp"
 #include "core/kernels/grad.hpp"
 #include "core/ids.hpp"
 #include "core/matrix.hpp"
@@ -75,11 +76,8 @@ enum class UpstreamKind { randn, ones };
 //     G = torch.randn(T, d) (or torch.ones(T, d))
 //     opt.zero_grad(); emb(batch).backward(G); opt.step()
 // Ids are validated by the caller (every id < vocab_size).
-struct TrainingArgs {
+struct TrainingArgs : TableSizes {
     IdBatch ids;
-    std::size_t vocab_size = 0;
-    std::size_t dim = 0;
-    std::uint64_t seed = 0;
     EmbeddingOptions embedding;
     UpstreamKind upstream = UpstreamKind::randn;
     OptimizerSettings optimizer;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/ids.hpp"
+#include "core/table_sizes.hpp"
 #include "core/matrix.hpp"
 
 namespace embdemo {
@@ -19,12 +20,8 @@ enum class BagMode { sum, mean, max };
 
 const char* bag_mode_name(BagMode mode);  // "sum", "mean", "max"
 
-struct BagRequest {
+struct BagRequest : TableSizes {
     Bags bags;
-    std::uint64_t vocab_size = 0;
-    bool vocab_inferred = false;
-    std::uint64_t dim = 0;
-    std::uint64_t seed = 123;
     BagMode mode = BagMode::mean;              // PyTorch's default
     std::optional<std::int64_t> padding_idx;   // as given: -V <= K < V (checked by the caller)
     std::vector<float> per_sample_weights;     // one per id (sum mode only), or empty

@@ -8,18 +8,15 @@
 #include <cstdint>
 
 #include "core/kernels/embedding.hpp"
+#include "core/table_sizes.hpp"
 #include "core/ids.hpp"
 #include "core/matrix.hpp"
 
 namespace embdemo {
 
-struct FactorRequest {
+struct FactorRequest : TableSizes {
     IdBatch ids;
-    std::uint64_t vocab_size = 0;
-    bool vocab_inferred = false;
-    std::uint64_t dim = 0;   // d
     std::uint64_t rank = 0;  // r, 1 <= r < d (the caller checks)
-    std::uint64_t seed = 123;
 };
 
 // V·d for one table against V·r + r·d for the two factors.

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "core/kernels/grad.hpp"
+#include "core/table_sizes.hpp"
 #include "core/kernels/grad_claims.hpp"
 #include "core/ids.hpp"
 #include "core/matrix.hpp"
@@ -21,12 +22,8 @@ namespace embdemo {
 
 enum class UpstreamSource { randn, ones, file };
 
-struct GradRequest {
+struct GradRequest : TableSizes {
     IdBatch ids;
-    std::uint64_t vocab_size = 0;
-    bool vocab_inferred = false;
-    std::uint64_t dim = 0;
-    std::uint64_t seed = 123;
     WeightOrigin origin;
     std::optional<std::int64_t> padding_idx;  // as given: -V <= K < V (checked by the caller)
     bool scale_grad_by_freq = false;

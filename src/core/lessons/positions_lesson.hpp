@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "core/kernels/embedding.hpp"
+#include "core/table_sizes.hpp"
 #include "core/gpt2/data_loader.hpp"
 #include "core/ids.hpp"
 #include "core/kernels/position_encodings.hpp"
@@ -17,12 +18,8 @@
 
 namespace embdemo {
 
-struct PositionsRequest {
+struct PositionsRequest : TableSizes {
     IdBatch ids;                  // B x T (or a flat T)
-    std::uint64_t vocab_size = 0;
-    bool vocab_inferred = false;
-    std::uint64_t dim = 0;
-    std::uint64_t seed = 123;
     std::uint64_t context = 0;    // C >= T, rows of P (the caller checks C >= T)
     bool context_inferred = false;  // C defaulted to T
     // From the book's data loader (--context T with text): ids is its first batch, B x T.

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/kernels/difference.hpp"
+#include "core/table_sizes.hpp"
 #include "core/kernels/embedding.hpp"
 #include "core/ids.hpp"
 #include "core/matrix.hpp"
@@ -25,13 +26,11 @@ struct WeightOrigin {
     std::string detail;  // what the views print about a non-torch origin (e.g. a file's path)
 };
 
-struct DemoRequest {
+struct DemoRequest : TableSizes {
     TokenIds ids;           // flat, row-major for a batch
     IdShape shape;          // a list, or B x T
     IdSource source;        // the text and tokens, when the ids came from --text
 
-    std::uint64_t vocab_size = 0;
-    bool vocab_inferred = false;  // vocab_size came from max(ids) + 1, as the notebook does
     // Where V came from, so that a view never credits --vocab with a size it did not set.
     enum class VocabSource {
         option,          // --vocab
@@ -40,8 +39,6 @@ struct DemoRequest {
         gpt2_tokenizer,  // --text or --text-file without --vocab: GPT-2's 50,257 ids
     };
     VocabSource vocab_source = VocabSource::option;
-    std::uint64_t dim = 0;
-    std::uint64_t seed = 123;
     WeightOrigin origin;
 
     IdBatch id_batch() const { return {ids, shape.batch, shape.seq, shape.batched, source}; }

@@ -10,16 +10,13 @@
 #include <vector>
 
 #include "core/ids.hpp"
+#include "core/table_sizes.hpp"
 #include "core/matrix.hpp"
 
 namespace embdemo {
 
-struct TiedRequest {
+struct TiedRequest : TableSizes {
     IdBatch ids;
-    std::uint64_t vocab_size = 0;
-    bool vocab_inferred = false;
-    std::uint64_t dim = 0;
-    std::uint64_t seed = 123;
     std::size_t top = 5;        // 1 <= K <= V (the caller checks)
     bool hidden_given = false;  // H from a file rather than E[ids]
 };
