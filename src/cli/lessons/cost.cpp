@@ -23,7 +23,8 @@ int run_cost(const Options& options) {
 namespace {
 
 constexpr const char* k_cost_footer = R"(The sizes come from --model, or from --tokens N (or --ids LIST, n = its
-length) with --vocab V and --dim D; --format json gives every count exactly.
+length) with --vocab V and --dim D; --format json or csv gives every count
+exactly, svg or html draws them on a log scale.
 Models: gpt2 (GPT-2 small, V 50,257, d 768, n 1,024), gpt2-xl (d 1,600),
 llama3-8b (V 128,256, d 4,096, n 8,192); n is the model's context length
 unless --tokens or --ids says otherwise.

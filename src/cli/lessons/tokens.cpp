@@ -26,8 +26,10 @@ int run_tokens(const Options& options) {
 namespace {
 
 constexpr const char* k_tokens_footer = R"(The text comes from --text or --text-file (UTF-8); --dim sets d for the table
-sizes (default 768, GPT-2 small's); --format text, json, csv, tsv or markdown. The ids are those of
-tiktoken.get_encoding("gpt2").encode(text, allowed_special={"<|endoftext|>"}).
+sizes (default 768, GPT-2 small's); --format text, json, csv, tsv, markdown,
+svg or html (python: the tokenizer is tiktoken's, not PyTorch's). The ids are
+those of tiktoken.get_encoding("gpt2").encode(text,
+allowed_special={"<|endoftext|>"}).
 
 Examples:
   embdemo tokens --text "Your journey starts with one step"
@@ -36,7 +38,7 @@ Examples:
 )";
 
 const OptionSpec k_tokens_options[] = {
-    value_option("--piece", "K", "the piece to follow through BPE, from 0 (default: most merges)", &option_checks::RawOptions::piece),
+    value_option("--piece", "K", "piece to follow through BPE, from 0 (default: most merges)", &option_checks::RawOptions::piece),
 };
 
 }  // namespace
