@@ -38,7 +38,7 @@ Examples:
 )";
 
 const OptionSpec k_tokens_options[] = {
-    value_option("--piece", "K", "piece to follow through BPE, from 0 (default: most merges)", &option_checks::RawOptions::piece),
+    value_option("--piece", "K", "the piece to follow, from 0 (default: most merges)", &option_checks::RawOptions::piece),
 };
 
 }  // namespace
