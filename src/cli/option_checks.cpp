@@ -217,12 +217,15 @@ std::optional<std::string> check_table_lesson_exclusive(const RawOptions& raw, c
     return std::nullopt;
 }
 
-// The machine formats print every value: refuse a run that would print more than the cap.
-std::optional<std::string> check_printed(const char* lesson, std::uint64_t printed) {
+// json, csv, tsv and the python script spell every value they carry: refuse a run that would
+// spell more than the cap.
+std::optional<std::string> check_printed(const char* lesson, OutputFormat format, std::uint64_t printed) {
     if (printed <= k_max_printed_values) return std::nullopt;
-    return fmt::format("embdemo {}: json, csv, tsv and python would print {} numbers (allowed: at most {}; use "
+    const std::string what = format == OutputFormat::python ? "the python script would embed"
+                                                            : "json, csv and tsv would print";
+    return fmt::format("embdemo {}: {} {} numbers (allowed: at most {}; use "
                        "a smaller --vocab or --dim, or the text view)",
-                       lesson, group_thousands(printed), group_thousands(k_max_printed_values));
+                       lesson, what, group_thousands(printed), group_thousands(k_max_printed_values));
 }
 
 }  // namespace embdemo::option_checks

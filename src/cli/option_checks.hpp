@@ -133,7 +133,7 @@ std::optional<std::string> check_path(const char* option, const std::optional<st
 std::optional<std::string> check_lookup_only(const RawOptions& raw, const char* lesson);
 std::optional<std::string> check_table_lesson_exclusive(const RawOptions& raw, const char* lesson);
 std::optional<std::string> check_lesson_format(const RawOptions& raw, OutputFormat format);
-std::optional<std::string> check_printed(const char* lesson, std::uint64_t printed);
+std::optional<std::string> check_printed(const char* lesson, OutputFormat format, std::uint64_t printed);
 const char* ids_option(const RawOptions& raw);
 // The options given that set n, V and d, "--text-file/--context/--batch/--dim", for size messages.
 std::string size_options(const RawOptions& raw);

@@ -76,7 +76,10 @@ std::optional<std::string> validate_positions(const RawOptions& raw, Options& op
     const std::uint64_t n = request.ids.size();
     const std::uint64_t d = request.dim;
     if (!prints_every_value(options.format)) return std::nullopt;
-    return check_printed("positions", request.vocab_size * d + positions.context * d + 4 * n * d + seq * d);
+    // The script draws E and P itself and embeds the lookups, P[0..T) and the outputs.
+    const bool script = options.format == OutputFormat::python;
+    return check_printed("positions", options.format,
+                         script ? 4 * n * d + seq * d : request.vocab_size * d + positions.context * d + 4 * n * d + seq * d);
 }
 
 std::optional<std::string> validate_tied(const RawOptions& raw, Options& options) {
@@ -99,7 +102,11 @@ std::optional<std::string> validate_tied(const RawOptions& raw, Options& options
         tied.hidden_file = *raw.hidden;
     }
     if (!prints_every_value(options.format)) return std::nullopt;
-    return check_printed("tied", vocab * d + n * d + n * vocab);
+    // The script draws E itself; past 2^20 logits it embeds one checksum per row, not each logit.
+    const bool script = options.format == OutputFormat::python;
+    return check_printed("tied", options.format,
+                         script ? 2 * n * d + std::min<std::uint64_t>(n * vocab, std::uint64_t{1} << 20)
+                                : vocab * d + n * d + n * vocab);
 }
 
 std::optional<std::string> validate_factor(const RawOptions& raw, Options& options) {
@@ -122,7 +129,9 @@ std::optional<std::string> validate_factor(const RawOptions& raw, Options& optio
     const std::uint64_t n = options.request.ids.size();
     const std::uint64_t r = rank.value();
     if (!prints_every_value(options.format)) return std::nullopt;
-    return check_printed("factor", v * r + r * d + n * r + 2 * n * d);
+    // The script draws E1 and E2 itself and embeds the per-id results.
+    const bool script = options.format == OutputFormat::python;
+    return check_printed("factor", options.format, script ? n * r + 2 * n * d : v * r + r * d + n * r + 2 * n * d);
 }
 
 std::optional<std::string> validate_bag(const RawOptions& raw, Options& options) {
@@ -155,7 +164,9 @@ std::optional<std::string> validate_bag(const RawOptions& raw, Options& options)
     const std::uint64_t d = options.request.dim;
     if (auto too_big = check_demo_sizes(b, v, d, true)) return "--bags/--vocab/--dim: " + *too_big;
     if (!prints_every_value(options.format)) return std::nullopt;
-    return check_printed("bag", v * d + b * v + 2 * b * d);
+    // The script draws E itself and embeds the bags' outputs and products.
+    const bool script = options.format == OutputFormat::python;
+    return check_printed("bag", options.format, script ? 3 * b * d : v * d + b * v + 2 * b * d);
 }
 
 }  // namespace

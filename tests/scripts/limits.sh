@@ -246,7 +246,13 @@ at_cap "factor --rank" 0 "" factor --ids 0 --dim 8 --rank 7
 past_cap "factor --rank" "--rank \"8\": is not below --dim 8" factor --ids 0 --dim 8 --rank 8
 expect_limit "positions --context" "max(T, 67,108,864 / d)"
 # At the cap P is 256 MiB: json's own printed-numbers check stops the run before it is drawn.
-at_cap "positions --context" 2 "json, csv, tsv and python would print" positions --ids 0 --dim 64 --context $((M / 64)) --format json
+at_cap "positions --context" 2 "json, csv and tsv would print" positions --ids 0 --dim 64 --context $((M / 64)) --format json
+# A python script draws E itself: at GPT-2's size (38.6M values of E, past the cap json, csv and
+# tsv are held to) it embeds only the per-id results, and is not refused.
+at_cap "positions --format python at GPT-2's size" 0 "" positions --ids 5,40000 --vocab 50257 --dim 768 --format python
+at_cap "tied --format python at GPT-2's size" 0 "" tied --ids 5,40000 --vocab 50257 --dim 768 --format python
+at_cap "factor --format python at ALBERT's size" 0 "" factor --ids 5 --vocab 30000 --dim 768 --rank 128 --format python
+at_cap "bag --format python at GPT-2's size" 0 "" bag --bags "5,40000;1" --vocab 50257 --dim 768 --format python
 past_cap "positions --context" "would make P $(grouped $((M / 64 + 1))) x 64, over the limit of $(grouped "$M") values per matrix" \
   positions --ids 0 --dim 64 --context $((M / 64 + 1))
 # The bounds said are the bounds kept (issue 28: --context and --batch said "1 to N", then
