@@ -33,49 +33,50 @@ HtmlPage page_of(const LessonView& view, int precision) {
     return lesson_page(title_of(view), "", view.figure(precision), view.text(text, View::plain));
 }
 
-ParseResult<Steps> from_report(const LessonView& view, const RenderSettings& settings) {
+ParseResult<Steps> missing() { return ParseResult<Steps>::fail("this lesson has no such view"); }
+
+// The lesson's report written by `write` (json, csv, tsv or markdown).
+template <typename Write>
+ParseResult<Steps> from_report(const LessonView& view, const RenderSettings& settings, const Write& write) {
+    if (!view.report) return missing();
     auto report = view.report(settings.show);
     if (!report) return ParseResult<Steps>::fail(report.error());
-    switch (settings.format) {
-        case OutputFormat::json: return one_step(render_lesson_json(report.value(), settings.show));
-        case OutputFormat::csv: return one_step(render_lesson_delimited(report.value(), ',', settings.show));
-        case OutputFormat::tsv: return one_step(render_lesson_delimited(report.value(), '\t', settings.show));
-        default: break;
-    }
-    return one_step(render_lesson_markdown(report.value(), title_of(view), settings.precision));
+    return one_step(write(report.value()));
 }
 
 }  // namespace
 
-bool can_render(const LessonView& view, OutputFormat format) {
-    switch (format) {
-        case OutputFormat::text: return static_cast<bool>(view.text);
-        case OutputFormat::json:
-        case OutputFormat::csv:
-        case OutputFormat::tsv: return static_cast<bool>(view.report);
-        case OutputFormat::markdown: return view.markdown || view.report;
-        case OutputFormat::svg: return static_cast<bool>(view.figure);
-        case OutputFormat::html: return view.page || (view.figure && view.text);
-        case OutputFormat::python: return static_cast<bool>(view.python);
-    }
-    return false;
-}
-
+// The only switch on the output format.
 ParseResult<Steps> render_view(const LessonView& view, const RenderSettings& settings) {
-    if (!can_render(view, settings.format)) return ParseResult<Steps>::fail("this lesson has no such view");
+    const auto& show = settings.show;
     switch (settings.format) {
-        case OutputFormat::text: return ParseResult<Steps>::ok(view.text(settings.text, settings.view));
+        case OutputFormat::text:
+            if (!view.text) return missing();
+            return ParseResult<Steps>::ok(view.text(settings.text, settings.view));
         case OutputFormat::json:
+            return from_report(view, settings, [&](const LessonReport& report) { return render_lesson_json(report, show); });
         case OutputFormat::csv:
-        case OutputFormat::tsv: return from_report(view, settings);
+            return from_report(view, settings,
+                               [&](const LessonReport& report) { return render_lesson_delimited(report, ',', show); });
+        case OutputFormat::tsv:
+            return from_report(view, settings,
+                               [&](const LessonReport& report) { return render_lesson_delimited(report, '\t', show); });
         case OutputFormat::markdown:
             if (view.markdown) return one_step(view.markdown(settings.precision));
-            return from_report(view, settings);
-        case OutputFormat::svg: return one_step(render_svg(view.figure(settings.precision)));
-        case OutputFormat::html: return one_step(render_html(page_of(view, settings.precision)));
-        case OutputFormat::python: return one_step(view.python());
+            return from_report(view, settings, [&](const LessonReport& report) {
+                return render_lesson_markdown(report, title_of(view), settings.precision);
+            });
+        case OutputFormat::svg:
+            if (!view.figure) return missing();
+            return one_step(render_svg(view.figure(settings.precision)));
+        case OutputFormat::html:
+            if (!view.page && !(view.figure && view.text)) return missing();
+            return one_step(render_html(page_of(view, settings.precision)));
+        case OutputFormat::python:
+            if (!view.python) return missing();
+            return one_step(view.python());
     }
-    return ParseResult<Steps>::fail("unknown format");
+    return missing();
 }
 
 }  // namespace embdemo

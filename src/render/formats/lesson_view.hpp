@@ -41,9 +41,6 @@ struct RenderSettings {
     std::vector<std::string> show;    // --show, for json, csv, tsv and markdown
 };
 
-// Whether `view` can be rendered in `format`.
-bool can_render(const LessonView& view, OutputFormat format);
-
 // The output as steps (written with blank lines between them), or why it cannot be made.
 ParseResult<std::vector<std::string>> render_view(const LessonView& view, const RenderSettings& settings);
 
