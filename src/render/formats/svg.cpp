@@ -7,13 +7,12 @@
 #include <fmt/format.h>
 
 #include "render/formats/svg_chart.hpp"
+#include "render/formats/svg_text.hpp"
 #include "render/kit/xml_text.hpp"
 
 namespace embdemo {
 namespace {
 
-// A monospace character at font-size 12 is about 7.2 px wide; 8 leaves room in every font.
-constexpr int k_char = 8;
 constexpr int k_row = 20;
 constexpr int k_margin = 20;
 constexpr int k_op_gap = 44;
@@ -27,7 +26,7 @@ constexpr const char* k_colours[] = {"#E69F00", "#56B4E9", "#009E73", "#F0E442",
 constexpr const char* k_dashes[] = {"", "6,3", "2,3", "8,3,2,3", "1,2", "10,4", "4,4", "6,2,2,2"};
 constexpr int k_palette_size = 8;
 
-int text_width(const std::string& text) { return static_cast<int>(text.size()) * k_char; }
+int text_width(const std::string& text) { return static_cast<int>(text.size()) * k_svg_char; }
 
 const char* colour(int key) { return k_colours[key % k_palette_size]; }
 
@@ -57,19 +56,16 @@ MatrixLayout layout_of(const FigureMatrix& m) {
     return layout;
 }
 
-std::string text(int x, int y, const std::string& content, const char* extra = "") {
-    return fmt::format("<text x=\"{}\" y=\"{}\"{}>{}</text>\n", x, y, extra, escape_xml(content));
-}
 
 // One matrix at (x, y): name, shape, column labels, brackets, rows.
 std::string draw_matrix(const FigureMatrix& m, const MatrixLayout& layout, int x, int y, bool page_hooks) {
     std::string out = "<g>\n";
-    out += text(x, y + 14, m.name, " font-weight=\"bold\"");
-    out += text(x, y + 14 + k_row, m.shape, " fill=\"#555555\"");
+    out += svg_text(x, y + 14, m.name, " font-weight=\"bold\"");
+    out += svg_text(x, y + 14 + k_row, m.shape, " fill=\"#555555\"");
     const int cells_x = x + layout.label;
     int cx = cells_x;
     for (std::size_t c = 0; c < m.col_labels.size(); ++c) {
-        out += text(cx + layout.cells[c] / 2, y + 14 + 2 * k_row, m.col_labels[c],
+        out += svg_text(cx + layout.cells[c] / 2, y + 14 + 2 * k_row, m.col_labels[c],
                     " text-anchor=\"middle\" fill=\"#555555\" font-size=\"10\"");
         cx += layout.cells[c];
     }
@@ -91,7 +87,7 @@ std::string draw_matrix(const FigureMatrix& m, const MatrixLayout& layout, int x
             out += fmt::format("<rect class=\"hl\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\"/>\n",
                                cells_x - 1, ry, layout.cells_total + 2, k_row);
         }
-        out += text(cells_x - 6, ry + 14, row.label, " text-anchor=\"end\" fill=\"#333333\"");
+        out += svg_text(cells_x - 6, ry + 14, row.label, " text-anchor=\"end\" fill=\"#333333\"");
         int cell_x = cells_x;
         for (std::size_t c = 0; c < row.cells.size(); ++c) {
             const int w = layout.cells[c];
@@ -100,11 +96,11 @@ std::string draw_matrix(const FigureMatrix& m, const MatrixLayout& layout, int x
                                    "stroke-width=\"1.5\"/>\n",
                                    cell_x + 2, ry + 2, w - 4, k_row - 4);
             }
-            out += text(cell_x + w / 2, ry + 14, row.gap && c == 0 ? "..." : row.cells[c],
+            out += svg_text(cell_x + w / 2, ry + 14, row.gap && c == 0 ? "..." : row.cells[c],
                         row.marked[c] ? " text-anchor=\"middle\" font-weight=\"bold\"" : " text-anchor=\"middle\"");
             cell_x += w;
         }
-        if (!row.note.empty()) out += text(cells_x + layout.cells_total + 8, ry + 14, row.note);
+        if (!row.note.empty()) out += svg_text(cells_x + layout.cells_total + 8, ry + 14, row.note);
         out += "</g>\n";
     }
     return out + "</g>\n";
@@ -133,7 +129,7 @@ struct PanelDrawing {
 
 PanelDrawing draw_panel(const FigurePanel& panel, int y, bool page_hooks) {
     PanelDrawing drawing;
-    drawing.body = text(k_margin, y + 14, panel.title, " font-weight=\"bold\" font-size=\"14\"");
+    drawing.body = svg_text(k_margin, y + 14, panel.title, " font-weight=\"bold\" font-size=\"14\"");
     const int top = y + k_row + 8;
     int x = k_margin;
     std::size_t tallest = 0;
@@ -178,7 +174,7 @@ std::string markers() {
 // The picture; `page_hooks` adds what the HTML page's script and CSS use (data-e-row groups
 // and their outline rectangles), which plain SVG 1.1 has no attribute for.
 std::string svg_element(const Figure& figure, bool page_hooks) {
-    std::string body = text(k_margin, k_margin + 12, figure.title, " font-weight=\"bold\" font-size=\"15\"");
+    std::string body = svg_text(k_margin, k_margin + 12, figure.title, " font-weight=\"bold\" font-size=\"15\"");
     int y = k_margin + 28;
     int width = k_margin * 2 + text_width(figure.title);
     for (const FigurePanel& panel : figure.panels) {
@@ -198,12 +194,12 @@ std::string svg_element(const Figure& figure, bool page_hooks) {
         body += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"14\" height=\"14\" fill=\"{}\" fill-opacity=\"0.35\" "
                             "stroke=\"{}\"/>\n",
                             k_margin, y, colour(key), colour(key));
-        body += text(k_margin + 20, y + 12, figure.keys[k]);
+        body += svg_text(k_margin + 20, y + 12, figure.keys[k]);
         width = std::max(width, k_margin * 2 + 20 + text_width(figure.keys[k]));
         y += k_row;
     }
     for (const std::string& line : figure.caption) {
-        body += text(k_margin, y + 14, line);
+        body += svg_text(k_margin, y + 14, line);
         width = std::max(width, k_margin * 2 + text_width(line));
         y += k_row;
     }
@@ -215,6 +211,10 @@ std::string svg_element(const Figure& figure, bool page_hooks) {
 }
 
 }  // namespace
+
+std::string svg_text(int x, int y, const std::string& content, const char* extra) {
+    return fmt::format("<text x=\"{}\" y=\"{}\"{}>{}</text>\n", x, y, extra, escape_xml(content));
+}
 
 
 std::string render_svg_element(const Figure& figure) { return svg_element(figure, true); }

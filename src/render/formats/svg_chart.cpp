@@ -5,23 +5,18 @@
 
 #include <fmt/format.h>
 
-#include "render/kit/xml_text.hpp"
+#include "render/formats/svg_text.hpp"
 
 namespace embdemo {
 namespace {
 
-// As render/formats/svg.cpp measures text: monospace at font-size 12, 8 px a character with room.
-constexpr int k_char = 8;
 constexpr int k_bar_row = 24;
 constexpr int k_bar_height = 16;
 constexpr int k_axis_width = 480;
 constexpr const char* k_grey = "#999999";
 
-int text_width(const std::string& text) { return static_cast<int>(text.size()) * k_char; }
+int text_width(const std::string& text) { return static_cast<int>(text.size()) * k_svg_char; }
 
-std::string text(int x, int y, const std::string& content, const char* extra = "") {
-    return fmt::format("<text x=\"{}\" y=\"{}\"{}>{}</text>\n", x, y, extra, escape_xml(content));
-}
 
 // The powers of ten around the drawn values: [low, high], at least one decade apart.
 std::pair<int, int> decades(const FigureChart& chart) {
@@ -42,7 +37,7 @@ std::pair<int, int> decades(const FigureChart& chart) {
 
 ChartDrawing draw_chart(const FigureChart& chart, int x, int y, const std::function<const char*(int)>& colour) {
     ChartDrawing drawing;
-    drawing.body = text(x, y + 14, chart.title, " font-weight=\"bold\" font-size=\"14\"");
+    drawing.body = svg_text(x, y + 14, chart.title, " font-weight=\"bold\" font-size=\"14\"");
     int label_width = 0;
     int value_width = 0;
     for (const FigureBar& bar : chart.bars) {
@@ -60,17 +55,17 @@ ChartDrawing draw_chart(const FigureChart& chart, int x, int y, const std::funct
     for (int power = low; power <= high; ++power) {
         const int tick = axis_x + (power - low) * k_axis_width / (high - low);
         drawing.body += fmt::format("<path d=\"M{},{} V{}\" stroke=\"#dddddd\"/>\n", tick, top, bottom);
-        drawing.body += text(tick, bottom + 16, fmt::format("10^{}", power),
+        drawing.body += svg_text(tick, bottom + 16, fmt::format("10^{}", power),
                              " text-anchor=\"middle\" fill=\"#555555\" font-size=\"10\"");
     }
     drawing.body += fmt::format("<path d=\"M{},{} V{} H{}\" fill=\"none\" stroke=\"#000000\"/>\n", axis_x, top, bottom,
                                 axis_x + k_axis_width);
-    drawing.body += text(axis_x + k_axis_width / 2, bottom + 32, chart.unit + " (log scale)",
+    drawing.body += svg_text(axis_x + k_axis_width / 2, bottom + 32, chart.unit + " (log scale)",
                          " text-anchor=\"middle\" fill=\"#555555\"");
     for (std::size_t i = 0; i < chart.bars.size(); ++i) {
         const FigureBar& bar = chart.bars[i];
         const int row_y = top + static_cast<int>(i) * k_bar_row;
-        drawing.body += text(axis_x - 8, row_y + 16, bar.label, " text-anchor=\"end\"");
+        drawing.body += svg_text(axis_x - 8, row_y + 16, bar.label, " text-anchor=\"end\"");
         int end = axis_x;
         if (bar.value > 0.0) {
             // A value at the axis's low end still gets a sliver, so no drawn count looks like none.
@@ -80,7 +75,7 @@ ChartDrawing draw_chart(const FigureChart& chart, int x, int y, const std::funct
                 row_y + (k_bar_row - k_bar_height) / 2, end - axis_x, k_bar_height,
                 bar.key == k_no_key ? k_grey : colour(bar.key));
         }
-        drawing.body += text(end + 6, row_y + 16, bar.value_text);
+        drawing.body += svg_text(end + 6, row_y + 16, bar.value_text);
     }
     drawing.width = axis_x + k_axis_width + value_width;
     drawing.height = bottom - y + 44;
