@@ -111,7 +111,7 @@ int write_view(const Options& options, const LessonView& view, const StagedFiles
     // fails anywhere (a full disk, a closed pipe) leaves no file behind.
     const int status = write_steps(steps.value(), options.pause, files.not_written);
     if (status != k_exit_ok || !files.commit) return status;
-    if (const std::string problem = files.commit(*files.transaction); !problem.empty()) {
+    if (const std::string problem = files.commit(); !problem.empty()) {
         print_error(problem);
         return k_exit_failure;
     }

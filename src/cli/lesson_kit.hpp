@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "io/files.hpp"
 #include "cli/options.hpp"
 #include "render/formats/lesson_view.hpp"
 
@@ -24,9 +23,8 @@ TextOptions text_options(const Options& options);
 
 // The files a run writes besides stdout, staged and committed around writing the view.
 struct StagedFiles {
-    FileTransaction* transaction = nullptr;
     std::string not_written;  // for the message when stdout fails
-    std::function<std::string(FileTransaction&)> commit;  // a message, or empty
+    std::function<std::string()> commit;  // renames them into place: a message, or empty
 };
 
 // Renders the view in the format the options ask for, all of it before anything is written,

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <string>
-#include <string_view>
 
 #include "cli/option_spec.hpp"
 #include "cli/options.hpp"
@@ -43,7 +42,6 @@ extern const char* const k_main_description;
 const LessonSpec* const* lessons_begin();
 const LessonSpec* const* lessons_end();
 const LessonSpec& lesson_spec(Lesson id);
-const LessonSpec* find_lesson(std::string_view name);
 
 // For lessons whose view carries the same formats whatever the options.
 template <FormatSet Formats>

@@ -149,9 +149,8 @@ int run_lookup(const Options& options) {
         return k_exit_failure;
     }
     StagedFiles files;
-    files.transaction = &transaction;
     files.not_written = files_not_written(options);
-    files.commit = [&options](FileTransaction& staged) { return commit_output_files(options, staged); };
+    files.commit = [&options, &transaction] { return commit_output_files(options, transaction); };
     const bool identical = report.verdict.identical && report.linear_verdict.identical;
     const std::string why = report.difference ? "the lookup and the one-hot product differ, " +
                                                     explain_difference(*report.difference, request.shape)

@@ -26,13 +26,6 @@ const LessonSpec& lesson_spec(Lesson id) {
     throw std::logic_error("a lesson missing from k_lessons");
 }
 
-const LessonSpec* find_lesson(std::string_view name) {
-    for (const LessonSpec* spec : k_lessons) {
-        if (name == spec->name) return spec;
-    }
-    return nullptr;
-}
-
 std::string lessons_with(bool LessonCaps::*capability) {
     std::vector<std::string> names;
     for (const LessonSpec* spec : k_lessons) {

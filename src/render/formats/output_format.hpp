@@ -6,11 +6,6 @@ namespace embdemo {
 
 enum class OutputFormat { text, json, csv, tsv, markdown, svg, html, python };
 
-// svg, html and python: the figure, the page and the PyTorch script.
-inline bool is_picture_format(OutputFormat format) {
-    return format == OutputFormat::svg || format == OutputFormat::html || format == OutputFormat::python;
-}
-
 // json, csv, tsv and python print every value; text, markdown, svg and html summarise big
 // tensors as PyTorch prints them.
 inline bool prints_every_value(OutputFormat format) {
@@ -27,6 +22,9 @@ constexpr FormatSet k_report_formats = format_bit(OutputFormat::text) | format_b
 constexpr FormatSet k_picture_formats =
     format_bit(OutputFormat::svg) | format_bit(OutputFormat::html) | format_bit(OutputFormat::python);
 constexpr FormatSet k_every_format = k_report_formats | k_picture_formats;
+
+// svg, html and python: the figure, the page and the PyTorch script.
+constexpr bool is_picture_format(OutputFormat format) { return (format_bit(format) & k_picture_formats) != 0; }
 
 // Which text view: the plain demonstration, one id at a time, or the narrated lesson.
 enum class View { plain, trace, walkthrough };
