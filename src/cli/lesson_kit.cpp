@@ -1,14 +1,17 @@
 #include "cli/lesson_kit.hpp"
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 
 #include <unistd.h>
 
 #include "cli/exit_codes.hpp"
 #include "cli/terminal.hpp"
+#include "core/limits.hpp"
 
 namespace embdemo {
 namespace {
@@ -83,10 +86,35 @@ int write_stdout(const std::string& text, const std::string& not_written) {
     return k_exit_failure;
 }
 
+ProductProgress terminal_progress() {
+    if (!stderr_is_terminal()) return {};
+    using Clock = std::chrono::steady_clock;
+    struct Shown {
+        Clock::time_point start = Clock::now();
+        Clock::time_point last;
+        bool drawn = false;
+    };
+    auto shown = std::make_shared<Shown>();
+    return [shown](std::size_t done, std::size_t total) {
+        const auto now = Clock::now();
+        if (done == total) {
+            if (shown->drawn) std::fputs("\r\033[K", stderr);
+            return;
+        }
+        if (now - shown->start < std::chrono::seconds(1) || now - shown->last < std::chrono::milliseconds(200)) return;
+        shown->last = now;
+        shown->drawn = true;
+        std::fprintf(stderr, "\rone-hot product: %s of %s rows (%d%%)", group_thousands(done).c_str(),
+                     group_thousands(total).c_str(), static_cast<int>(100 * done / total));
+        std::fflush(stderr);
+    };
+}
+
 TextOptions text_options(const Options& options) {
     TextOptions text;
     text.precision = options.precision;
     text.width = output_width(stdout_is_terminal(), std::getenv("COLUMNS"));
+    text.timing = options.timing || stdout_is_terminal();
     if (color_wanted(options.color, stdout_is_terminal(), std::getenv("NO_COLOR"), std::getenv("TERM"))) {
         text.palette = light_background(options.palette, std::getenv("COLORFGBG")) ? Palette::light
                                                                                    : Palette::dark;

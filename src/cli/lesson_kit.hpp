@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/options.hpp"
+#include "core/kernels/onehot_products.hpp"
 #include "render/formats/lesson_view.hpp"
 
 namespace embdemo {
@@ -20,6 +21,10 @@ int write_stdout(const std::string& text, const std::string& not_written = "");
 
 // The text view's settings for this terminal: width, colour, palette, precision.
 TextOptions text_options(const Options& options);
+
+// "one-hot product: 1,234 of 6,237 rows (19%)" on stderr, redrawn in place, for a product that
+// runs past a second; nothing when stderr is not a terminal (a script reads only the result).
+ProductProgress terminal_progress();
 
 // The files a run writes besides stdout, staged and committed around writing the view.
 struct StagedFiles {

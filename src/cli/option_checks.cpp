@@ -87,7 +87,7 @@ bool is_table_lesson(const RawOptions& raw) { return lesson_spec(raw.lesson).cap
 std::optional<std::string> check_lookup_only(const RawOptions& raw, const char* lesson) {
     const std::pair<const char*, bool> lookup_only[] = {
         {"--trace-positions", raw.trace_positions.has_value()},
-        {"--walkthrough", raw.walkthrough}, {"--pause", raw.pause}, {"--show", raw.show.has_value()},
+        {"--walkthrough", raw.walkthrough}, {"--pause", raw.pause}, {"--timing", raw.timing}, {"--show", raw.show.has_value()},
         {"--save-weights", raw.save_weights.has_value()}, {"--export-projector", raw.export_projector.has_value()},
         {"--labels", raw.labels.has_value()}};
     if (raw.trace && !lesson_spec(raw.lesson).caps.trace) {

@@ -45,6 +45,7 @@ struct RawOptions {
     std::optional<std::string> trace_positions;
     bool walkthrough = false;
     bool pause = false;
+    bool timing = false;
     // embdemo grad
     std::optional<std::string> padding_idx;
     bool scale_grad_by_freq = false;

@@ -1,5 +1,5 @@
 // The memory a whole run will hold, listed before anything is allocated: the demo's matrices
-// (core/memory's demo_buffers) plus what the chosen view renders. Files are written a piece at
+// (core/lessons/report.hpp demo_buffers) plus what the chosen view renders. Files are written a piece at
 // a time (cli/outputs), so they add only one piece.
 #pragma once
 

@@ -58,4 +58,6 @@ std::size_t output_width(bool stdout_is_terminal, const char* columns) {
 bool stdout_is_terminal() { return isatty(STDOUT_FILENO) == 1; }
 bool stdin_is_terminal() { return isatty(STDIN_FILENO) == 1; }
 
+bool stderr_is_terminal() { return isatty(STDERR_FILENO) == 1; }
+
 }  // namespace embdemo

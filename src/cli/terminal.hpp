@@ -25,5 +25,6 @@ bool stdout_is_terminal();
 // COLUMNS, as ls does), never less than 80.
 std::size_t output_width(bool stdout_is_terminal, const char* columns);
 bool stdin_is_terminal();
+bool stderr_is_terminal();
 
 }  // namespace embdemo

@@ -129,6 +129,7 @@ std::optional<std::string> validate_view(const RawOptions& raw, Options& options
     if (lookup && raw.pause && !view) return std::string("--pause needs --trace or --walkthrough");
     options.view = raw.trace ? View::trace : raw.walkthrough ? View::walkthrough : View::plain;
     options.pause = raw.pause;
+    options.timing = raw.timing;
     if (lookup && raw.trace_positions) {
         const std::size_t count = options.request.ids.size();
         const auto positions = parse_id_list(*raw.trace_positions);
@@ -282,7 +283,8 @@ CommandLine validate(const RawOptions& raw) {
 
     // With --weights the sizes are checked against the file's header, before its data is read;
     // bag's product is B x V x d, checked by validate_bag.
-    if (auto too_big = check_demo_sizes(request.ids.size(), request.vocab_size, request.dim);
+    if (auto too_big = check_demo_sizes(request.ids.size(), request.vocab_size, request.dim,
+                                        raw.lesson == Lesson::lookup ? OneHotHeld::in_blocks : OneHotHeld::whole);
         too_big && !raw.weights && raw.lesson != Lesson::bag) {
         return fail(options.size_options + ": " + *too_big);
     }

@@ -162,7 +162,7 @@ std::optional<std::string> validate_bag(const RawOptions& raw, Options& options)
     }
     const std::uint64_t b = bag.bags.count();
     const std::uint64_t d = options.request.dim;
-    if (auto too_big = check_demo_sizes(b, v, d, true)) return "--bags/--vocab/--dim: " + *too_big;
+    if (auto too_big = check_demo_sizes(b, v, d, OneHotHeld::multihot)) return "--bags/--vocab/--dim: " + *too_big;
     if (!prints_every_value(options.format)) return std::nullopt;
     // The script draws E itself and embeds the bags' outputs and products.
     const bool script = options.format == OutputFormat::python;

@@ -10,7 +10,7 @@
 namespace embdemo {
 
 std::optional<std::string> check_weight_shape(const DemoRequest& request, std::uint64_t rows, std::uint64_t cols,
-                                              const RunCheck& check_run) {
+                                              const RunCheck& check_run, OneHotHeld held) {
     const std::string shape = std::to_string(rows) + " x " + std::to_string(cols);
     if (request.vocab_size != 0 && request.vocab_size != rows) {
         return "holds " + shape + " but --vocab is " + std::to_string(request.vocab_size) +
@@ -34,7 +34,7 @@ std::optional<std::string> check_weight_shape(const DemoRequest& request, std::u
                    std::to_string(rows - 1) + ")";
         }
     }
-    if (auto too_big = check_demo_sizes(request.ids.size(), rows, cols)) return "holds " + shape + ": " + *too_big;
+    if (auto too_big = check_demo_sizes(request.ids.size(), rows, cols, held)) return "holds " + shape + ": " + *too_big;
     if (!check_run) return std::nullopt;
     DemoRequest sized = request;
     sized.vocab_size = rows;
@@ -67,9 +67,9 @@ ParseResult<Matrix> load_matrix_file(const char* option, const std::string& path
     return matrix;
 }
 
-ParseResult<Matrix> load_weight_file(DemoRequest& request, const RunCheck& check_run) {
-    const ShapeCheck check = [&request, &check_run](std::uint64_t rows, std::uint64_t cols) {
-        return check_weight_shape(request, rows, cols, check_run);
+ParseResult<Matrix> load_weight_file(DemoRequest& request, const RunCheck& check_run, OneHotHeld held) {
+    const ShapeCheck check = [&request, &check_run, held](std::uint64_t rows, std::uint64_t cols) {
+        return check_weight_shape(request, rows, cols, check_run, held);
     };
     auto weight = load_matrix_file("--weights", request.origin.detail, check);
     if (!weight) return weight;

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/matrix.hpp"
+#include "core/limits.hpp"
 #include "core/parse_result.hpp"
 #include "core/lessons/report.hpp"
 #include "core/file_formats/weight_file.hpp"
@@ -28,11 +29,12 @@ ParseResult<Matrix> load_matrix_file(const char* option, const std::string& path
 
 // Why a file of rows x cols cannot serve `request` (vocab_size/dim 0 = not given), or nullopt.
 std::optional<std::string> check_weight_shape(const DemoRequest& request, std::uint64_t rows, std::uint64_t cols,
-                                              const RunCheck& check_run = {});
+                                              const RunCheck& check_run = {}, OneHotHeld held = OneHotHeld::whole);
 
 // Loads E from request.origin.detail and sets request.vocab_size and request.dim from it; the
 // shape is checked (with `check_run` too) before any data is read. The error is a whole
 // message: "--weights \"PATH\": PROBLEM".
-ParseResult<Matrix> load_weight_file(DemoRequest& request, const RunCheck& check_run = {});
+ParseResult<Matrix> load_weight_file(DemoRequest& request, const RunCheck& check_run = {},
+                                     OneHotHeld held = OneHotHeld::whole);
 
 }  // namespace embdemo

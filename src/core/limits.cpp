@@ -47,22 +47,25 @@ std::optional<std::uint64_t> checked_multiply(std::uint64_t a, std::uint64_t b) 
 }
 
 std::optional<std::string> check_demo_sizes(std::uint64_t id_count, std::uint64_t vocab_size,
-                                            std::uint64_t dim, bool bags) {
+                                            std::uint64_t dim, OneHotHeld held) {
+    const bool bags = held == OneHotHeld::multihot;
     const std::string rows = bags ? "bags" : "ids";
     if (auto problem = check_matrix("the embedding matrix E (vocab x dim)", vocab_size, dim)) {
         return problem;
     }
-    const std::string matrix = bags ? "the multi-hot matrix M" : "the one-hot matrix X";
-    if (auto problem = check_matrix(matrix + " (" + rows + " x vocab)", id_count, vocab_size)) {
-        return problem;
+    if (held != OneHotHeld::in_blocks) {
+        const std::string matrix = bags ? "the multi-hot matrix M" : "the one-hot matrix X";
+        if (auto problem = check_matrix(matrix + " (" + rows + " x vocab)", id_count, vocab_size)) return problem;
+        if (auto problem = check_matrix("the result (" + rows + " x dim)", id_count, dim)) return problem;
     }
-    if (auto problem = check_matrix("the result (" + rows + " x dim)", id_count, dim)) return problem;
-    const auto terms = checked_multiply(id_count * vocab_size, dim);  // both factors capped above
-    if (!terms || *terms > k_max_product_terms) {
+    const auto rows_by_vocab = checked_multiply(id_count, vocab_size);
+    const auto terms = rows_by_vocab ? checked_multiply(*rows_by_vocab, dim) : std::nullopt;
+    const std::uint64_t cap = held == OneHotHeld::in_blocks ? k_max_product_terms : k_max_held_product_terms;
+    if (!terms || *terms > cap) {
         return std::string(bags ? "the multi-hot product" : "the one-hot product") + " would take " +
                group_thousands(id_count) + " x " + group_thousands(vocab_size) + " x " + group_thousands(dim) +
                (terms ? " = " + group_thousands(*terms) : std::string(" (more than 2^64)")) +
-               " multiply-adds; the limit is " + group_thousands(k_max_product_terms) + " (use fewer " + rows +
+               " multiply-adds; the limit is " + group_thousands(cap) + " (use fewer " + rows +
                " or a smaller vocab or dim)";
     }
     return std::nullopt;

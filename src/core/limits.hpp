@@ -12,19 +12,33 @@ namespace embdemo {
 // 2^26 float32 values = 256 MiB per matrix: enough for GPT-2's token table (50,257 x 768).
 inline constexpr std::uint64_t k_max_matrix_values = std::uint64_t{1} << 26;
 
-// Multiply-adds in the dense one-hot product (n * V * d). At the limit (55 ids at GPT-2's size)
-// a run took 8.3-9.5 s wall, 5.3 s CPU on the development machine; docs/usage.md ("How long runs
-// take") says how to repeat the measurement.
-inline constexpr std::uint64_t k_max_product_terms = std::uint64_t{1} << 31;
+// Multiply-adds in the dense one-hot product (n * V * d), which goes through the BLAS a block of
+// X's rows at a time: 2^40 is about 30 s for each of the lesson's two products on one core of
+// the development machine (37 G multiply-adds a second), so a chapter of text (5,145 GPT-2
+// tokens, 2.0 x 10^11 at d = 768) fits with room, and so does a 1 MB text at d = 64.
+// docs/usage.md ("How long runs take") says how to repeat the measurement.
+inline constexpr std::uint64_t k_max_product_terms = std::uint64_t{1} << 40;
+
+// The lessons that still hold X whole (and bag's multi-hot M, also summed by embdemo's own
+// in-order loop): at the limit (55 ids at GPT-2's size) a run took 8.3-9.5 s wall.
+inline constexpr std::uint64_t k_max_held_product_terms = std::uint64_t{1} << 31;
 
 // a * b, or nullopt when it does not fit in 64 bits.
 std::optional<std::uint64_t> checked_multiply(std::uint64_t a, std::uint64_t b);
 
+// How a lesson holds the one-hot side of its product.
+enum class OneHotHeld {
+    whole,      // X (n x V) and the results (n x d) are matrices of their own, each under the cap
+    in_blocks,  // the lookup lesson: blocks of X's rows (core/kernels/onehot_products.hpp); its
+                // results are held whole but budgeted by --max-memory, not capped here
+    multihot,   // EmbeddingBag's M (B x V), summed by the in-order loop too
+};
+
 // nullopt when a demo with these sizes fits the caps; otherwise a message that names the
-// offending matrix, its size, the memory it would need and the cap. With `bags`, the rows are
-// EmbeddingBag's bags and the product is the multi-hot M @ E.
+// offending matrix, its size, the memory it would need and the cap. With OneHotHeld::multihot,
+// the rows are EmbeddingBag's bags and the product is the multi-hot M @ E.
 std::optional<std::string> check_demo_sizes(std::uint64_t id_count, std::uint64_t vocab_size,
-                                            std::uint64_t dim, bool bags = false);
+                                            std::uint64_t dim, OneHotHeld held = OneHotHeld::whole);
 
 // "37.3 GiB": the memory `values` float32 numbers take.
 std::string describe_float32_bytes(std::uint64_t values);

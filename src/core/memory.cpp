@@ -14,26 +14,9 @@ std::uint64_t buffer_bytes(const Buffer& buffer) {
     return bytes ? *bytes : UINT64_MAX;
 }
 
-constexpr std::uint64_t k_blas_bytes = 4ULL << 20;
-
 std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
 
 }  // namespace
-
-std::vector<Buffer> demo_buffers(std::uint64_t ids, std::uint64_t vocab_size, std::uint64_t dim) {
-    const auto values = [](std::uint64_t a, std::uint64_t b) { return checked_multiply(a, b).value_or(UINT64_MAX); };
-    return {
-        {"E (vocab x dim)", values(vocab_size, dim), 4},
-        {"X (ids x vocab)", values(ids, vocab_size), 4},
-        {"the lookup E[ids] (ids x dim)", values(ids, dim), 4},
-        {"the product X @ E (ids x dim)", values(ids, dim), 4},
-        {"the nn.Linear output (ids x dim)", values(ids, dim), 4},
-        {"nn.Linear's weight W = E.T (dim x vocab)", values(vocab_size, dim), 4},
-        // Loaded for X @ E (torch_matmul.hpp): OpenBLAS's pages touched and its work buffers, as
-        // measured by tests/scripts/memory_estimate.sh.
-        {"the BLAS (code and work space)", k_blas_bytes, 1},
-    };
-}
 
 std::uint64_t estimate_peak_bytes(const std::vector<Buffer>& buffers) {
     std::uint64_t total = k_process_base_bytes;

@@ -28,10 +28,9 @@ inline constexpr std::uint64_t k_default_memory_budget = std::uint64_t{1} << 30;
 // peak RSS of `embdemo --ids 1 --dim 1` (4.3 MiB with Debian 12's libraries).
 inline constexpr std::uint64_t k_process_base_bytes = std::uint64_t{4} << 20;
 
-// The buffers every demo holds at its peak, for n ids, vocabulary V and dimension d: one entry
-// per matrix build_demo_report (report.cpp) keeps or makes on the way. Change this list
-// together with that function.
-std::vector<Buffer> demo_buffers(std::uint64_t ids, std::uint64_t vocab_size, std::uint64_t dim);
+// OpenBLAS, loaded for the one-hot products (core/kernels/torch_matmul.hpp): its pages touched
+// and its work buffers, as measured by tests/scripts/memory_estimate.sh.
+inline constexpr std::uint64_t k_blas_bytes = std::uint64_t{4} << 20;
 
 // The peak memory of a run that holds all of `buffers` at once, plus k_process_base_bytes.
 // Saturates at UINT64_MAX instead of wrapping.

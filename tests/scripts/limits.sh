@@ -97,29 +97,38 @@ past_cap "E (V x d)" "E (vocab x dim) would be $(grouped $((M / 64 + 1))) x 64 =
   --ids 0 --weights e_past.npy
 npy_header x_at.npy $((M / 1024)) 1
 npy_header x_past.npy $((M / 1024 + 1)) 1
-at_cap "X (n x V)" 2 "$truncated" --ids "$(ids 1024)" --weights x_at.npy
+# X and the results: grad holds them whole; the lookup lesson makes X a block at a time and
+# budgets its results by --max-memory (below).
+at_cap "X (n x V)" 2 "$truncated" grad --ids "$(ids 1024)" --weights x_at.npy
 past_cap "X (n x V)" "X (ids x vocab) would be 1,024 x $(grouped $((M / 1024 + 1))) = $(grouped $((M + 1024))) values" \
-  --ids "$(ids 1024)" --weights x_past.npy
+  grad --ids "$(ids 1024)" --weights x_past.npy
 npy_header r_at.npy 1 $((M / 1024))
 npy_header r_past.npy 1 $((M / 1024 + 1))
-at_cap "the results (n x d)" 2 "$truncated" --ids "$(ids 1024)" --weights r_at.npy
+at_cap "the results (n x d)" 2 "$truncated" grad --ids "$(ids 1024)" --weights r_at.npy
 past_cap "the results (n x d)" "the result (ids x dim) would be 1,024 x $(grouped $((M / 1024 + 1)))" \
-  --ids "$(ids 1024)" --weights r_past.npy
+  grad --ids "$(ids 1024)" --weights r_past.npy
 # n has no cap of its own: the X and results cases above are its cap, with a batch too.
 expect_limit "ids (n)" "67,108,864 / max(V, d)"
 past_cap "a B x T batch's X" "X (ids x vocab) would be 1,024 x $(grouped $((M / 1024 + 1)))" \
-  --ids "$(ids 512);$(ids 512)" --vocab $((M / 1024 + 1)) --dim 1
+  grad --ids "$(ids 512);$(ids 512)" --vocab $((M / 1024 + 1)) --dim 1
 past_cap "E, seeded" "the limit is $(grouped "$M") values" --ids 0 --vocab $((M / 64 + 1)) --dim 64
 past_cap "bag's M (B x V)" "the limit is $(grouped "$M") values" bag --bags "0;0" --vocab $((M / 2 + 1)) --dim 1
 past_cap "positions' T x C" "the limit is $(grouped "$M") values" positions --ids "$(ids 64)" --dim 1 --context $((M / 64 + 1))
 
 # ---- multiply-adds: n x V x d with every matrix within its cap ----
-P=$(limit "multiply-adds of a one-hot product")
+P=$(limit "multiply-adds of a held one-hot product")
 n=$((P / M))  # 32: V x d at the matrix cap, n of them
 npy_header p_at.npy 8192 $((M / 8192))
-at_cap "multiply-adds" 2 "$truncated" --ids "$(ids $n)" --weights p_at.npy
+at_cap "multiply-adds" 2 "$truncated" grad --ids "$(ids $n)" --weights p_at.npy
 past_cap "multiply-adds" "would take $((n + 1)) x 8,192 x $(grouped $((M / 8192))) = $(grouped $((P + M))) multiply-adds; the limit is $(grouped "$P")" \
-  --ids "$(ids $((n + 1)))" --weights p_at.npy
+  grad --ids "$(ids $((n + 1)))" --weights p_at.npy
+# The lookup lesson's product, a block of X at a time: n x V x d at its own cap (E at the matrix
+# cap), accepted up to the data a header-only file lacks, and refused one id past it.
+S=$(limit "multiply-adds of the lookup's one-hot product")
+ns=$((S / M))
+at_cap "multiply-adds (lookup)" 2 "$truncated" --ids "$(ids $ns)" --weights p_at.npy --max-memory 4G
+past_cap "multiply-adds (lookup)" "would take $(grouped $((ns + 1))) x 8,192 x $(grouped $((M / 8192))) = $(grouped $((S + M))) multiply-adds; the limit is $(grouped "$S")" \
+  --ids "$(ids $((ns + 1)))" --weights p_at.npy
 past_cap "bag's multiply-adds" "multiply-adds; the limit is $(grouped "$P")" bag --bags "$(ids $((n + 1)) | tr , ';')" --vocab 8192 --dim 8192
 
 # ---- printed numbers: the lookup lesson at the cap, every lesson's own count past it ----

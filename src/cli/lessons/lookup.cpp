@@ -40,7 +40,8 @@ ParseResult<Matrix> make_weight(DemoRequest& request, const Options& options) {
         case WeightOrigin::Kind::index_pattern:
             return ParseResult<Matrix>::ok(index_pattern_weight(request.vocab_size, request.dim));
         case WeightOrigin::Kind::file:
-            return load_weight_file(request, [&options](const DemoRequest& sized) { return check_run_size(options, sized); });
+            return load_weight_file(request, [&options](const DemoRequest& sized) { return check_run_size(options, sized); },
+                                    OneHotHeld::in_blocks);
     }
     return ParseResult<Matrix>::ok(torch_embedding_weight(request.vocab_size, request.dim, request.seed));
 }
@@ -75,7 +76,7 @@ LessonView lookup_view(const DemoReport& report, const Options& options) {
     const auto linear_init = [&request] { return torch_linear_weight(request.vocab_size, request.dim, request.seed); };
     LessonView view;
     view.report = [&report, &options](const std::vector<std::string>&) {
-        return ParseResult<LessonReport>::ok(lookup_report(report, options.show));
+        return ParseResult<LessonReport>::ok(lookup_report(report, options.show, options.timing));
     };
     view.markdown = [&report, &options](int precision) { return render_markdown(report, precision, options.show); };
     view.text = [&report, &options, linear_init](const TextOptions& text, View shown) -> std::vector<std::string> {
@@ -141,7 +142,7 @@ int run_lookup(const Options& options) {
         return k_exit_usage;
     }
     if (options.max_norm) return run_max_norm(options, request, std::move(weight.value()));
-    const DemoReport report = build_demo_report(request, std::move(weight.value()));
+    const DemoReport report = build_demo_report(request, std::move(weight.value()), terminal_progress());
     FileTransaction transaction;
     if (const std::string problem = stage_output_files(options, report.weight, labels.value(), transaction);
         !problem.empty()) {

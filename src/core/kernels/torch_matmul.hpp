@@ -16,6 +16,10 @@
 
 namespace embdemo {
 
+// Opens the BLAS now rather than in the first product (a few milliseconds), so that a product's
+// measured time is the product's.
+void load_blas();
+
 // torch.mm(a, b) for contiguous a (n x k) and b (k x m).
 Matrix torch_mm(const Matrix& a, const Matrix& b);
 

@@ -1,6 +1,7 @@
 #include "core/lessons/factor_lesson.hpp"
 
 #include "core/torch/init.hpp"
+#include "core/kernels/onehot_products.hpp"
 #include "core/kernels/torch_matmul.hpp"
 #include "core/torch/torch_rng.hpp"
 
@@ -20,7 +21,7 @@ FactorLesson run_factor_lesson(const FactorRequest& request) {
     lesson.e2 = transpose(proj_weight);
     const TokenIds& ids = request.ids.values;
     lesson.lookup_e1 = lookup(lesson.e1, ids);
-    lesson.onehot_e1 = torch_mm(one_hot(ids, request.vocab_size), lesson.e1);
+    lesson.onehot_e1 = onehot_mm(ids, lesson.e1);
     // proj(x) = F.linear(x, proj.weight) = x @ E2, through the BLAS exactly as PyTorch calls it.
     lesson.output = torch_linear(lesson.lookup_e1, proj_weight);
     lesson.onehot_output = torch_linear(lesson.onehot_e1, proj_weight);

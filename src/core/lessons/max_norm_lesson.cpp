@@ -4,6 +4,7 @@
 #include <cmath>
 #include <utility>
 
+#include "core/kernels/onehot_products.hpp"
 #include "core/kernels/torch_matmul.hpp"
 
 namespace embdemo {
@@ -23,9 +24,8 @@ MaxNormLesson run_max_norm_lesson(const MaxNormRequest& request, Matrix weight) 
     lesson.weight_after = lesson.weight;
     lesson.rows = embedding_renorm(lesson.weight_after, ids, request.max_norm);
     lesson.lookup = lookup(lesson.weight_after, ids);
-    const Matrix x = one_hot(ids, lesson.weight.rows);
-    lesson.onehot_drawn = torch_mm(x, lesson.weight);
-    lesson.onehot_after = torch_mm(x, lesson.weight_after);
+    lesson.onehot_drawn = onehot_mm(ids, lesson.weight);
+    lesson.onehot_after = onehot_mm(ids, lesson.weight_after);
     lesson.drawn_check = compare_exact(lesson.lookup, lesson.onehot_drawn);
     lesson.after_check = compare_exact(lesson.lookup, lesson.onehot_after);
     // What a second call would see: usually the rescaled rows' norms are now M up to float32

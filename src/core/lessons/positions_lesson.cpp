@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "core/torch/init.hpp"
+#include "core/kernels/onehot_products.hpp"
 #include "core/kernels/torch_matmul.hpp"
 #include "core/torch/torch_rng.hpp"
 
@@ -82,7 +83,7 @@ PositionsLesson run_positions_lesson(const PositionsRequest& request) {
     TokenIds positions(request.ids.seq);
     std::iota(positions.begin(), positions.end(), std::uint64_t{0});
     lesson.token_lookup = lookup(lesson.weight, ids);
-    lesson.token_onehot = torch_mm(one_hot(ids, request.vocab_size), lesson.weight);
+    lesson.token_onehot = onehot_mm(ids, lesson.weight);
     if (request.encoding == PositionEncoding::rope) {
         lesson.position_lookup = Matrix(0, request.dim);
         lesson.position_onehot = Matrix(0, request.dim);
@@ -91,7 +92,7 @@ PositionsLesson run_positions_lesson(const PositionsRequest& request) {
         lesson.rope_scores = rope_scores(lesson.token_lookup);
     } else {
         lesson.position_lookup = lookup(lesson.position_weight, positions);
-        lesson.position_onehot = torch_mm(one_hot(positions, request.context), lesson.position_weight);
+        lesson.position_onehot = onehot_mm(positions, lesson.position_weight);
         lesson.output = add_positions(lesson.token_lookup, lesson.position_lookup);
         lesson.onehot_output = add_positions(lesson.token_onehot, lesson.position_onehot);
     }

@@ -5,12 +5,15 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/kernels/difference.hpp"
 #include "core/table_sizes.hpp"
 #include "core/kernels/embedding.hpp"
+#include "core/kernels/onehot_products.hpp"
 #include "core/ids.hpp"
 #include "core/matrix.hpp"
+#include "core/memory.hpp"
 
 namespace embdemo {
 
@@ -44,21 +47,39 @@ struct DemoRequest : TableSizes {
     IdBatch id_batch() const { return {ids, shape.batch, shape.seq, shape.batched, source}; }
 };
 
+// What each form took on this machine, for the verdict's timing sentence (never in a view unless
+// asked for: it changes from run to run).
+struct FormTiming {
+    double lookup_seconds = 0;   // E[ids]
+    double product_seconds = 0;  // one_hot(ids) @ E, the whole dense product
+    unsigned product_threads = 1;
+};
+
 struct DemoReport {
     DemoRequest request;
     Matrix weight;          // E, V x d, from request.origin
-    Matrix onehot;          // X, n x V
+    Matrix onehot;          // X, n x V; empty (0 x 0) when X is too large to print (k_onehot_kept_values)
     Matrix lookup;          // E[ids], n x d
     Matrix onehot_matmul;   // X·E, n x d
     Matrix linear_output;   // X·Wᵀ with W = Eᵀ (d x V), i.e. nn.Linear(V, d, bias=False)
     Comparison verdict;          // lookup vs onehot_matmul
     Comparison linear_verdict;   // lookup vs linear_output
     std::optional<Difference> difference;  // where and why lookup and onehot_matmul first differ
+    FormTiming timing;
 };
+
+// X is kept for the views up to this many values, the most a json, csv or tsv view prints;
+// past it the products make X a block of rows at a time and nothing of size n x V is held.
+inline constexpr std::uint64_t k_onehot_kept_values = std::uint64_t{1} << 24;
 
 // Computes the whole demonstration from the request and its embedding matrix E (V x d), however
 // E was made (torch's seeded init, a file, a hand-checkable pattern). The request must already
 // be valid: every id < vocab_size and the sizes within check_demo_sizes.
-DemoReport build_demo_report(const DemoRequest& request, Matrix weight);
+// The buffers build_demo_report holds at its peak for n ids, vocabulary V and dimension d: one
+// entry per matrix it keeps or makes on the way, so change the two together.
+std::vector<Buffer> demo_buffers(std::uint64_t ids, std::uint64_t vocab_size, std::uint64_t dim);
+
+// `progress` hears of the long products' rows as they are done.
+DemoReport build_demo_report(const DemoRequest& request, Matrix weight, const ProductProgress& progress = {});
 
 }  // namespace embdemo

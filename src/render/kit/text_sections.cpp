@@ -243,7 +243,7 @@ std::string render_weight(const DemoReport& report, const Screen& screen, const 
 
 std::string render_onehot(const DemoReport& report, const TextOptions& options) {
     const TokenIds& ids = report.request.ids;
-    const std::size_t vocab = report.onehot.cols;
+    const std::size_t vocab = report.request.vocab_size;
     const auto rows = visible_positions(ids.size(), should_summarise(ids.size(), vocab));
     const std::size_t id_width = std::to_string(vocab - 1).size();
     const std::size_t label_width = id_label_width(report.request, rows, id_width);
@@ -326,16 +326,52 @@ std::string render_linear_view(const DemoReport& report) {
                                                        : "differs from the lookup");
 }
 
-std::string verdict_line(const DemoReport& report, Palette palette) {
+namespace {
+
+// "0.41 ms", "6.21 s": three significant digits are all a timing on a shared machine supports.
+std::string describe_seconds(double seconds) {
+    if (seconds < 1e-3) return fmt::format("{:.3g} \u00b5s", seconds * 1e6);
+    if (seconds < 1.0) return fmt::format("{:.3g} ms", seconds * 1e3);
+    return fmt::format("{:.3g} s", seconds);
+}
+
+// (V - 1) / V as a percentage with as many decimals as V has digits beyond two, so that it never
+// rounds up to 100: "75", "99.0", "99.998".
+std::string zeros_percent(std::uint64_t vocab_size) {
+    const int decimals = std::max(0, static_cast<int>(std::to_string(vocab_size).size()) - 2);
+    return fmt::format("{:.{}f}", 100.0 * static_cast<double>(vocab_size - 1) / static_cast<double>(vocab_size), decimals);
+}
+
+}  // namespace
+
+std::string timing_sentence(const DemoReport& report) {
+    const FormTiming& timing = report.timing;
+    const DemoRequest& request = report.request;
+    const double ratio = timing.lookup_seconds > 0 ? timing.product_seconds / timing.lookup_seconds : 0;
+    const std::string longer = ratio >= 1.5 ? group_thousands(static_cast<std::uint64_t>(ratio + 0.5)) + "x longer"
+                                            : "about as long";
+    return fmt::format("time on this machine: lookup {}, one-hot product {} ({}), {} for {}; X ({} x {}) is {}% zeros",
+                       describe_seconds(timing.lookup_seconds), describe_seconds(timing.product_seconds),
+                       count_of(timing.product_threads, "thread", "threads"), longer,
+                       report.verdict.identical ? "the same bits" : "a result that differs",
+                       group_thousands(request.ids.size()), group_thousands(request.vocab_size),
+                       zeros_percent(request.vocab_size));
+}
+
+std::string verdict_line(const DemoReport& report, const TextOptions& options) {
+    const Palette palette = options.palette;
     const Comparison& verdict = report.verdict;
     const std::size_t total = report.lookup.values.size();
+    std::string out;
     if (verdict.identical) {
-        return fmt::format("verdict: {} -- {} {} bit for bit, max abs diff 0\n",
-                           paint("IDENTICAL", Paint::good, palette), all_values(total), total == 1 ? "agrees" : "agree");
+        out = fmt::format("verdict: {} -- {} {} bit for bit, max abs diff 0\n",
+                          paint("IDENTICAL", Paint::good, palette), all_values(total), total == 1 ? "agrees" : "agree");
+    } else {
+        out = fmt::format("verdict: {} -- {}, max abs diff {}\n", paint("DIFFERENT", Paint::bad, palette),
+                          differing_values(verdict.differing, total), format_diff(verdict.max_abs_diff));
+        if (report.difference) out += wrap_words(explain_difference(*report.difference, report.request.shape), "  why: ", "       ");
     }
-    std::string out = fmt::format("verdict: {} -- {}, max abs diff {}\n", paint("DIFFERENT", Paint::bad, palette),
-                                  differing_values(verdict.differing, total), format_diff(verdict.max_abs_diff));
-    if (report.difference) out += wrap_words(explain_difference(*report.difference, report.request.shape), "  why: ", "       ");
+    if (options.timing) out += wrap_words(timing_sentence(report), "", "  ");
     return out;
 }
 

@@ -42,7 +42,7 @@ std::string difference_json(const std::optional<Difference>& difference, const I
 
 }  // namespace
 
-LessonReport lookup_report(const DemoReport& report, const MatrixSelection& show) {
+LessonReport lookup_report(const DemoReport& report, const MatrixSelection& show, bool timing) {
     const DemoRequest& request = report.request;
     const bool from_file = request.origin.kind == WeightOrigin::Kind::file;
     LessonReport out;
@@ -80,6 +80,12 @@ LessonReport lookup_report(const DemoReport& report, const MatrixSelection& show
         {"first_difference", difference_json(report.difference, request.shape)},
         {"linear_identical", report.linear_verdict.identical ? "true" : "false"},
     };
+    if (timing) {
+        out.checks.push_back({"timing", fmt::format("{{\"lookup_seconds\": {}, \"onehot_matmul_seconds\": {}, \"threads\": {}}}",
+                                                    json_number(report.timing.lookup_seconds),
+                                                    json_number(report.timing.product_seconds),
+                                                    report.timing.product_threads)});
+    }
     return out;
 }
 

@@ -13,6 +13,8 @@ inline constexpr const char* k_json_schema = "embdemo-demo/1";
 
 // With `show` empty, every matrix; otherwise a "shown" field listing the matrices named and only
 // those, in the order given. The report points into `report`, which must outlive it.
-LessonReport lookup_report(const DemoReport& report, const MatrixSelection& show = {});
+// With `timing`, the checks end with what each form took ("timing"): it changes from run to
+// run, so it is there only when asked for (--timing).
+LessonReport lookup_report(const DemoReport& report, const MatrixSelection& show = {}, bool timing = false);
 
 }  // namespace embdemo

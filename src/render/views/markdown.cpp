@@ -96,26 +96,26 @@ std::string weight_table(const DemoReport& report, int precision) {
 }
 
 std::string onehot_table(const DemoReport& report) {
-    const Matrix& x = report.onehot;
     const TokenIds& ids = report.request.ids;
-    const auto rows = visible_positions(x.rows, should_summarise(x.rows, x.cols));
+    const std::size_t vocab = report.request.vocab_size;
+    const auto rows = visible_positions(ids.size(), should_summarise(ids.size(), vocab));
     std::string out;
-    if (x.cols > k_max_spelled_onehot) {
+    if (vocab > k_max_spelled_onehot) {
         out = table_row({"id", "one-hot row"}) + separator_row(2, 0);
         for (const std::size_t i : rows) {
             out += i == k_gap ? table_row({"...", "..."})
                               : table_row({std::to_string(ids[i]),
                                            fmt::format("**1** at column {}, the other {} entries are 0", ids[i],
-                                                       group_thousands(x.cols - 1))});
+                                                       group_thousands(vocab - 1))});
         }
         return out;
     }
     std::vector<std::string> header{"id"};
-    for (std::size_t k = 0; k < x.cols; ++k) header.push_back(std::to_string(k));
-    out = table_row(header) + separator_row(1, x.cols);
+    for (std::size_t k = 0; k < vocab; ++k) header.push_back(std::to_string(k));
+    out = table_row(header) + separator_row(1, vocab);
     for (const std::size_t i : rows) {
         std::vector<std::string> cells{i == k_gap ? "..." : std::to_string(ids[i])};
-        for (std::size_t k = 0; k < x.cols; ++k) {
+        for (std::size_t k = 0; k < vocab; ++k) {
             cells.push_back(i == k_gap ? "..." : k == ids[i] ? "**1**" : "0");
         }
         out += table_row(cells);

@@ -11,7 +11,7 @@ std::string render_text(const DemoReport& report, const TextOptions& options) {
     out += '\n' + render_onehot(report, options);
     out += '\n' + render_results(report, screen, options.width);
     out += '\n' + render_linear_view(report);
-    out += verdict_line(report, options.palette);
+    out += verdict_line(report, options);
     return out;
 }
 

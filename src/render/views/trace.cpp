@@ -294,7 +294,7 @@ std::vector<std::string> render_trace(const DemoReport& report,
         steps.push_back(render_trace_position(report, position, layout, options));
     }
     steps.push_back(not_traced + render_results(report, layout.screen, options.width) + '\n' +
-                    render_linear_view(report) + verdict_line(report, options.palette));
+                    render_linear_view(report) + verdict_line(report, options));
     return steps;
 }
 

@@ -334,7 +334,7 @@ WalkthroughStep step_product(const DemoReport& report, const TraceLayout& layout
     out += render_trace_position(report, traced, layout, options);
     step.focus = {traced};
     out += '\n' + render_linear_view(report);
-    out += verdict_line(report, options.palette);
+    out += verdict_line(report, options);
     return step;
 }
 

@@ -1,0 +1,120 @@
+#include "core/kernels/onehot_products.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "core/kernels/torch_matmul.hpp"
+
+namespace embdemo {
+namespace {
+
+// Rows [first, first + count) of the blocks a product is cut into. No block holds a single row
+// unless n is 1: ATen passes a one-row operand to the BLAS with other flags and leading
+// dimensions (torch_matmul.cpp), and the whole-X call PyTorch makes has none.
+struct Block {
+    std::size_t first = 0;
+    std::size_t count = 0;
+};
+
+std::size_t rows_per_block(std::size_t vocab_size, std::size_t block_values) {
+    return std::max<std::size_t>(2, block_values / std::max<std::size_t>(1, vocab_size));
+}
+
+std::vector<Block> cut_into_blocks(std::size_t n, std::size_t vocab_size, std::size_t block_values) {
+    const std::size_t per_block = rows_per_block(vocab_size, block_values);
+    std::vector<Block> blocks;
+    for (std::size_t first = 0; first < n; first += per_block) {
+        blocks.push_back({first, std::min(per_block, n - first)});
+    }
+    if (blocks.size() > 1 && blocks.back().count == 1) {
+        blocks.pop_back();
+        blocks.back().count += 1;
+    }
+    return blocks;
+}
+
+using BlockProduct = Matrix (*)(const Matrix& x, const Matrix& operand);
+
+Matrix blockwise(const TokenIds& ids, std::size_t vocab_size, std::size_t dim, const Matrix& operand,
+                 BlockProduct product, const OneHotProductSettings& settings) {
+    const std::size_t n = ids.size();
+    if (n * vocab_size <= settings.block_values) return product(one_hot(ids, vocab_size), operand);
+    Matrix out(n, dim);
+    const std::vector<Block> blocks = cut_into_blocks(n, vocab_size, settings.block_values);
+    std::atomic<std::size_t> next{0};
+    std::atomic<std::size_t> rows_done{0};
+    std::mutex report;
+    std::exception_ptr failure;
+    const auto work = [&] {
+        try {
+            for (std::size_t b = next++; b < blocks.size(); b = next++) {
+                const Block block = blocks[b];
+                const TokenIds part(ids.begin() + static_cast<std::ptrdiff_t>(block.first),
+                                    ids.begin() + static_cast<std::ptrdiff_t>(block.first + block.count));
+                const Matrix rows = product(one_hot(part, vocab_size), operand);
+                std::memcpy(out.values.data() + block.first * dim, rows.values.data(), rows.values.size() * sizeof(float));
+                const std::size_t done = rows_done += block.count;
+                if (settings.progress) {
+                    const std::lock_guard<std::mutex> lock(report);
+                    settings.progress(done, n);
+                }
+            }
+        } catch (...) {
+            const std::lock_guard<std::mutex> lock(report);
+            if (!failure) failure = std::current_exception();
+            next = blocks.size();
+        }
+    };
+    const unsigned threads = std::max(1u, std::min<unsigned>(settings.threads, static_cast<unsigned>(blocks.size())));
+    std::vector<std::thread> helpers;
+    for (unsigned t = 1; t < threads; ++t) helpers.emplace_back(work);
+    work();
+    for (std::thread& helper : helpers) helper.join();
+    if (failure) std::rethrow_exception(failure);
+    return out;
+}
+
+Matrix mm_block(const Matrix& x, const Matrix& weight) { return torch_mm(x, weight); }
+Matrix linear_block(const Matrix& x, const Matrix& w) { return torch_linear(x, w); }
+
+// A positive whole number from the environment, or 0.
+unsigned threads_from_env(const char* name) {
+    const char* text = std::getenv(name);
+    if (!text || !*text) return 0;
+    char* end = nullptr;
+    const unsigned long value = std::strtoul(text, &end, 10);
+    if (*end != '\0' || value == 0 || value > 256) return 0;
+    return static_cast<unsigned>(value);
+}
+
+}  // namespace
+
+Matrix onehot_mm(const TokenIds& ids, const Matrix& weight, const OneHotProductSettings& settings) {
+    return blockwise(ids, weight.rows, weight.cols, weight, mm_block, settings);
+}
+
+Matrix onehot_linear(const TokenIds& ids, const Matrix& w, const OneHotProductSettings& settings) {
+    return blockwise(ids, w.cols, w.rows, w, linear_block, settings);
+}
+
+std::size_t onehot_block_rows(std::size_t vocab_size, std::size_t block_values) {
+    return rows_per_block(vocab_size, block_values) + 1;
+}
+
+unsigned product_threads(std::uint64_t ids, std::uint64_t vocab_size, std::uint64_t dim) {
+    if (const unsigned chosen = threads_from_env("EMBDEMO_THREADS")) return chosen;
+    if (const unsigned chosen = threads_from_env("OMP_NUM_THREADS")) return chosen;
+    // About 20 ms of the BLAS's work: below it a thread's start costs more than it saves.
+    constexpr std::uint64_t k_terms_worth_a_thread = std::uint64_t{1} << 29;
+    const double terms = static_cast<double>(ids) * static_cast<double>(vocab_size) * static_cast<double>(dim);
+    if (terms < static_cast<double>(k_terms_worth_a_thread)) return 1;
+    return std::max(1u, std::min(std::thread::hardware_concurrency(), 64u));
+}
+
+}  // namespace embdemo

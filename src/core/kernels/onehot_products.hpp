@@ -1,0 +1,45 @@
+// The one-hot products of a whole text without its one-hot matrix: one_hot(ids, V) is n x V, a
+// gigabyte for a 5,000-token story at GPT-2's V, but each output row depends on one row of it.
+// These make X a block of rows at a time and hand each block to the BLAS exactly as torch_mm /
+// torch_linear hand the whole X (torch_matmul.hpp), so the result is the one PyTorch's
+// `one_hot(ids).float() @ E` gives, with memory that does not grow with n x V.
+//
+// Shape legend: n ids, V rows of E (columns of X), d columns of E; W = E.T is d x V.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+
+#include "core/kernels/embedding.hpp"
+#include "core/matrix.hpp"
+
+namespace embdemo {
+
+// Called after each block with the rows done so far and n: progress for a long product.
+using ProductProgress = std::function<void(std::size_t done, std::size_t total)>;
+
+struct OneHotProductSettings {
+    // Values of X held per block (and per thread). A product whose whole X fits is one BLAS
+    // call, the very call torch_mm makes; a larger one is cut into blocks of rows.
+    std::size_t block_values = std::size_t{1} << 22;
+    unsigned threads = 1;  // blocks are shared between this many threads; the bits do not change
+    ProductProgress progress;
+};
+
+// one_hot(ids, V) @ E through the BLAS. n x d
+Matrix onehot_mm(const TokenIds& ids, const Matrix& weight, const OneHotProductSettings& settings = {});
+
+// F.linear(one_hot(ids, V), w) = one_hot(ids, V) @ w.T for w d x V (nn.Linear(V, d)'s weight). n x d
+Matrix onehot_linear(const TokenIds& ids, const Matrix& w, const OneHotProductSettings& settings = {});
+
+// The most rows of X a block holds: block_values / V, at least 2, one more when a lone last row
+// joins the block before it.
+std::size_t onehot_block_rows(std::size_t vocab_size, std::size_t block_values);
+
+// The threads a product of n x V x d multiply-adds is worth on this machine: all cores (at most
+// two blocks' worth of work each) once it takes more than a few milliseconds, else one.
+// EMBDEMO_THREADS or OMP_NUM_THREADS, when set to a positive number, decide instead.
+unsigned product_threads(std::uint64_t ids, std::uint64_t vocab_size, std::uint64_t dim);
+
+}  // namespace embdemo

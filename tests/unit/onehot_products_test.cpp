@@ -1,0 +1,93 @@
+// The blockwise one-hot products against the one BLAS call PyTorch makes on the whole X: the
+// same bits for every block size and thread count, special values in E included (where the
+// order of a sum could show: nan payloads, inf, -0.0).
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "core/kernels/embedding.hpp"
+#include "core/kernels/onehot_products.hpp"
+#include "core/kernels/torch_matmul.hpp"
+
+namespace embdemo {
+namespace {
+
+float nan_with_payload(std::uint32_t payload, bool negative) {
+    const std::uint32_t bits = (negative ? 0xffc00000u : 0x7fc00000u) | (payload & 0x3fffffu);
+    float value;
+    std::memcpy(&value, &bits, sizeof value);
+    return value;
+}
+
+bool same_bits(const Matrix& a, const Matrix& b) {
+    return a.rows == b.rows && a.cols == b.cols &&
+           std::memcmp(a.values.data(), b.values.data(), a.values.size() * sizeof(float)) == 0;
+}
+
+// E with a few special values sprinkled in, from a fixed seed (mt19937's raw output only).
+Matrix special_table(std::size_t rows, std::size_t cols, std::mt19937& engine, bool specials) {
+    Matrix e(rows, cols);
+    for (float& value : e.values) value = static_cast<float>(static_cast<std::int32_t>(engine() % 2001) - 1000) / 256.0f;
+    if (!specials) return e;
+    for (std::size_t k = 0; k < (rows * cols) / 17 + 1; ++k) {
+        float& value = e.values[engine() % e.values.size()];
+        switch (engine() % 5) {
+            case 0: value = -0.0f; break;
+            case 1: value = std::numeric_limits<float>::infinity(); break;
+            case 2: value = -std::numeric_limits<float>::infinity(); break;
+            case 3: value = nan_with_payload(static_cast<std::uint32_t>(engine()), engine() % 2 == 0); break;
+            default: value = std::numeric_limits<float>::denorm_min(); break;
+        }
+    }
+    return e;
+}
+
+}  // namespace
+
+TEST_CASE("onehot_mm and onehot_linear give the whole-X BLAS call's bits for any blocks and threads") {
+    std::mt19937 engine(2024);
+    for (int round = 0; round < 60; ++round) {
+        const std::size_t vocab = 1 + engine() % 40;
+        const std::size_t dim = 1 + engine() % 19;
+        const std::size_t n = 1 + engine() % 50;
+        const bool specials = round % 2 == 1;
+        const Matrix e = special_table(vocab, dim, engine, specials);
+        TokenIds ids(n);
+        for (auto& id : ids) id = engine() % vocab;
+        const Matrix whole = torch_mm(one_hot(ids, vocab), e);
+        const Matrix whole_linear = torch_linear(one_hot(ids, vocab), transpose(e));
+        for (const std::size_t block_values : {std::size_t{1}, vocab * 2, vocab * 3 + 1, vocab * 7}) {
+            for (const unsigned threads : {1u, 2u, 3u}) {
+                OneHotProductSettings settings;
+                settings.block_values = block_values;
+                settings.threads = threads;
+                CAPTURE(round);
+                CAPTURE(block_values);
+                CAPTURE(threads);
+                CHECK(same_bits(onehot_mm(ids, e, settings), whole));
+                CHECK(same_bits(onehot_linear(ids, transpose(e), settings), whole_linear));
+            }
+        }
+    }
+}
+
+TEST_CASE("a blockwise product reports its progress up to every row, and no block is a single row") {
+    const Matrix e(7, 3);
+    const TokenIds ids{1, 2, 3, 4, 5};
+    OneHotProductSettings settings;
+    settings.block_values = 14;  // two rows of X a block: 2 + 3 (the lone last row joins its neighbour)
+    std::vector<std::size_t> seen;
+    settings.progress = [&](std::size_t done, std::size_t total) {
+        CHECK(total == 5);
+        seen.push_back(done);
+    };
+    (void)onehot_mm(ids, e, settings);
+    CHECK(seen == std::vector<std::size_t>{2, 5});
+}
+
+}  // namespace embdemo
