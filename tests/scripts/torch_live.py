@@ -89,11 +89,11 @@ class Runner:
     def last_args(self) -> str:
         return " ".join(self.last)
 
-    def run(self, args):
+    def run(self, args, env=None):
         self.runs += 1
-        self.last = ["embdemo", *args, "--format", "json"]
-        proc = subprocess.run([self.binary, *args, "--format", "json"], cwd=self.workdir,
-                              capture_output=True, text=True, env={**os.environ, "NO_COLOR": "1", "LC_ALL": "C"})
+        self.last = [*[f"{k}={v}" for k, v in (env or {}).items()], "embdemo", *args, "--format", "json"]
+        proc = subprocess.run([self.binary, *args, "--format", "json"], cwd=self.workdir, capture_output=True,
+                              text=True, env={**os.environ, "NO_COLOR": "1", "LC_ALL": "C", **(env or {})})
         if proc.returncode not in (0, 3):
             raise Failure(f"exit {proc.returncode}: {proc.stderr.strip()}")
         try:
@@ -198,6 +198,30 @@ class Cases:
         expect_verdict(status, report, "identical", same_bits(looked_up, product))
         expect_verdict(status, report, "linear_identical", same_bits(looked_up, linear), exit_follows=False)
         return " ".join(["--ids", ids_arg(ids), *args])
+
+    def lookup_blocks(self):
+        """A product past one block of X (4,194,304 values), which embdemo cuts into blocks of
+        rows, on one or two threads: still PyTorch's bits, special values included."""
+        vocab, dim = self.rng.randint(700, 3000), self.rng.randint(1, 6)
+        n = 4194304 // vocab + self.rng.randint(2, 300)
+        ids = [self.rng.randrange(vocab) for _ in range(n)]
+        args, e = self.weights(vocab, dim)
+        if "--vocab" not in args:
+            args += ["--vocab", str(vocab)]  # a file's rows are V; ids may miss the last rows
+        threads = str(self.rng.randint(1, 2))
+        status, report = self.runner.run(["--ids", ids_arg(ids), *args, "--show", "lookup,onehot_matmul,linear_output"],
+                                         env={"EMBDEMO_THREADS": threads})
+        index = torch.tensor(ids)
+        x = F.one_hot(index, vocab).float()
+        looked_up = e[index]
+        product = x @ e
+        linear = F.linear(x, e.t().contiguous())
+        expect_tensor(report, "lookup", looked_up)
+        expect_tensor(report, "onehot_matmul", product)
+        expect_tensor(report, "linear_output", linear)
+        expect_verdict(status, report, "identical", same_bits(looked_up, product))
+        expect_verdict(status, report, "linear_identical", same_bits(looked_up, linear), exit_follows=False)
+        return f"{n} ids, V {vocab}, d {dim}, {threads} threads"
 
     def max_norm(self):
         vocab, dim = random_shape(self.rng), random_shape(self.rng, 64)

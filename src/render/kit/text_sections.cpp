@@ -28,12 +28,21 @@ WeightRows weight_rows(const DemoReport& report) {
     WeightRows result;
     const TokenIds& ids = report.request.ids;
     for (std::size_t i = 0; i < ids.size(); ++i) result.selected[ids[i]].push_back(i);
-    // A summary keeps the selected rows in view, up to a screenful of them.
+    // A summary keeps the selected rows in view, up to a screenful of them: when there are more,
+    // first those of the positions X lists (a long text's first and last tokens), so that the
+    // rows below have their rows of E above.
     std::vector<std::size_t> forced;
-    for (const auto& entry : result.selected) {
-        if (forced.size() == k_max_selected_rows_shown) break;
-        forced.push_back(entry.first);
+    const auto force = [&forced](std::size_t row) {
+        if (forced.size() < k_max_selected_rows_shown && std::find(forced.begin(), forced.end(), row) == forced.end()) {
+            forced.push_back(row);
+        }
+    };
+    if (result.selected.size() > k_max_selected_rows_shown) {
+        for (const std::size_t position : visible_positions(ids.size(), should_summarise(ids.size(), report.request.vocab_size))) {
+            if (position != k_gap) force(ids[position]);
+        }
     }
+    for (const auto& entry : result.selected) force(entry.first);
     const Matrix& e = report.weight;
     result.rows = visible_positions(e.rows, should_summarise(e.rows, e.cols), forced);
     for (const auto& entry : result.selected) {
@@ -91,11 +100,13 @@ std::string product_label(const IdShape& shape, std::size_t position) {
 }
 
 // "id 2", or "ids[0, 1] = 2" in a batch: the label of a result row, its id right-aligned to
-// `id_width` digits so that the rows of a column line up.
+// `id_width` digits so that the rows of a column line up; ids of a text also name their token
+// (`id 8495 " Design"`), so that a row of a long text can be found by its words.
 std::string id_label(const DemoRequest& request, std::size_t position, std::size_t id_width) {
-    const std::string id = "id " + pad_left(std::to_string(request.ids[position]), id_width);
-    if (!request.shape.batched) return id;
-    return "ids[" + torch_index(request.shape, position) + "] = " + pad_left(std::to_string(request.ids[position]), id_width);
+    const std::uint64_t id = request.ids[position];
+    const std::string token = request.source.from_text() ? " \"" + request.source.token_of(id) + '"' : "";
+    if (!request.shape.batched) return "id " + pad_left(std::to_string(id), id_width) + token;
+    return "ids[" + torch_index(request.shape, position) + "] = " + pad_left(std::to_string(id), id_width) + token;
 }
 
 // The widest id_label of the visible rows.
