@@ -163,7 +163,7 @@ std::string size_options(const RawOptions& raw) {
     // From a text, V is GPT-2's unless --vocab says otherwise, and the loader's --context and
     // --batch set n = B x T.
     std::string names = ids_option(raw);
-    const bool loader = raw.lesson == Lesson::positions && raw.context;
+    const bool loader = raw.context.has_value();
     if (loader) names += raw.batch ? "/--context/--batch" : "/--context";
     if (raw.vocab) names += "/--vocab";
     if (raw.dim) names += "/--dim";

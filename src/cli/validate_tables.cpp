@@ -215,12 +215,17 @@ std::optional<std::string> validate_table_lesson(const RawOptions& raw, Options&
 // positions with text and --context T: the first batch of the book's data loader replaces the
 // text's ids (B x T windows); --stride and --batch mean nothing without it.
 std::optional<std::string> apply_data_loader(const RawOptions& raw, IdBatch& ids, Options& options) {
-    const bool loader = raw.lesson == Lesson::positions && ids.source.from_text() && raw.context;
+    const bool loader = ids.source.from_text() && raw.context;
     if (!loader) {
+        // Without a text, positions' --context is C, the rows of its position table.
+        if (raw.context && raw.lesson != Lesson::positions) {
+            return "--context " + quote_for_message(*raw.context) + " sets the book's data loader's T, which cuts a "
+                   "text into windows (allowed: --context with --text or --text-file)";
+        }
         if (!raw.stride && !raw.batch) return std::nullopt;
         return std::string(raw.stride ? "--stride" : "--batch") +
-               " sets the book's data loader, which embdemo positions runs for --text or --text-file with "
-               "--context T (allowed: those together)";
+               " sets the book's data loader, which runs for --text or --text-file with --context T (allowed: "
+               "those together)";
     }
     const std::uint64_t n = ids.values.size();
     // A window of T tokens needs T + 1 (its target is shifted by one), so T < n: the bounds
@@ -241,7 +246,7 @@ std::optional<std::string> apply_data_loader(const RawOptions& raw, IdBatch& ids
                                      context.value() == UINT64_MAX ? std::string("more") : group_thousands(context.value() + 1)),
                          context_allowed + ", or a longer text");
     }
-    LoaderSettings& settings = options.positions.loader;
+    LoaderSettings settings;
     settings.context = context.value();
     settings.stride = settings.context;
     settings.batch = 4;  // create_dataloader_v1's own default
@@ -272,6 +277,7 @@ std::optional<std::string> apply_data_loader(const RawOptions& raw, IdBatch& ids
     ids = std::move(first.value().inputs);
     options.positions.targets = std::move(first.value().targets);
     options.positions.windows = first.value().windows;
+    options.positions.loader = settings;
     return std::nullopt;
 }
 

@@ -42,6 +42,18 @@ std::string torch_index(const IdShape& shape, std::size_t i);
 
 // Where ids came from when they were not typed: the text (--text, --text-file) and, per id, its
 // GPT-2 token as views quote it (core/gpt2/gpt2_tokenizer's token_label). Empty for --ids.
+// When the ids are the first batch of the book's data loader over a text (--context T with
+// --text): its settings, how many windows the text makes, and the targets (B x T, row-major,
+// each window shifted by one token). Empty (batch 0) otherwise.
+struct LoaderWindows {
+    std::size_t batch = 0;    // B, batch_size
+    std::size_t context = 0;  // T, max_length
+    std::size_t stride = 0;   // S
+    std::size_t windows = 0;  // the windows the whole text makes
+    std::vector<std::uint64_t> targets;
+    bool used() const { return batch > 0; }
+};
+
 struct IdSource {
     std::string text;
     // Any id's token, made when a view asks: the ids' own, or ids the text did not use (a
@@ -49,6 +61,7 @@ struct IdSource {
     // Not stored per id: a 16 MiB text has millions of tokens, and views list a few.
     std::function<std::string(std::uint64_t)> token_of;
     bool from_text() const { return static_cast<bool>(token_of); }
+    LoaderWindows loader;
 };
 
 struct IdBatch {

@@ -31,7 +31,9 @@ int run_positions(const Options& options) {
 namespace {
 
 constexpr const char* k_positions_footer = R"(--ids takes a batch too: "2,3,1;0,1,1" is torch.tensor([[2,3,1],[0,1,1]]), and
-every row gets the same P[0..T). E and P are drawn as torch.manual_seed(SEED);
+every row gets the same P[0..T). Without a text, --context C sets P's rows (at
+least T; default T); with --text, --context T is the data loader's window and
+C = T. E and P are drawn as torch.manual_seed(SEED);
 tok = nn.Embedding(V, D); pos = nn.Embedding(C, D) draws them.
 
 Examples:
@@ -44,10 +46,7 @@ Exit status: 0 when both lookups equal their one-hot products bit for bit, 2 for
 bad input, 1 for a failed write.)";
 
 const OptionSpec k_positions_options[] = {
-    value_option("--context", "C", "rows of the position table C, at least T (default T)", &option_checks::RawOptions::context),
     value_option("--encoding", "KIND", "learned (default), sinusoidal or rope", &option_checks::RawOptions::encoding),
-    value_option("--stride", "S", "with --text and --context: the loader's S (default T)", &option_checks::RawOptions::stride),
-    value_option("--batch", "B", "with --text and --context: the loader's B (default 4)", &option_checks::RawOptions::batch),
 };
 
 }  // namespace

@@ -52,6 +52,7 @@ ParseResult<LoaderBatch> first_loader_batch(const IdBatch& tokens, const LoaderS
             batch.targets.push_back(tokens.values[k + 1]);
         }
     }
+    inputs.source.loader = {settings.batch, settings.context, settings.stride, batch.windows, batch.targets};
     return Result::ok(std::move(batch));
 }
 

@@ -6,6 +6,7 @@
 #include <xtensor/xadapt.hpp>
 #include <xtensor/xstrided_view.hpp>
 
+#include "core/gpt2/data_loader.hpp"
 #include "core/limits.hpp"
 #include "render/kit/delimited.hpp"
 #include "render/kit/json_text.hpp"
@@ -115,7 +116,14 @@ void add_id_source(LessonReport& report, const IdBatch& ids) {
     auto& head = report.head;
     auto after_ids = std::find_if(head.begin(), head.end(), [](const LessonField& field) { return field.name == "ids"; });
     if (after_ids != head.end()) ++after_ids;
-    head.insert(after_ids, {{"text", json_string(ids.source.text)}, {"tokens", tokens_json(ids)}});
+    std::vector<LessonField> fields{{"text", json_string(ids.source.text)}, {"tokens", tokens_json(ids)}};
+    const LoaderWindows& loader = ids.source.loader;
+    if (loader.used()) {
+        fields.push_back({"targets", ids_json(target_batch(loader.targets, ids.batch, ids.seq))});
+        fields.push_back({"loader", fmt::format("{{\"batch_size\": {}, \"max_length\": {}, \"stride\": {}, \"windows\": {}}}",
+                                                loader.batch, loader.context, loader.stride, loader.windows)});
+    }
+    head.insert(after_ids, fields.begin(), fields.end());
 }
 
 std::string render_lesson_json(const LessonReport& report, const std::vector<std::string>& show) {

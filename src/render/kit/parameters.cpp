@@ -1,6 +1,7 @@
 #include "render/kit/parameters.hpp"
 
 #include "core/escape.hpp"
+#include "core/gpt2/data_loader.hpp"
 #include "core/gpt2/gpt2_tokenizer.hpp"
 #include "core/gpt2/gpt2_vocab.hpp"
 #include <fmt/format.h>
@@ -12,7 +13,14 @@
 namespace embdemo {
 
 std::string format_parameter_row(const Parameter& parameter) {
-    const std::string row = fmt::format("  {:<7}{}", parameter.name, parameter.value);
+    // A name as wide as the column ("targets") still gets its gap; a value too long for the line
+    // (the data loader's call) wraps under itself.
+    const std::string name = fmt::format("  {:<7}", parameter.name.size() >= 7 ? parameter.name + ' ' : parameter.name);
+    std::string row = name + parameter.value;
+    if (display_width(row) > k_max_line_width) {
+        row = wrap_words(parameter.value, name, std::string(name.size(), ' '));
+        row.pop_back();  // wrap_words ends its last line; the note decides what follows
+    }
     if (parameter.note.empty()) return row + '\n';
     const std::string note = "(" + parameter.note + ")";
     if (display_width(row) + 2 + display_width(note) <= k_max_line_width) return row + "  " + note + '\n';
@@ -40,6 +48,16 @@ std::vector<Parameter> token_parameters(const IdBatch& ids) {
     }
     if (listed < ids.values.size()) add(fmt::format("... {} more", group_thousands(ids.values.size() - listed)));
     rows.push_back({rows.size() == 1 ? "tokens" : "", line, ""});
+    const LoaderWindows& loader = ids.source.loader;
+    if (loader.used()) {
+        rows.push_back({"loader",
+                        fmt::format("the first batch of create_dataloader_v1(batch_size={}, max_length={}, stride={}, "
+                                    "shuffle=False, drop_last=True)", loader.batch, loader.context, loader.stride),
+                        fmt::format("the text makes {} of {}", count_of(loader.windows, "window", "windows"),
+                                    count_of(loader.context, "token", "tokens"))});
+        rows.push_back({"targets", format_id_batch(target_batch(loader.targets, ids.batch, ids.seq)),
+                        "each window shifted by one token: what the model learns to predict"});
+    }
     return rows;
 }
 

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/escape.hpp"
+#include "core/gpt2/gpt2_tokenizer.hpp"
 #include "core/torch/init.hpp"
 #include "core/limits.hpp"
 #include "render/kit/explain.hpp"
@@ -99,12 +100,32 @@ std::string product_label(const IdShape& shape, std::size_t position) {
     return fmt::format("X[{}] @ E", torch_index(shape, position));
 }
 
+// A token as a row label: at most 16 columns, cut with "..." between characters and escapes (a
+// GPT-2 token can be a run of 64 dashes).
+std::string short_token(const std::string& label) {
+    constexpr std::size_t k_most_columns = 16;
+    if (display_width(label) <= k_most_columns) return label;
+    std::string out;
+    std::size_t columns = 0;
+    for (std::size_t i = 0; i < label.size();) {
+        const auto byte = static_cast<unsigned char>(label[i]);
+        std::size_t length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+        if (byte == '\\') length = i + 1 < label.size() && label[i + 1] == 'x' ? 4 : 2;
+        const std::string piece = label.substr(i, length);
+        if (columns + display_width(piece) > k_most_columns - 3) break;
+        out += piece;
+        columns += display_width(piece);
+        i += length;
+    }
+    return out + "...";
+}
+
 // "id 2", or "ids[0, 1] = 2" in a batch: the label of a result row, its id right-aligned to
 // `id_width` digits so that the rows of a column line up; ids of a text also name their token
 // (`id 8495 " Design"`), so that a row of a long text can be found by its words.
 std::string id_label(const DemoRequest& request, std::size_t position, std::size_t id_width) {
     const std::uint64_t id = request.ids[position];
-    const std::string token = request.source.from_text() ? " \"" + request.source.token_of(id) + '"' : "";
+    const std::string token = request.source.from_text() ? " \"" + short_token(request.source.token_of(id)) + '"' : "";
     if (!request.shape.batched) return "id " + pad_left(std::to_string(id), id_width) + token;
     return "ids[" + torch_index(request.shape, position) + "] = " + pad_left(std::to_string(id), id_width) + token;
 }
@@ -273,9 +294,11 @@ std::string render_onehot(const DemoReport& report, const TextOptions& options) 
                 row += k == ids[i] ? paint("1", Paint::one, options.palette) : "0";
             }
         } else {
-            row = fmt::format("{} at column {}, the other {} entries are 0",
-                              paint("1", Paint::one, options.palette), ids[i],
-                              group_thousands(vocab - 1));
+            // Beside a batch's token labels the long form would pass 80 columns.
+            const bool fits = 2 + label_width + 3 + fmt::format("1 at column {}, the other {} entries are 0", vocab - 1,
+                                                                 group_thousands(vocab - 1)).size() <= k_max_line_width;
+            row = fmt::format(fits ? "{} at column {}, the other {} entries are 0" : "{} at column {}, {} zeros",
+                              paint("1", Paint::one, options.palette), ids[i], group_thousands(vocab - 1));
         }
         out += fmt::format("  {}   {}\n", pad_right(id_label(report.request, i, id_width), label_width), row);
     }

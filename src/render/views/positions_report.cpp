@@ -36,13 +36,6 @@ LessonReport positions_report(const PositionsLesson& lesson) {
         {"seed", std::to_string(request.seed)},
         {"encoding", json_string(encoding_name(request.encoding))},
     };
-    if (!request.targets.empty()) {
-        const LoaderSettings& loader = request.loader;
-        report.head.push_back({"targets", ids_json(target_batch(request.targets, ids.batch, ids.seq))});
-        report.head.push_back({"loader", fmt::format("{{\"batch_size\": {}, \"max_length\": {}, \"stride\": {}, "
-                                                     "\"windows\": {}}}",
-                                                     loader.batch, loader.context, loader.stride, request.windows)});
-    }
     const std::size_t d = request.dim;
     const auto per_id = rows_shape(ids.batch, ids.seq, ids.batched, d);
     if (request.encoding == PositionEncoding::rope) {

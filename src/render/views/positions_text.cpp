@@ -59,18 +59,6 @@ std::string header(const PositionsLesson& lesson) {
          request.context_inferred ? "C = T; a model sets C, e.g. GPT-2's 1,024; --context" : "C, the longest sequence P serves"},
         {"seed", std::to_string(request.seed), seed_note(request.seed, positions_seed_note(request))}};
     if (request.encoding_given) lines.push_back({"encoding", encoding_name(request.encoding), encoding_note(request)});
-    if (!request.targets.empty()) {
-        const LoaderSettings& loader = request.loader;
-        lines.insert(lines.begin() + 1,
-                     {{"loader",
-                       fmt::format("the first batch of create_dataloader_v1(batch_size={}, max_length={}, "
-                                   "stride={}, shuffle=False, drop_last=True)",
-                                   loader.batch, loader.context, loader.stride),
-                       fmt::format("the text makes {} of {}", count_of(request.windows, "window", "windows"),
-                                   count_of(loader.context, "token", "tokens"))},
-                      {"targets", format_id_batch(target_batch(request.targets, ids.batch, ids.seq)),
-                       "each window shifted by one token: what the model learns to predict"}});
-    }
     return render_header_lines(title(request.encoding), lines, ids);
 }
 
