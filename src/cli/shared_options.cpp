@@ -25,6 +25,7 @@ constexpr const char* k_footer = R"(Examples:
   embdemo --ids 2,3,1 --dim 5 --format html > lesson.html  the lesson as a page
   embdemo --ids 2,3,1 --dim 5 --format python > check.py   the run in PyTorch
   embdemo --ids 2,3,1,3 --dim 5 --max-norm 1  max_norm rescales E in the lookup
+  embdemo help grad                           a lesson's options (= grad --help)
 
 Matrices for --show (one, or several separated by commas): weight, onehot,
 lookup, onehot_matmul, linear_output.
