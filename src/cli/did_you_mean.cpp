@@ -46,7 +46,10 @@ std::vector<std::string> closest_names(std::string_view typed, const std::vector
     std::vector<int> scores;
     for (const std::string& candidate : candidates) {
         const bool prefix = candidate.compare(0, typed.size(), typed) == 0;
-        scores.push_back(prefix ? 0 : typo_distance(typed, candidate) + 1);
+        // Each character typed beyond the candidate's length costs a deletion (3), so two put
+        // it at the floor: skipping those keeps a megabyte-long word from costing seconds.
+        const bool too_long = typed.size() > candidate.size() + 1;
+        scores.push_back(prefix ? 0 : too_long ? k_similarity_floor : typo_distance(typed, candidate) + 1);
     }
     const bool all_prefixes = std::all_of(scores.begin(), scores.end(), [](int score) { return score == 0; });
     if (all_prefixes) return {};  // git: "prefix matches with everything? that is too ambiguous"

@@ -60,6 +60,8 @@ TEST_CASE("closest_names prefers prefixes, keeps ties and stops at git's similar
     CHECK(closest_names("--id", options) == std::vector<std::string>{"--ids"});
     CHECK(closest_names("--i", options) == std::vector<std::string>{"--ids", "--init"});
     CHECK(closest_names("--dimm", options) == std::vector<std::string>{"--dim"});
+    CHECK(closest_names("--dimmm", options).empty());  // two deletions: 3 + 3 + 1 reaches the floor
+    CHECK(closest_names("--" + std::string(1 << 20, 'x'), options).empty());  // skipped, not scored
     CHECK(suggestion_list({"--ids", "--init"}, false) == "--ids or --init");
     CHECK(suggestion_list({"a", "b", "c"}, true) == "\"a\", \"b\" or \"c\"");
 }
