@@ -162,7 +162,8 @@ struct CommandLineParser::Parts {
     // `embdemo help [LESSON]`: the help that `embdemo [LESSON] --help` prints.
     CommandLine help(int argc, const char* const argv[]) {
         if (argc > 3) {
-            return fail(unexpected_word(argv[3], nullptr, false) + "; embdemo help takes one lesson name at most");
+            return fail("unexpected argument " + quote_for_message(argv[3]) +
+                        " (allowed: embdemo help, or embdemo help LESSON: one lesson name at most)");
         }
         CommandLine result;
         if (argc == 2) {
