@@ -166,7 +166,8 @@ struct CommandLineParser::Parts {
                         " (allowed: embdemo help, or embdemo help LESSON: one lesson name at most)");
         }
         CommandLine result;
-        if (argc == 2) {
+        const std::string_view word = argc == 3 ? argv[2] : "";
+        if (argc == 2 || word == "--help" || word == "-h") {
             result.stdout_text = app.help();
             return result;
         }

@@ -100,6 +100,7 @@ TEST_CASE("an option of another lesson names that lesson") {
 
 TEST_CASE("embdemo help prints the help of embdemo --help and of embdemo LESSON --help") {
     CHECK(parse({"help"}).stdout_text == parse({"--help"}).stdout_text);
+    CHECK(parse({"help", "--help"}).stdout_text == parse({"--help"}).stdout_text);
     for (const char* lesson : {"lookup", "grad", "cost", "positions", "tied", "factor", "tokens", "bag"}) {
         CAPTURE(lesson);
         const CommandLine help = parse({"help", lesson});
