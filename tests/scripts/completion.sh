@@ -85,6 +85,9 @@ for mode in "${modes[@]}"; do
   check "$mode" "--export-projector d" "dir.d" "weights.npy"
   check "$mode" "--dim ''" "" "--ids lookup"
   check "$mode" "help ''" "grad bag tokens" "help --ids"
+  check "$mode" "--ids 2 grad --m" "--momentum" "--mode"
+  check "$mode" "--text grad --m" "--max-memory --max-norm" "--momentum"
+  check "$mode" "--ids 2 help --" "--ids --dim" ""
   if "$binary" bench --help >/dev/null 2>&1; then
     check "$mode" "bench --" "--threads --repeats --tokenizer --model" "--ids --momentum"
     check "$mode" "bench --model ''" "gpt2 llama3-8b"
