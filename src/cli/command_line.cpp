@@ -1,12 +1,16 @@
 #include "cli/command_line.hpp"
 
 #include <optional>
+#include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
+#include "cli/completion_data.hpp"
 #include "cli/lessons/lesson.hpp"
+#include "cli/mistakes.hpp"
 #include "cli/option_checks.hpp"
 #include "cli/option_spec.hpp"
 #include "core/escape.hpp"
@@ -35,7 +39,7 @@ std::string describe_parse_error(const CLI::ParseError&) {
 
 // An option given twice (on the main command or a lesson's), or one whose value is missing
 // ("--dim" at the very end).
-std::string describe_mismatch(const CLI::App& app, const CLI::ArgumentMismatch& error) {
+std::string describe_mismatch(const CLI::App& app, const CLI::ArgumentMismatch& error, const LessonSpec* lesson) {
     std::string repeated;
     for_each_option(app, [&](const CLI::Option& option) {
         if (repeated.empty() && option.count() > 1) {
@@ -46,23 +50,20 @@ std::string describe_mismatch(const CLI::App& app, const CLI::ArgumentMismatch& 
     const std::string what = error.what();
     const std::string option = what.substr(0, what.find(':'));
     if (option.rfind("--", 0) == 0 && option.find_first_of(" \n") == std::string::npos) {
-        return option + " needs a value; see embdemo --help";
+        return option + " needs a value; see " + help_command(lesson);
     }
     return describe_parse_error(error);
 }
 
-// The first word on the command line that is not an option embdemo knows.
-std::string describe_extra(const std::string& word) {
+// The first word on the command line that is not an option embdemo knows, met after `lesson`
+// (null: none named).
+std::string describe_extra(const std::string& word, const LessonSpec* lesson, bool first_word) {
     if (word == "--") {
         return std::string("unexpected \"--\" (allowed: options only; embdemo takes no other "
                            "arguments)");
     }
-    if (word.size() > 1 && word[0] == '-') {
-        return "unknown option " + quote_for_message(word) +
-               " (allowed: the options listed by embdemo --help)";
-    }
-    return "unexpected argument " + quote_for_message(word) +
-           " (allowed: options only, e.g. embdemo --ids 2,3,1 --dim 5)";
+    if (word.size() > 1 && word[0] == '-') return unknown_option(word, lesson);
+    return unexpected_word(word, lesson, first_word);
 }
 
 // Two spellings CLI11 2.1.2 reads its own way, caught before it sees them:
@@ -111,6 +112,15 @@ void declare(CLI::App& app, const LessonHelp& help, RawOptions& raw) {
     }
 }
 
+// `embdemo bench ARGS` runs the program embdemo-bench with ARGS.
+CommandLine forward_to_bench(std::vector<std::string> args) {
+    CommandLine result;
+    result.run = true;
+    result.options.lesson = Lesson::bench;
+    result.options.bench_args = std::move(args);
+    return result;
+}
+
 }  // namespace
 
 struct CommandLineParser::Parts {
@@ -140,6 +150,35 @@ struct CommandLineParser::Parts {
         }
         app.require_subcommand(0, 1);
     }
+
+    // The lesson named on the command line just parsed, or null.
+    const LessonSpec* parsed_lesson() const {
+        for (const auto& [subcommand, spec] : lessons) {
+            if (subcommand->parsed()) return spec;
+        }
+        return nullptr;
+    }
+
+    // `embdemo help [LESSON]`: the help that `embdemo [LESSON] --help` prints.
+    CommandLine help(int argc, const char* const argv[]) {
+        if (argc > 3) {
+            return fail("unexpected argument " + quote_for_message(argv[3]) +
+                        " (allowed: embdemo help, or embdemo help LESSON: one lesson name at most)");
+        }
+        CommandLine result;
+        const std::string_view word = argc == 3 ? argv[2] : "";
+        if (argc == 2 || word == "--help" || word == "-h") {
+            result.stdout_text = app.help();
+            return result;
+        }
+        const LessonSpec* spec = find_lesson(argv[2]);
+        if (spec == nullptr) return fail(unknown_lesson(argv[2]));
+        if (spec->caps.own_parser) return forward_to_bench({"--help"});
+        for (const auto& [subcommand, each] : lessons) {
+            if (each == spec) result.stdout_text = subcommand->help(app.get_name());
+        }
+        return result;
+    }
 };
 
 CommandLineParser::CommandLineParser() : m_parts(std::make_unique<Parts>()) {}
@@ -148,11 +187,11 @@ CommandLineParser::~CommandLineParser() = default;
 CommandLine CommandLineParser::parse(int argc, const char* const argv[]) {
     // git-style: `embdemo bench ARGS` runs the separate program embdemo-bench with ARGS, which
     // parses them itself (it alone links a BLAS, which would slow every embdemo start).
-    if (argc >= 2 && std::string_view(argv[1]) == "bench") {
+    if (argc >= 2 && std::string_view(argv[1]) == "bench") return forward_to_bench({argv + 2, argv + argc});
+    if (argc >= 2 && std::string_view(argv[1]) == "help") return m_parts->help(argc, argv);
+    if (argc == 2 && std::string_view(argv[1]) == "--completion-data") {  // hidden: for bash completion
         CommandLine result;
-        result.run = true;
-        result.options.lesson = Lesson::bench;
-        result.options.bench_args.assign(argv + 2, argv + argc);
+        result.stdout_text = completion_data();
         return result;
     }
     CLI::App& app = m_parts->app;
@@ -180,11 +219,14 @@ CommandLine CommandLineParser::parse(int argc, const char* const argv[]) {
         result.stdout_text = std::string(version.what()) + '\n';
         return result;
     } catch (const CLI::ArgumentMismatch& error) {
-        return fail(describe_mismatch(app, error));
+        return fail(describe_mismatch(app, error, m_parts->parsed_lesson()));
     } catch (const CLI::ParseError& error) {
         return fail(describe_parse_error(error));
     }
-    if (!app.remaining().empty()) return fail(describe_extra(app.remaining().front()));
+    if (!app.remaining().empty()) {
+        const std::string word = app.remaining().front();
+        return fail(describe_extra(word, m_parts->parsed_lesson(), argc > 1 && word == argv[1]));
+    }
     for (const auto& [subcommand, spec] : m_parts->lessons) {
         if (!subcommand->parsed()) continue;
         if (spec->caps.own_parser) {

@@ -114,7 +114,7 @@ TextOptions text_options(const Options& options) {
     TextOptions text;
     text.precision = options.precision;
     text.width = output_width(stdout_is_terminal(), std::getenv("COLUMNS"));
-    text.timing = options.timing || stdout_is_terminal();
+    text.timing = options.timing;
     if (color_wanted(options.color, stdout_is_terminal(), std::getenv("NO_COLOR"), std::getenv("TERM"))) {
         text.palette = light_background(options.palette, std::getenv("COLORFGBG")) ? Palette::light
                                                                                    : Palette::dark;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -85,18 +86,18 @@ bool is_table_lesson(const RawOptions& raw) { return lesson_spec(raw.lesson).cap
 
 // Options of the lookup lesson that mean nothing to another lesson, refused rather than ignored.
 std::optional<std::string> check_lookup_only(const RawOptions& raw, const char* lesson) {
-    const std::pair<const char*, bool> lookup_only[] = {
-        {"--trace-positions", raw.trace_positions.has_value()},
-        {"--walkthrough", raw.walkthrough}, {"--pause", raw.pause}, {"--timing", raw.timing}, {"--show", raw.show.has_value()},
-        {"--save-weights", raw.save_weights.has_value()}, {"--export-projector", raw.export_projector.has_value()},
-        {"--labels", raw.labels.has_value()}};
+    // In k_lookup_only_options' order.
+    const bool given[] = {raw.trace_positions.has_value(), raw.walkthrough, raw.pause, raw.timing, raw.show.has_value(),
+                          raw.save_weights.has_value(), raw.export_projector.has_value(), raw.labels.has_value()};
+    static_assert(std::size(given) == std::size(k_lookup_only_options));
     if (raw.trace && !lesson_spec(raw.lesson).caps.trace) {
         return fmt::format("--trace is a step-by-step view of {}; {} has none (allowed "
                            "with {}: the options of embdemo {} --help)", lessons_with(&LessonCaps::trace), lesson,
                            lesson, lesson);
     }
-    for (const auto& [option, given] : lookup_only) {
-        if (given) {
+    for (std::size_t i = 0; i < std::size(given); ++i) {
+        if (given[i]) {
+            const char* option = k_lookup_only_options[i];
             return fmt::format("{} belongs to the lookup lesson, not to {} (allowed with {}: the options of "
                                "embdemo {} --help)", option, lesson, lesson, lesson);
         }

@@ -92,6 +92,17 @@ inline constexpr std::pair<const char*, ColorMode> k_color_modes[] = {
 inline constexpr std::pair<const char*, PaletteMode> k_palettes[] = {
     {"auto", PaletteMode::automatic}, {"dark", PaletteMode::dark}, {"light", PaletteMode::light}};
 
+// The shared options cost and tokens read; any other one given is refused rather than ignored
+// (validate_cost_tokens.cpp), and completion does not offer it.
+inline constexpr const char* k_cost_shared_options[] = {"--ids", "--text", "--text-file", "--vocab", "--dim", "--format"};
+inline constexpr const char* k_tokens_shared_options[] = {"--text", "--text-file", "--dim", "--format"};
+
+// The shared options only the lookup lesson reads (check_lookup_only refuses them elsewhere), and
+// those the table lessons refuse besides (check_table_lesson_exclusive, validate_max_norm).
+inline constexpr const char* k_lookup_only_options[] = {"--trace-positions", "--walkthrough", "--pause", "--timing", "--show",
+                                                        "--save-weights", "--export-projector", "--labels"};
+inline constexpr const char* k_table_lesson_refused_options[] = {"--max-memory", "--weights", "--max-norm", "--norm-type"};
+
 // The value a name stands for in one of the tables above, or nullopt.
 template <typename Value, std::size_t N>
 std::optional<Value> find_named(const std::pair<const char*, Value> (&table)[N], const std::string& name) {

@@ -89,7 +89,7 @@ struct Options {
     View view = View::plain;
     std::vector<std::size_t> trace_positions;  // empty: the default positions
     bool pause = false;  // wait for Enter between steps (only ever when stdin is a terminal)
-    bool timing = false;  // --timing: both forms' measured times (text on a terminal shows them anyway)
+    bool timing = false;  // --timing: both forms' measured times (never shown unasked: they change)
     MatrixSelection show;  // json, csv, tsv, markdown: only these matrices (empty: all)
     int precision = 4;
     ColorMode color = ColorMode::automatic;

@@ -39,7 +39,7 @@ std::string stage_rows(FileTransaction& transaction, const std::string& path, Li
 }
 
 std::string stage_file(OutputFile::Kind kind, const std::string& path, const Matrix& weight,
-                       const std::vector<std::string>& labels, FileTransaction& transaction) {
+                       const ProjectorMetadata& metadata, FileTransaction& transaction) {
     const std::size_t rows = weight.rows;
     switch (kind) {
         case OutputFile::Kind::npy:
@@ -53,9 +53,8 @@ std::string stage_file(OutputFile::Kind kind, const std::string& path, const Mat
             });
         case OutputFile::Kind::projector_metadata: break;
     }
-    return stage_rows(transaction, path, Links::refuse, "", rows, 1, [&](std::size_t first, std::size_t end) {
-        return render_projector_metadata(labels, first, end);
-    });
+    return stage_rows(transaction, path, Links::refuse, render_projector_metadata_header(metadata), rows, 1,
+                      [&](std::size_t first, std::size_t end) { return render_projector_metadata(metadata, first, end); });
 }
 
 }  // namespace
@@ -122,8 +121,10 @@ std::string stage_output_files(const Options& options, const Matrix& weight,
             return problem_with("--export-projector", options.export_projector, problem);
         }
     }
+    // With --text, each row's token beside its id or label.
+    const ProjectorMetadata metadata{labels, options.request.source.token_of};
     for (const OutputFile& file : requested_output_files(options)) {
-        const std::string problem = stage_file(file.kind, file.path, weight, labels, transaction);
+        const std::string problem = stage_file(file.kind, file.path, weight, metadata, transaction);
         if (!problem.empty()) return problem_with(file.option, file.path, problem);
     }
     return {};

@@ -25,6 +25,7 @@ constexpr const char* k_footer = R"(Examples:
   embdemo --ids 2,3,1 --dim 5 --format html > lesson.html  the lesson as a page
   embdemo --ids 2,3,1 --dim 5 --format python > check.py   the run in PyTorch
   embdemo --ids 2,3,1,3 --dim 5 --max-norm 1  max_norm rescales E in the lookup
+  embdemo help grad                           a lesson's options (= grad --help)
 
 Matrices for --show (one, or several separated by commas): weight, onehot,
 lookup, onehot_matmul, linear_output.
@@ -64,7 +65,7 @@ const OptionSpec k_shared_options[] = {
     flag_option("--trace", "show each id step by step", &option_checks::RawOptions::trace),
     value_option("--trace-positions", "LIST", "with --trace: only these positions, e.g. 0,2", &option_checks::RawOptions::trace_positions),
     flag_option("--walkthrough", "the notebook as a narrated lesson", &option_checks::RawOptions::walkthrough),
-    flag_option("--timing", "how long each form took (always on a terminal)", &option_checks::RawOptions::timing),
+    flag_option("--timing", "how long each form took on this machine", &option_checks::RawOptions::timing),
     flag_option("--pause", "wait for Enter between steps (on a terminal)", &option_checks::RawOptions::pause),
     value_option("--save-weights", "FILE", "also write E (numpy.save) to FILE, ending in .npy", &option_checks::RawOptions::save_weights),
     value_option("--export-projector", "DIR", "also write TensorFlow Projector files to DIR", &option_checks::RawOptions::export_projector),

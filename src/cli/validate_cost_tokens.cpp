@@ -2,6 +2,7 @@
 #include "cli/option_checks.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -15,14 +16,18 @@ namespace embdemo::option_checks {
 
 namespace {
 
-// The shared options cost reads; any other one given is refused rather than ignored.
-std::optional<std::string> check_cost_shared(const RawOptions& raw) {
+// A shared option the lesson does not read (one not in `taken`), or null.
+template <std::size_t N>
+const std::string* unread_shared_option(const RawOptions& raw, const char* const (&taken)[N]) {
     for (const std::string& option : raw.shared_given) {
-        if (option == "--ids" || option == "--text" || option == "--text-file" || option == "--vocab" ||
-            option == "--dim" || option == "--format") {
-            continue;
-        }
-        return option + " has no effect on embdemo cost (allowed with cost: --ids, --text, --text-file, --vocab, "
+        if (std::find(std::begin(taken), std::end(taken), option) == std::end(taken)) return &option;
+    }
+    return nullptr;
+}
+
+std::optional<std::string> check_cost_shared(const RawOptions& raw) {
+    if (const std::string* option = unread_shared_option(raw, k_cost_shared_options)) {
+        return *option + " has no effect on embdemo cost (allowed with cost: --ids, --text, --text-file, --vocab, "
                "--dim, --format and the options of embdemo cost --help)";
     }
     return std::nullopt;
@@ -105,9 +110,8 @@ CommandLine validate_tokens(const RawOptions& raw) {
     CommandLine result;
     Options& options = result.options;
     options.lesson = Lesson::tokens;
-    for (const std::string& option : raw.shared_given) {
-        if (option == "--text" || option == "--text-file" || option == "--dim" || option == "--format") continue;
-        return fail(option + " has no effect on embdemo tokens (allowed with tokens: --text, --text-file, --dim, "
+    if (const std::string* option = unread_shared_option(raw, k_tokens_shared_options)) {
+        return fail(*option + " has no effect on embdemo tokens (allowed with tokens: --text, --text-file, --dim, "
                     "--format and --piece)");
     }
     if (!raw.text && !raw.text_file) return fail("embdemo tokens needs --text TEXT or --text-file FILE");

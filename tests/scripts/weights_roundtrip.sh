@@ -40,6 +40,21 @@ printf 'the\ncat\nsat\non\n' >"$work/labels.txt"
 run --ids 2,3,1 --dim 5 --export-projector "$work/projector" --labels "$work/labels.txt" >/dev/null ||
   fail "export with labels"
 [ "$(cat "$work/projector/metadata.tsv")" = $'the\ncat\nsat\non' ] || fail "metadata.tsv with labels"
+# With --text, metadata.tsv holds each row's GPT-2 token beside its id or label, under a header
+# (the projector reads a header when there are two columns), one line per row of E, one tab each.
+run --text 'Your journey' --vocab 7121 --dim 2 --export-projector "$work/p3" >/dev/null ||
+  fail "export with --text"
+[ "$(wc -l <"$work/p3/metadata.tsv")" -eq 7122 ] || fail "metadata.tsv with --text: $(wc -l <"$work/p3/metadata.tsv") lines"
+[ "$(head -1 "$work/p3/metadata.tsv")" = $'id\ttoken' ] || fail "metadata.tsv header: $(head -1 "$work/p3/metadata.tsv")"
+awk -F'\t' 'NF != 2 { exit 1 }' "$work/p3/metadata.tsv" || fail "a metadata.tsv line without exactly one tab"
+for row in $'7002\t" journey"' $'198\t"\\n"' $'197\t"\\t"' $'220\t" "' $'1\t"\\""'; do
+  grep -qxF -- "$row" "$work/p3/metadata.tsv" || fail "metadata.tsv lacks the line $row"
+done
+printf 'w%d\n' $(seq 0 7120) >"$work/labels7121.txt"
+run --text 'Your journey' --vocab 7121 --dim 2 --export-projector "$work/p4" --labels "$work/labels7121.txt" >/dev/null ||
+  fail "export with --text and --labels"
+[ "$(sed -n '1p;7004p' "$work/p4/metadata.tsv")" = $'label\ttoken\nw7002\t" journey"' ] ||
+  fail "metadata.tsv with labels and tokens: $(sed -n '1p;7004p' "$work/p4/metadata.tsv")"
 printf 'the\ncat\n' >"$work/short.txt"
 run --ids 2,3,1 --dim 5 --export-projector "$work/p2" --labels "$work/short.txt" >"$work/stdout"
 status=$?

@@ -65,9 +65,24 @@ TEST_CASE("json names a weight file as an ASCII JSON string that keeps every byt
 TEST_CASE("the projector files hold E and one label per row") {
     CHECK(render_projector_vectors(tiny_weight(), 0, 2) == "0.5\t-1\n0.1\tinf\n");
     CHECK(render_projector_vectors(tiny_weight(), 1, 2) == "0.1\tinf\n");
-    CHECK(render_projector_metadata({}, 0, 3) == "0\n1\n2\n");
-    CHECK(render_projector_metadata({}, 1, 3) == "1\n2\n");
-    CHECK(render_projector_metadata({"the", "cat"}, 0, 2) == "the\ncat\n");
+    const std::vector<std::string> no_labels, labels{"the", "cat"};
+    const ProjectorMetadata ids{no_labels, {}}, named{labels, {}};
+    CHECK(render_projector_metadata_header(ids).empty());  // one column: the projector reads no header
+    CHECK(render_projector_metadata(ids, 0, 3) == "0\n1\n2\n");
+    CHECK(render_projector_metadata(ids, 1, 3) == "1\n2\n");
+    CHECK(render_projector_metadata(named, 0, 2) == "the\ncat\n");
+}
+
+TEST_CASE("with tokens the projector's metadata has two columns under a header, cells without tabs") {
+    const std::vector<std::string> no_labels, labels{"a\tb", "c"};
+    // A token as views quote it, and one handed over raw: neither may split its line.
+    const auto token_of = [](std::uint64_t id) { return id == 0 ? std::string(" journey") : std::string("x\ty\nz"); };
+    const ProjectorMetadata ids{no_labels, token_of}, named{labels, token_of};
+    CHECK(render_projector_metadata_header(ids) == "id\ttoken\n");
+    CHECK(render_projector_metadata_header(named) == "label\ttoken\n");
+    CHECK(render_projector_metadata(ids, 0, 2) == "0\t\" journey\"\n1\t\"x\\ty\\nz\"\n");
+    CHECK(render_projector_metadata(named, 0, 2) == "a\\tb\t\" journey\"\n"
+                                                    "c\t\"x\\ty\\nz\"\n");
 }
 
 TEST_CASE("json with --show carries only the matrices named, after a shown field") {

@@ -31,3 +31,14 @@ TEST_CASE("cut_for_markdown counts characters, never cutting one") {
     CHECK(cut_for_markdown("\xc3\xa9\xc3\xa9\xc3\xa9", 2) == "\xc3\xa9\xc3\xa9");
     CHECK(cut_for_markdown("e\xcc\x81" "e\xcc\x81", 3) == "e\xcc\x81" "e");
 }
+
+TEST_CASE("token strings keep a table's cells and a list's items in Markdown") {
+    // GFM splits a table row at every '|' not behind a backslash, in code spans too: the row
+    // text of a table is escaped, never put in code.
+    CHECK(markdown_escape(" `x` *y*") == " \\`x\\` \\*y\\*");
+    CHECK(markdown_escape("| a | b |") == "\\| a \\| b \\|");
+    CHECK(markdown_escape("\\|") == "\\\\\\|");  // whatever GFM makes of "\\", the '|' stays escaped
+    // A list item's value follows "- name: ", never starting a line: "- " and "1. " inside are text.
+    CHECK(markdown_escape("- item\n- next\n1. one") == "- item - next 1. one");
+    CHECK(markdown_code("- item | a") == "`- item | a`");
+}

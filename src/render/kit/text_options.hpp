@@ -13,8 +13,8 @@ struct TextOptions {
     // Where the lookup and the product may stand side by side: 80 columns (the fixed layout of
     // piped output), or a wider terminal's width, as ls uses the terminal it prints to.
     std::size_t width = 80;
-    // Measured times change from run to run, so a view prints them only when asked (--timing)
-    // or on a terminal, never in piped output that a script may diff.
+    // Measured times change from run to run, so a view prints them only when asked (--timing):
+    // the same arguments give the same bytes, on a terminal and in a pipe.
     bool timing = false;
 };
 

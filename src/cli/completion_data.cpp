@@ -1,0 +1,120 @@
+#include "cli/completion_data.hpp"
+
+#include <algorithm>
+#include <iterator>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "cli/lessons/lesson.hpp"
+#include "cli/option_checks.hpp"
+#include "core/lessons/cost.hpp"
+#include "core/lessons/report_matrices.hpp"
+
+namespace embdemo {
+namespace {
+
+using Words = std::vector<std::string>;
+
+template <typename Value, std::size_t N>
+Words names(const std::pair<const char*, Value> (&table)[N]) {
+    Words out;
+    for (const auto& entry : table) out.emplace_back(entry.first);
+    return out;
+}
+
+// The fixed values of each option that has them. Where the parser keeps a table, it is used;
+// the others are checked against the parser by tests/unit/mistakes_test.cpp.
+std::vector<std::pair<std::string, Words>> fixed_values() {
+    Words show, models;
+    for (const ReportMatrix which : k_report_matrices) show.emplace_back(matrix_name(which));
+    for (const ModelPreset& preset : k_model_presets) models.emplace_back(preset.name);
+    return {
+        {"--format", names(option_checks::k_formats)},
+        {"--color", names(option_checks::k_color_modes)},
+        {"--palette", names(option_checks::k_palettes)},
+        {"--show", show},
+        {"--model", models},
+        {"--init", {"torch", "index", "randint"}},
+        {"--encoding", {"learned", "sinusoidal", "rope"}},
+        {"--mode", {"sum", "mean", "max"}},
+        {"--optimizer", {"sgd", "adam", "adamw"}},
+        {"--upstream", {"randn", "ones"}},
+        {"--norm-type", {"1", "2", "inf"}},
+    };
+}
+
+template <std::size_t N>
+bool listed(const char* const (&options)[N], const std::string& option) {
+    return std::find(std::begin(options), std::end(options), option) != std::end(options);
+}
+
+// bag reads its ids from --bags: no --ids, and so no text and no data loader either.
+constexpr const char* k_bag_refused_options[] = {"--ids", "--text", "--text-file", "--context", "--stride", "--batch"};
+
+// The shared options a lesson reads: those its checks do not refuse by name.
+Words shared_options_of(const LessonSpec& lesson, const Words& all) {
+    using namespace option_checks;
+    if (lesson.id == Lesson::cost) return {std::begin(k_cost_shared_options), std::end(k_cost_shared_options)};
+    if (lesson.id == Lesson::tokens) return {std::begin(k_tokens_shared_options), std::end(k_tokens_shared_options)};
+    Words taken;
+    for (const std::string& option : all) {
+        const bool refused = (lesson.id != Lesson::lookup && listed(k_lookup_only_options, option)) ||
+                             (!lesson.caps.trace && option == "--trace") ||
+                             (lesson.caps.table_ids && listed(k_table_lesson_refused_options, option)) ||
+                             // bag's ids come from --bags, so no text and no data loader either
+                             (lesson.id == Lesson::bag && listed(k_bag_refused_options, option));
+        if (!refused) taken.push_back(option);
+    }
+    return taken;
+}
+
+void add_options(const LessonHelp& help, Words& options) {
+    for (std::size_t i = 0; i < help.option_count; ++i) options.emplace_back(help.options[i].name);
+}
+
+std::string line(const std::string& head, const Words& words) {
+    return fmt::format("{} {}\n", head, fmt::join(words, " "));
+}
+
+}  // namespace
+
+std::string completion_data() {
+    Words lessons, shared;
+    for (auto spec = lessons_begin(); spec != lessons_end(); ++spec) lessons.emplace_back((*spec)->name);
+    lessons.emplace_back("help");
+    add_options(k_shared_help, shared);
+    std::string out = line("lessons", lessons);
+    out += line("options -", [&] {
+        Words options{"--help", "--version"};
+        options.insert(options.end(), shared.begin(), shared.end());
+        return options;
+    }());
+    // Every option's kind of value, from its type name in --help: FILE, DIR, a flag, or free.
+    Words files, dirs, free;
+    const auto sort_value = [&](const OptionSpec& spec) {
+        const std::string_view type = spec.type_name;
+        Words& kind = type == "FILE" ? files : type == "DIR" ? dirs : free;
+        if (!type.empty() && std::find(kind.begin(), kind.end(), spec.name) == kind.end()) kind.emplace_back(spec.name);
+    };
+    for (std::size_t i = 0; i < k_shared_help.option_count; ++i) sort_value(k_shared_help.options[i]);
+    for (auto spec = lessons_begin(); spec != lessons_end(); ++spec) {
+        if ((*spec)->caps.own_parser) continue;  // embdemo-bench: its --help lists them
+        Words options{"--help"};
+        add_options((*spec)->help, options);
+        const Words taken = shared_options_of(**spec, shared);
+        options.insert(options.end(), taken.begin(), taken.end());
+        out += line("options " + std::string((*spec)->name), options);
+        for (std::size_t i = 0; i < (*spec)->help.option_count; ++i) sort_value((*spec)->help.options[i]);
+    }
+    files.emplace_back("--upstream");  // randn, ones, or a file of G
+    for (const auto& [option, values] : fixed_values()) {
+        out += line("values " + option, values);
+        free.erase(std::remove(free.begin(), free.end(), option), free.end());
+    }
+    out += line("files", files) + line("dirs", dirs) + line("free", free);
+    return out;
+}
+
+}  // namespace embdemo
