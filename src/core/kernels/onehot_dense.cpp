@@ -260,7 +260,7 @@ unsigned onehot_dense_threads(std::size_t n, std::size_t V, std::size_t d, unsig
 unsigned onehot_dense_product_with(DenseIsa isa, const std::uint64_t* ids, std::size_t n, const float* E,
                                    std::size_t V, std::size_t d, float* out, unsigned threads) {
     const Tile tile = tile_for(isa);
-    const unsigned parts = onehot_dense_threads(n, V, d, threads);
+    const auto parts = static_cast<unsigned>(std::clamp<std::size_t>(n, 1, std::max(threads, 1u)));
     const auto run_part = [&](unsigned part) {
         const std::size_t begin = n * part / parts, end = n * (part + 1) / parts;
         product_rows(tile, ids + begin, end - begin, E, V, d, out + begin * d);
@@ -282,7 +282,7 @@ unsigned onehot_dense_product_with(DenseIsa isa, const std::uint64_t* ids, std::
 
 unsigned onehot_dense_product(const std::uint64_t* ids, std::size_t n, const float* E, std::size_t V,
                               std::size_t d, float* out, unsigned threads) {
-    return onehot_dense_product_with(DenseIsa::best, ids, n, E, V, d, out, threads);
+    return onehot_dense_product_with(DenseIsa::best, ids, n, E, V, d, out, onehot_dense_threads(n, V, d, threads));
 }
 
 }  // namespace embdemo

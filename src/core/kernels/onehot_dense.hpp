@@ -33,7 +33,9 @@ bool dense_isa_available(DenseIsa isa);
 // "avx", "sse2" or "scalar": what `isa` (best: the one chosen) runs on this CPU.
 const char* dense_isa_name(DenseIsa isa);
 
-// onehot_dense_product with a given instruction set (one that dense_isa_available says runs).
+// onehot_dense_product with a given instruction set (one that dense_isa_available says runs),
+// on exactly min(threads, n) threads (at least 1) whatever the shape, so that tests can split
+// small products. Returns the threads it used.
 unsigned onehot_dense_product_with(DenseIsa isa, const std::uint64_t* ids, std::size_t n, const float* E,
                                    std::size_t V, std::size_t d, float* out, unsigned threads);
 
