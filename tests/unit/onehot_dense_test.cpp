@@ -89,6 +89,14 @@ Matrix random_table(std::mt19937& engine, std::size_t V, std::size_t d) {
     return E;
 }
 
+// first + second as x86 adds: of two NaNs the first operand's payload, quieted. Spelled out,
+// because a compiler may swap the operands of `+`, which would change which NaN comes out.
+float x86_add(float first, float second) {
+    if (std::isnan(first)) return from_bits(bits_of(first) | 0x00400000u);
+    if (std::isnan(second)) return from_bits(bits_of(second) | 0x00400000u);
+    return first + second;
+}
+
 // A deliberately wrong sum, for the tests that must be able to fail: the reference's loop with
 // one thing changed.
 enum class Mistake { reversed_k, sum_first_on_nan, skip_zero_terms, start_from_first_term, blocks_from_zero };
@@ -99,23 +107,22 @@ float wrong_sum(Mistake mistake, const TokenIds& ids, const Matrix& E, std::size
     float sum = 0.0f;
     switch (mistake) {
     case Mistake::reversed_k:
-        for (std::size_t k = V; k-- > 0;) sum = term(k) + sum;
+        for (std::size_t k = V; k-- > 0;) sum = x86_add(term(k), sum);
         return sum;
     case Mistake::sum_first_on_nan:
-        // x86's add with the operands the other way round: of two NaNs, the sum's payload wins.
-        for (std::size_t k = 0; k < V; ++k) sum = std::isnan(sum) ? sum + term(k) : term(k) + sum;
+        for (std::size_t k = 0; k < V; ++k) sum = x86_add(sum, term(k));
         return sum;
     case Mistake::skip_zero_terms: return E.at(ids[i], j);
     case Mistake::start_from_first_term:
         sum = term(0);
-        for (std::size_t k = 1; k < V; ++k) sum = term(k) + sum;
+        for (std::size_t k = 1; k < V; ++k) sum = x86_add(term(k), sum);
         return sum;
     case Mistake::blocks_from_zero: {
         // A BLAS's order: each block of 4 values of k summed from zero, the block's total added to C.
         for (std::size_t k0 = 0; k0 < V; k0 += 4) {
             float block = 0.0f;
-            for (std::size_t k = k0; k < std::min(V, k0 + 4); ++k) block = term(k) + block;
-            sum = sum + block;
+            for (std::size_t k = k0; k < std::min(V, k0 + 4); ++k) block = x86_add(term(k), block);
+            sum = x86_add(sum, block);
         }
         return sum;
     }
@@ -205,6 +212,14 @@ TEST_CASE("the special values tell a reordered or shortened sum from the in-orde
     TokenIds ids;
     for (std::size_t i = 0; i < 50; ++i) ids.push_back((i * 97 + 3) % V);
     const Matrix want = matmul(one_hot(ids, V), E);
+    // The model first: the in-order sum with x86_add, the term first, is the reference.
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        for (std::size_t j = 0; j < d; ++j) {
+            float sum = 0.0f;
+            for (std::size_t k = 0; k < V; ++k) sum = x86_add((k == ids[i] ? 1.0f : 0.0f) * E.at(k, j), sum);
+            REQUIRE(bits_of(sum) == bits_of(want.at(i, j)));
+        }
+    }
     for (const Mistake mistake : {Mistake::reversed_k, Mistake::sum_first_on_nan, Mistake::skip_zero_terms,
                                   Mistake::start_from_first_term, Mistake::blocks_from_zero}) {
         CAPTURE(static_cast<int>(mistake));
