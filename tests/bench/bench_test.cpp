@@ -210,7 +210,7 @@ TEST_CASE("the bench text fits 80 columns and prints its checks") {
     CHECK(text.find("Checked against the lookup, bit for bit: memcpy, onehot_csr, xtensor_view, onehot_sgemm, "
                     "sgemm_alone, onehot_dense, naive, xtensor_onehot identical.") != std::string::npos);
     CHECK(text.find("embdemo's dense kernel (" + result.dense_isa +
-                    " tile, 1 thread; every multiply-add in order of k, the in-order formula's bits) runs at ") !=
+                    " tile, 1 thread; every multiply-add in order of k, the lookup's bits) runs at ") !=
           std::string::npos);
     CHECK(text.find("xtensor's view gather (one thread) takes") != std::string::npos);
     const std::string json = render_bench_json(result);
