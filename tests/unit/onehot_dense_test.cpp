@@ -6,8 +6,8 @@
 // default NaN of 0 * inf (tried: the AVX tile with _mm256_fmadd_ps fails the special-value test).
 #include <doctest/doctest.h>
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
