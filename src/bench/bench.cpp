@@ -10,6 +10,7 @@
 
 #include "bench/kernels.hpp"
 #include "bench/xtensor_paths.hpp"
+#include "core/kernels/onehot_dense.hpp"
 #include "core/kernels/rows.hpp"
 
 namespace embdemo {
@@ -183,8 +184,8 @@ BenchResult run_bench(const BenchConfig& config, const std::optional<std::string
     check_against(csr, reference, sparse_out);
     check_against(xt_view, reference, scratch);
 
-    // The dense paths, timed in turns: the one-hot product with X rebuilt each call, and the
-    // same sgemm calls on X as it stands.
+    // The dense paths, timed in turns: the one-hot product with X rebuilt each call, the same
+    // sgemm calls on X as it stands, and embdemo's own kernel, which never stores X.
     const std::size_t chunk = result.plan.chunk_rows;
     OneHotBuffer X(chunk, V);
     std::vector<float> dense_out(n * d);
@@ -199,11 +200,27 @@ BenchResult run_bench(const BenchConfig& config, const std::optional<std::string
     alone.bytes = dense.bytes - 2.0 * static_cast<double>(n * k_value_bytes);
     alone.flops = flops;
     alone.note = "the same sgemm calls on X as it stands, without building it: the BLAS's own rate";
+    PathResult kernel = named("onehot_dense");
+    kernel.threads = onehot_dense_threads(n, V, d, config.threads);
+    // It reads E, writes the result and reads the ids; its one-hot panels stay in cache.
+    kernel.bytes = static_cast<double>(V * d * k_value_bytes) + out_bytes + static_cast<double>(n * k_index_bytes);
+    kernel.flops = flops;
+    result.dense_isa = dense_isa_name(DenseIsa::best);
+    kernel.note = fmt::format("embdemo's kernel (core/kernels/onehot_dense), {} tile: every multiply-add, in order of k, "
+                              "mul then add; X never stored",
+                              result.dense_isa);
+    // The kernel writes into `copied`, memcpy's result, which is checked already: the plan's
+    // buffers stay one per path that must outlive its group.
     time_in_turns({{dense, "the dense one-hot product (cblas_sgemm)",
                     [&] { sgemm_chunks(ids, E.data(), V, d, chunk, X, dense_out.data(), true); }},
-                   {alone, "cblas_sgemm alone", [&] { sgemm_chunks(ids, E.data(), V, d, chunk, X, scratch.data(), false); }}},
+                   {alone, "cblas_sgemm alone", [&] { sgemm_chunks(ids, E.data(), V, d, chunk, X, scratch.data(), false); }},
+                   {kernel, "embdemo's dense one-hot kernel",
+                    [&] { onehot_dense_product(ids.data(), n, E.data(), V, d, copied.data(), config.threads); }}},
                   config.repeats, progress);
     check_against(dense, reference, dense_out);
+    // The table has no zero, inf or NaN, so the in-order sum is the looked-up value: the lookup
+    // is the in-order formula's result here, and every output is compared, not a sample.
+    check_against(kernel, reference, copied);
     if (chunk >= n) check_against(alone, reference, scratch);  // X holds every one: the whole result
 
     // The loops that do every multiply-add, timed in turns where they run; xtensor's writes
@@ -241,7 +258,7 @@ BenchResult run_bench(const BenchConfig& config, const std::optional<std::string
     if (!every_term.empty()) time_in_turns(every_term, config.repeats, progress);
     if (result.plan.naive) check_against(naive, reference, naive_out);
     if (result.plan.xtensor_onehot) check_against(xt_onehot, reference, scratch);
-    result.paths = {lookup, copy, csr, xt_view, dense, alone, naive, xt_onehot};
+    result.paths = {lookup, copy, csr, xt_view, dense, alone, kernel, naive, xt_onehot};
     return result;
 }
 

@@ -1,4 +1,5 @@
-// `embdemo bench`: the lookup, the dense one-hot product through BLAS (cblas_sgemm), the sparse
+// `embdemo bench`: the lookup, the dense one-hot product through BLAS (cblas_sgemm) and through
+// embdemo's own kernel (core/kernels/onehot_dense: every term, in order of k), the sparse
 // (CSR) one-hot product, the naive reference loop, a memcpy of the same bytes, and xtensor's
 // spelling of the lookup and of the one-hot product, timed on this machine for given n, V, d. Medians over repetitions after a warm-up; every path's output is
 // checked against the lookup. The plan (sizes, memory, what runs) is computed before anything is
@@ -64,8 +65,8 @@ struct ThreadLimits {
 unsigned threads_allowed(const ThreadLimits& limits, std::uint64_t planned_bytes);
 
 struct PathResult {
-    // "lookup", "memcpy", "onehot_csr", "xtensor_view", "onehot_sgemm", "sgemm_alone", "naive",
-    // "xtensor_onehot"
+    // "lookup", "memcpy", "onehot_csr", "xtensor_view", "onehot_sgemm", "sgemm_alone",
+    // "onehot_dense", "naive", "xtensor_onehot"
     std::string name;
     bool ran = false;
     std::string note;   // why it did not run, or what it is measured against
@@ -85,6 +86,7 @@ struct BenchResult {
     std::vector<PathResult> paths;
     std::string blas_core, blas_config;
     std::optional<std::string> coretype_env;  // OPENBLAS_CORETYPE as set, if it is
+    std::string dense_isa;                    // the tile onehot_dense ran: avx, sse2 or scalar
     const PathResult& path(const std::string& name) const;
 };
 

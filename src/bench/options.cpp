@@ -11,10 +11,11 @@ namespace {
 
 constexpr const char* k_description =
     "embdemo bench times the two forms of an embedding on this machine: the lookup\n"
-    "(a row copy), the one-hot product through OpenBLAS's cblas_sgemm, the sparse\n"
-    "(CSR) one-hot product, the naive reference loop (small sizes only) and a memcpy\n"
-    "of the same bytes. Medians after a warm-up; every result is checked against\n"
-    "the lookup. E is filled with pseudo-random floats (xorshift, not torch's draw).\n";
+    "(a row copy), the one-hot product through OpenBLAS's cblas_sgemm and through\n"
+    "embdemo's own dense kernel (every term, in order of k), the sparse (CSR)\n"
+    "one-hot product, the naive reference loop (small sizes only) and a memcpy of\n"
+    "the same bytes. Medians after a warm-up; every result is checked against the\n"
+    "lookup. E is filled with pseudo-random floats (xorshift, not torch's draw).\n";
 
 constexpr const char* k_footer = R"(The sizes come from --model (n = its context length unless --tokens says
 otherwise), or from --tokens, --vocab and --dim. Models: gpt2 (V 50,257, d 768,

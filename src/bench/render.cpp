@@ -18,6 +18,7 @@ const char* path_label(const std::string& name) {
     if (name == "onehot_csr") return "CSR one-hot @ E";
     if (name == "onehot_sgemm") return "one-hot @ E, sgemm";
     if (name == "sgemm_alone") return "sgemm alone";
+    if (name == "onehot_dense") return "one-hot @ E, kernel";
     if (name == "xtensor_view") return "xt::view gather";
     if (name == "xtensor_onehot") return "xt::sum(one-hot*E)";
     return "naive loop";
@@ -107,6 +108,7 @@ BenchRatios bench_ratios(const BenchResult& result) {
     r.lookup_over_memcpy = copy.median_seconds / lookup.median_seconds;
     r.csr_over_lookup = csr.median_seconds / lookup.median_seconds;
     r.onehot_over_sgemm = alone.median_seconds / dense.median_seconds;
+    r.dense_kernel_over_sgemm = alone.median_seconds / result.path("onehot_dense").median_seconds;
     r.xtensor_view_over_lookup = result.path("xtensor_view").median_seconds / lookup.median_seconds;
     return r;
 }
@@ -132,6 +134,14 @@ std::string render_bench_text(const BenchResult& result) {
                                   "{} the lookup's time; the dense path, X rebuilt in its reused buffer included, "
                                   "runs at {:.0f}% of sgemm alone's rate.",
                                   100 * r.lookup_over_memcpy, times(r.csr_over_lookup), 100 * r.onehot_over_sgemm),
+                      "", "");
+    const PathResult& kernel = result.path("onehot_dense");
+    out += wrap_words(fmt::format("embdemo's dense kernel ({} tile, {} thread{}; every multiply-add in order of k, "
+                                  "{}) runs at {:.0f}% of sgemm alone's rate ({} thread{}).",
+                                  result.dense_isa, kernel.threads, kernel.threads == 1 ? "" : "s",
+                                  kernel.identical ? "the lookup's bits" : "not the lookup's bits",
+                                  100 * r.dense_kernel_over_sgemm, result.config.threads,
+                                  result.config.threads == 1 ? "" : "s"),
                       "", "");
     out += wrap_words(fmt::format("xtensor's view gather (one thread) takes {} the time of the lookup ({} thread{}).",
                                   times(r.xtensor_view_over_lookup), result.path("lookup").threads,
@@ -167,6 +177,7 @@ std::string render_bench_json(const BenchResult& result) {
         {"blas_config", json_string(result.blas_config)},
         {"openblas_coretype", result.coretype_env ? json_string(*result.coretype_env) : "null"},
         {"onehot_chunk_rows", std::to_string(result.plan.chunk_rows)},
+        {"dense_kernel_isa", json_string(result.dense_isa)},
     };
     report.checks = {
         {"paths", "[\n    " + fmt::format("{}", fmt::join(paths, ",\n    ")) + "\n  ]"},
@@ -175,6 +186,7 @@ std::string render_bench_json(const BenchResult& result) {
         {"lookup_over_memcpy_rate", fmt::format("{}", r.lookup_over_memcpy)},
         {"csr_over_lookup", fmt::format("{}", r.csr_over_lookup)},
         {"onehot_over_sgemm_rate", fmt::format("{}", r.onehot_over_sgemm)},
+        {"dense_kernel_over_sgemm_rate", fmt::format("{}", r.dense_kernel_over_sgemm)},
         {"xtensor_view_over_lookup", fmt::format("{}", r.xtensor_view_over_lookup)},
         {"identical", bench_all_identical(result) ? "true" : "false"},
     };

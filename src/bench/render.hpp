@@ -16,6 +16,7 @@ struct BenchRatios {
     double lookup_over_memcpy = 0;   // rate of the lookup / rate of memcpy (same bytes)
     double csr_over_lookup = 0;      // time of the CSR product / time of the lookup
     double onehot_over_sgemm = 0;    // rate of the dense path / rate of sgemm alone
+    double dense_kernel_over_sgemm = 0;  // rate of embdemo's dense kernel / rate of sgemm alone
     double xtensor_view_over_lookup = 0;  // time of xtensor's view gather / time of the lookup
 };
 

@@ -41,7 +41,7 @@ TEST_CASE("every bench path gives the lookup's bits on small sizes") {
     for (const BenchConfig& config : {tiny(5, 7, 3), tiny(64, 300, 17), tiny(1, 1, 1)}) {
         CAPTURE(config.vocab_size);
         const BenchResult result = run_bench(config, std::nullopt, silent);
-        REQUIRE(result.paths.size() == 8);
+        REQUIRE(result.paths.size() == 9);
         for (const PathResult& path : result.paths) {
             CAPTURE(path.name);
             CHECK(path.ran);
@@ -208,12 +208,27 @@ TEST_CASE("the bench text fits 80 columns and prints its checks") {
     std::replace(text.begin(), text.end(), '\n', ' ');  // sentences are wrapped
     CHECK(text.find("OPENBLAS_CORETYPE=Haswell") != std::string::npos);
     CHECK(text.find("Checked against the lookup, bit for bit: memcpy, onehot_csr, xtensor_view, onehot_sgemm, "
-                    "sgemm_alone, naive, xtensor_onehot identical.") != std::string::npos);
+                    "sgemm_alone, onehot_dense, naive, xtensor_onehot identical.") != std::string::npos);
+    CHECK(text.find("embdemo's dense kernel (" + result.dense_isa +
+                    " tile, 1 thread; every multiply-add in order of k, the lookup's bits) runs at ") !=
+          std::string::npos);
     CHECK(text.find("xtensor's view gather (one thread) takes") != std::string::npos);
     const std::string json = render_bench_json(result);
     CHECK(json.find("\"schema\": \"embdemo-bench/1\"") != std::string::npos);
     CHECK(json.find("\"identical\": true") != std::string::npos);
     CHECK(json.find("\"xtensor_view_over_lookup\": ") != std::string::npos);
+    CHECK(json.find("\"dense_kernel_over_sgemm_rate\": ") != std::string::npos);
+    CHECK(json.find("\"dense_kernel_isa\": \"" + result.dense_isa + "\"") != std::string::npos);
+}
+
+TEST_CASE("the bench's dense kernel uses a second thread only when the product pays for it") {
+    BenchConfig config = tiny(5, 7, 3);
+    CHECK(run_bench(config, std::nullopt, silent).path("onehot_dense").threads == 1);
+    config = tiny(600, 300, 200);  // 36 million multiply-adds: two threads' worth
+    const BenchResult result = run_bench(config, std::nullopt, silent);
+    CHECK(result.path("onehot_dense").threads == 2);
+    CHECK(result.path("onehot_dense").identical);
+    CHECK((result.dense_isa == "avx" || result.dense_isa == "sse2" || result.dense_isa == "scalar"));
 }
 
 TEST_CASE("the reused one-hot buffer holds exactly one_hot of the rows filled last, zeros after them") {

@@ -16,7 +16,7 @@ ldd "$bench" | grep -qi openblas || fail "embdemo-bench does not link OpenBLAS"
 out=$("$embdemo" bench --tokens 9 --vocab 40 --dim 6 --repeats 2 --format json 2>/dev/null)
 status=$?
 [ "$status" -eq 0 ] || fail "embdemo bench exited $status"
-for name in memcpy onehot_csr xtensor_view onehot_sgemm sgemm_alone naive xtensor_onehot; do
+for name in memcpy onehot_csr xtensor_view onehot_sgemm sgemm_alone onehot_dense naive xtensor_onehot; do
   grep -q "\"name\": \"$name\", \"ran\": true, .*\"checked\": true, \"identical\": true" <<<"$out" ||
     fail "path $name did not run, or was not checked identical"
 done
