@@ -1,7 +1,10 @@
 // libFuzzer target: GPT-2's tokenizer (core/gpt2/gpt2_pieces, gpt2_vocab, gpt2_tokenizer) on any bytes.
 // The views' quoting (token_label, quoted_text, display_width) takes any bytes; the tokenizer
 // takes valid UTF-8, as the CLI checks first. For valid UTF-8 the pieces concatenate back to the
-// text, and so do the bytes of the ids: tokenizing loses nothing and invents nothing.
+// text, and so do the bytes of the ids: tokenizing loses nothing and invents nothing. BPE takes
+// any bytes as one piece and must give the ids of tiktoken's own quadratic loop (reference_bpe.hpp):
+// on the input itself (the heap's side) and on the input repeated past k_bpe_rank_bucket_bytes
+// (the per-rank queues' side), where the same pairs compete for the same rank over and over.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -15,6 +18,7 @@
 #include "core/gpt2/gpt2_tokenizer.hpp"
 #include "core/gpt2/gpt2_vocab.hpp"
 #include "fuzz_check.hpp"
+#include "reference_bpe.hpp"
 
 namespace {
 
@@ -73,11 +77,32 @@ void check_tokens(std::string_view text) {
     check(embdemo::encode_gpt2(vocab, text).size() == id_count, "encode_gpt2 gives the pieces' ids");
 }
 
+// The reference rescans every part per merge: inputs past these sizes would make a replay slow.
+constexpr std::size_t k_max_reference_piece = 2048;
+constexpr std::size_t k_max_repeated_unit = 512;
+
+void check_bpe(std::string_view bytes) {
+    if (bytes.empty()) return;
+    const embdemo::Gpt2Vocabulary& vocab = vocabulary();
+    if (bytes.size() <= k_max_reference_piece) {
+        check(vocab.encode_piece(bytes) == embdemo::testing::reference_bpe(vocab, bytes),
+              "BPE on the input as one piece gives tiktoken's ids");
+    }
+    if (bytes.size() > k_max_repeated_unit) return;
+    std::string long_piece;
+    while (long_piece.size() < embdemo::k_bpe_rank_bucket_bytes) long_piece += bytes;
+    embdemo::BpeWork work;
+    check(vocab.encode_piece(long_piece, nullptr, &work) == embdemo::testing::reference_bpe(vocab, long_piece),
+          "BPE on the input repeated into a long piece gives tiktoken's ids");
+    check(work.rank_buckets || vocab.find(long_piece).has_value(), "a long piece is merged with the per-rank queues");
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view bytes(reinterpret_cast<const char*>(data), size);
     check_quoting(bytes);
+    check_bpe(bytes);
     if (embdemo::is_valid_utf8(bytes)) check_tokens(bytes);
     return 0;
 }
