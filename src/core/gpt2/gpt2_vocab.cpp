@@ -1,8 +1,6 @@
 #include "core/gpt2/gpt2_vocab.hpp"
 
-#include <algorithm>
 #include <array>
-#include <functional>
 
 #include "core/escape.hpp"
 #include "core/limits.hpp"
