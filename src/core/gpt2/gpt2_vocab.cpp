@@ -1,6 +1,7 @@
 #include "core/gpt2/gpt2_vocab.hpp"
 
 #include <array>
+#include <unordered_map>
 
 #include "core/escape.hpp"
 #include "core/limits.hpp"
