@@ -19,18 +19,19 @@ namespace embdemo {
 namespace {
 
 // node's side: the same file, the same warm-up and median, GPT-2's encoding with <|endoftext|>
-// allowed, as embdemo encodes. Prints "seconds tokens".
+// allowed, as embdemo encodes; argv[3] names the package. Prints "seconds tokens".
 constexpr const char* k_js_script = R"JS(
 const fs = require("fs");
-const { getEncoding } = require("js-tiktoken");
 const text = fs.readFileSync(process.argv[1], "utf8");
 const repeats = Number(process.argv[2]);
-const enc = getEncoding("gpt2");
-let tokens = enc.encode(text, ["<|endoftext|>"]).length;
+const which = process.argv[3];
+const enc = which === "tiktoken" ? require("tiktoken").get_encoding("gpt2") : require("js-tiktoken").getEncoding("gpt2");
+const encode = () => enc.encode(text, ["<|endoftext|>"]).length;
+let tokens = encode();
 const times = [];
 for (let r = 0; r < repeats; r++) {
   const start = process.hrtime.bigint();
-  tokens = enc.encode(text, ["<|endoftext|>"]).length;
+  tokens = encode();
   times.push(Number(process.hrtime.bigint() - start) / 1e9);
 }
 times.sort((a, b) => a - b);
@@ -43,12 +44,12 @@ std::string shell_quote(const std::string& text) {
     return quoted + "'";
 }
 
-void measure_js(TokenizerBench& bench) {
+void measure_js(const TokenizerBench& bench, ReferenceTokenizer& reference, const char* what) {
     const std::string command = "node -e " + shell_quote(k_js_script) + " " + shell_quote(bench.file) + " " +
-                                std::to_string(bench.repeats) + " 2>&1";
+                                std::to_string(bench.repeats) + " " + reference.package + " 2>&1";
     FILE* pipe = ::popen(command.c_str(), "r");
     if (!pipe) {
-        bench.js_note = "node could not be started";
+        reference.note = "node could not be started";
         return;
     }
     std::string output;
@@ -59,14 +60,15 @@ void measure_js(TokenizerBench& bench) {
     double seconds = 0.0;
     std::size_t tokens = 0;
     if (status == 0 && fields >> seconds >> tokens) {
-        bench.js_seconds = seconds;
-        bench.js_tokens = tokens;
-        bench.js_note = "npm js-tiktoken under this machine's node";
+        reference.seconds = seconds;
+        reference.tokens = tokens;
+        reference.note = fmt::format("{}, under node", what);
         return;
     }
     const bool missing = output.find("Cannot find module") != std::string::npos;
-    bench.js_note = missing ? "not measured: node has no js-tiktoken (npm install js-tiktoken, then set NODE_PATH)"
-                            : "not measured: node is not installed or failed";
+    reference.note = missing ? fmt::format("not measured: node has no {} (npm install {}, then set NODE_PATH)",
+                                           reference.package, reference.package)
+                             : "not measured: node is not installed or failed";
 }
 
 double median_seconds(const Gpt2Vocabulary& vocab, const std::string& text, std::size_t repeats, std::size_t& tokens) {
@@ -104,9 +106,42 @@ ParseResult<TokenizerBench> run_tokenizer_bench(const std::string& file, std::si
     bench.bytes = text.value().size();
     bench.repeats = repeats;
     bench.seconds = median_seconds(*vocab.value(), text.value(), repeats, bench.tokens);
-    measure_js(bench);
+    measure_js(bench, bench.js, "JavaScript");
+    measure_js(bench, bench.wasm, "Rust as WebAssembly");
     return Result::ok(std::move(bench));
 }
+
+namespace {
+
+// "  js-tiktoken  1.38 MB/s  0.886 s  (note, the same token count)" and its ratio line.
+std::string reference_lines(const TokenizerBench& bench, const ReferenceTokenizer& reference) {
+    const std::string name = fmt::format("  {:<13}", reference.package);
+    if (!reference.seconds) return name + reference.note + '\n';
+    std::string out = fmt::format("{}{:8.2f} MB/s  {:.3f} s  ({}{})\n", name,
+                                  megabytes_per_second(bench.bytes, *reference.seconds), *reference.seconds, reference.note,
+                                  *reference.tokens == bench.tokens
+                                      ? ", the same token count"
+                                      : fmt::format(", {} tokens", group_thousands(*reference.tokens)));
+    return out + fmt::format("  {:<13}{:.2f}x  (embdemo's throughput / {}'s, both measured in this run)\n", "ratio",
+                             *reference.seconds / bench.seconds, reference.package);
+}
+
+// The JSON fields of one package, `prefix` naming them ("js_tiktoken", "tiktoken_wasm").
+std::string reference_json(const TokenizerBench& bench, const ReferenceTokenizer& reference, const std::string& prefix,
+                           const std::string& ratio_name) {
+    const bool measured = reference.seconds.has_value();
+    const double seconds = reference.seconds.value_or(0.0);
+    const std::string null = "null";
+    std::string out = fmt::format("  \"{}_seconds\": {},\n  \"{}_mb_per_s\": {},\n", prefix,
+                                  measured ? json_number(seconds) : null, prefix,
+                                  measured ? json_number(megabytes_per_second(bench.bytes, seconds)) : null);
+    out += fmt::format("  \"{}_tokens\": {},\n  \"{}\": {},\n  \"{}_note\": {}", prefix,
+                       reference.tokens ? std::to_string(*reference.tokens) : null, ratio_name,
+                       measured ? json_number(seconds / bench.seconds) : null, prefix, json_string(reference.note));
+    return out;
+}
+
+}  // namespace
 
 std::string render_tokenizer_bench_text(const TokenizerBench& bench) {
     std::string out = fmt::format("GPT-2's tokenizer on {}: {} bytes, {} tokens (median of {} runs after a warm-up)\n",
@@ -114,31 +149,17 @@ std::string render_tokenizer_bench_text(const TokenizerBench& bench) {
                                   group_thousands(bench.tokens), bench.repeats);
     out += fmt::format("  embdemo      {:8.2f} MB/s  {:.3f} s\n", megabytes_per_second(bench.bytes, bench.seconds),
                        bench.seconds);
-    if (!bench.js_seconds) return out + "  js-tiktoken  " + bench.js_note + '\n';
-    out += fmt::format("  js-tiktoken  {:8.2f} MB/s  {:.3f} s  ({}{})\n", megabytes_per_second(bench.bytes, *bench.js_seconds),
-                       *bench.js_seconds, bench.js_note,
-                       *bench.js_tokens == bench.tokens ? ", the same token count"
-                                                        : fmt::format(", {} tokens", group_thousands(*bench.js_tokens)));
-    out += fmt::format("  ratio        {:.2f}x  (embdemo's throughput / js-tiktoken's, both measured in this run)\n",
-                       *bench.js_seconds / bench.seconds);
-    return out;
+    return out + reference_lines(bench, bench.js) + reference_lines(bench, bench.wasm);
 }
 
 std::string render_tokenizer_bench_json(const TokenizerBench& bench) {
-    const bool js = bench.js_seconds.has_value();
-    const double js_seconds = bench.js_seconds.value_or(0.0);
-    const std::string null = "null";
     std::string out = "{\n  \"schema\": \"embdemo-bench-tokenizer/1\",\n";
     out += fmt::format("  \"file\": {},\n  \"bytes\": {},\n  \"tokens\": {},\n  \"repeats\": {},\n", json_string(bench.file),
                        bench.bytes, bench.tokens, bench.repeats);
     out += fmt::format("  \"seconds\": {},\n  \"mb_per_s\": {},\n", json_number(bench.seconds),
                        json_number(megabytes_per_second(bench.bytes, bench.seconds)));
-    out += fmt::format("  \"js_tiktoken_seconds\": {},\n  \"js_tiktoken_mb_per_s\": {},\n",
-                       js ? json_number(js_seconds) : null,
-                       js ? json_number(megabytes_per_second(bench.bytes, js_seconds)) : null);
-    out += fmt::format("  \"js_tiktoken_tokens\": {},\n  \"ratio\": {},\n  \"js_tiktoken_note\": {}\n}}\n",
-                       bench.js_tokens ? std::to_string(*bench.js_tokens) : null,
-                       js ? json_number(js_seconds / bench.seconds) : null, json_string(bench.js_note));
+    out += reference_json(bench, bench.js, "js_tiktoken", "ratio") + ",\n";
+    out += reference_json(bench, bench.wasm, "tiktoken_wasm", "tiktoken_wasm_ratio") + "\n}\n";
     return out;
 }
 

@@ -95,7 +95,7 @@ inline constexpr std::pair<const char*, PaletteMode> k_palettes[] = {
 // The shared options cost and tokens read; any other one given is refused rather than ignored
 // (validate_cost_tokens.cpp), and completion does not offer it.
 inline constexpr const char* k_cost_shared_options[] = {"--ids", "--text", "--text-file", "--vocab", "--dim", "--format"};
-inline constexpr const char* k_tokens_shared_options[] = {"--text", "--text-file", "--dim", "--format"};
+inline constexpr const char* k_tokens_shared_options[] = {"--text", "--text-file", "--ids", "--dim", "--format"};
 
 // The shared options only the lookup lesson reads (check_lookup_only refuses them elsewhere), and
 // those the table lessons refuse besides (check_table_lesson_exclusive, validate_max_norm).

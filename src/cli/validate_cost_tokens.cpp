@@ -106,19 +106,47 @@ std::optional<std::string> cost_text(const RawOptions& raw, CostRequest& request
 
 }  // namespace
 
+// --ids for tokens: GPT-2 ids to decode, each one of GPT-2's 50,257.
+ParseResult<std::vector<std::uint64_t>> tokens_decode_ids(const std::string& text) {
+    using Result = ParseResult<std::vector<std::uint64_t>>;
+    const auto ids = parse_id_list(text);
+    if (!ids) return Result::fail(bad_value("--ids", text, ids.error(), "comma-separated GPT-2 token ids, e.g. 464,3290"));
+    for (std::size_t i = 0; i < ids.value().size(); ++i) {
+        const std::uint64_t id = ids.value()[i];
+        if (id < k_gpt2_vocab_size) continue;
+        return Result::fail("--ids: ids[" + std::to_string(i) + "] = " + std::to_string(id) +
+                            " is out of range for GPT-2's vocab of " + group_thousands(k_gpt2_vocab_size) +
+                            " (allowed: ids 0 to " + std::to_string(k_gpt2_vocab_size - 1) + ")");
+    }
+    return ids;
+}
+
 CommandLine validate_tokens(const RawOptions& raw) {
     CommandLine result;
     Options& options = result.options;
     options.lesson = Lesson::tokens;
     if (const std::string* option = unread_shared_option(raw, k_tokens_shared_options)) {
-        return fail(*option + " has no effect on embdemo tokens (allowed with tokens: --text, --text-file, --dim, "
-                    "--format and --piece)");
+        return fail(*option + " has no effect on embdemo tokens (allowed with tokens: --text, --text-file, --ids, "
+                    "--dim, --format and --piece)");
     }
-    if (!raw.text && !raw.text_file) return fail("embdemo tokens needs --text TEXT or --text-file FILE");
+    const int sources = (raw.text ? 1 : 0) + (raw.text_file ? 1 : 0) + (raw.ids ? 1 : 0);
+    if (sources == 0) return fail("embdemo tokens needs --text TEXT or --text-file FILE (or --ids LIST to decode)");
     const auto format = find_named(k_formats, raw.format);
     if (!format) return fail(bad_value("--format", raw.format, "is not a known format", names_of(k_formats)));
     if (auto problem = check_lesson_format(raw, *format)) return fail(*problem);
     options.format = *format;
+    if (raw.ids) {
+        if (sources > 1) return fail(std::string(raw.text ? "--text" : "--text-file") + " and --ids each give the tokens (allowed: one of them)");
+        if (raw.piece) return fail("--piece follows a piece of --text through BPE; --ids decodes ids (allowed: one of them)");
+        if (raw.dim) return fail("--dim sets d for the table sizes of --text; --ids decodes ids (allowed: one of them)");
+        auto ids = tokens_decode_ids(*raw.ids);
+        if (!ids) return fail(ids.error());
+        const auto vocab = gpt2_vocabulary();  // the run reads GPT-2's token bytes from it
+        if (!vocab) return fail(vocab.error());
+        options.tokens.decode_ids = std::move(ids.value());
+        result.run = true;
+        return result;
+    }
     if (raw.text && raw.text_file) return fail("--text and --text-file each give the text (allowed: one of them)");
     auto text = given_text(raw);
     if (!text) return fail(text.error());

@@ -74,7 +74,7 @@ for mode in "${modes[@]}"; do
   check "$mode" "bag --" "--bags --mode --per-sample-weights --dim" "--momentum --ids --context --show"
   check "$mode" "positions --" "--context --encoding --stride --batch --ids" "--momentum --bags --trace --weights"
   check "$mode" "cost --" "--model --tokens --ids --dim --format" "--seed --show --momentum"
-  check "$mode" "tokens --" "--piece --text --text-file" "--ids --seed"
+  check "$mode" "tokens --" "--piece --text --text-file --ids" "--seed --context"
   check "$mode" "--format ''" "text json csv tsv markdown svg html python"
   check "$mode" "--format = j" "json" "text"
   check "$mode" "grad --optimizer a" "adam adamw" "sgd"

@@ -110,6 +110,7 @@ each_value bag --bags "2,3;1" --dim 3 --mode sum -- --per-sample-weights "${not_
 each_value bag --bags "2,3;1" --dim 3 -- --padding-idx "" 1.5 0x1 010 nan 4 -5 "$huge" "$utf8_bad"
 each_value tokens --text "one two" -- --piece "${not_counts[@]}" 2
 each_value tokens --text "one two" -- --dim "${not_counts[@]}" 0
+each_value tokens -- --ids "${not_id_lists[@]}" 50257 "2,3,1;4,5,6"
 
 # Every option given twice: said as "was given N times", on the main command and on every
 # lesson (issue 28: subcommands said "needs a value").

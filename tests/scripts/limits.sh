@@ -299,6 +299,10 @@ past_cap "tokens --dim" "\"$((dim + 1))\": is larger than $dim" tokens --text a 
 expect_limit "tokens --piece" "pieces - 1"
 at_cap "tokens --piece" 0 "" tokens --text "a b" --piece 1
 past_cap "tokens --piece" "--piece \"2\": is larger than 1" tokens --text "a b" --piece 2
+cap=$(limit "tokens --ids")
+at_cap "tokens --ids" 0 "" tokens --ids "0,$cap"
+past_cap "tokens --ids" "ids[1] = $((cap + 1)) is out of range for GPT-2's vocab of $(grouped $((cap + 1)))" \
+  tokens --ids "0,$((cap + 1))"
 # The JSON's size is counted after tokenizing: past the cap with 10 MB of "\x01 ", each control
 # character escaped three times (about 59 bytes of JSON per byte). At the cap exactly: the unit
 # test "the tokens JSON is refused past its cap" (an exact count, so one byte decides).

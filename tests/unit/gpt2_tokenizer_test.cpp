@@ -14,6 +14,7 @@
 #include "core/lessons/tokens_lesson.hpp"
 #include "render/views/tokens_text.hpp"
 #include "gpt2_vocabulary.hpp"
+#include "../fuzz/reference_bpe.hpp"
 
 namespace embdemo {
 namespace {
@@ -108,6 +109,43 @@ TEST_CASE("BPE's work on a long piece stays within 3 lookups per byte, whatever 
             CHECK(work.pops <= work.pair_lookups);
             CHECK(merges.size() == piece.size() - ids.size());
         }
+    }
+}
+
+// The per-rank queues of long pieces and the heap of short ones against tiktoken's own loop: runs
+// of one character (each rank's pairs compete left to right), runs of a pattern, and pseudo-random
+// letters and bytes (pairs of thousands of ranks arriving out of order). The pseudo-random
+// texts come from a fixed linear congruential sequence, so a failure repeats.
+TEST_CASE("BPE gives tiktoken's ids on long pieces, with either queue") {
+    std::uint64_t state = 20261126;
+    const auto next_byte = [&](std::string_view alphabet) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return alphabet[(state >> 33) % alphabet.size()];
+    };
+    std::string all_bytes;
+    for (int b = 0; b < 256; ++b) all_bytes += static_cast<char>(b);
+    std::vector<std::string> pieces;
+    for (const std::string unit : {"x", "!", ".", "=", "0", "ab", "!?", "\xe4\xb8\xad", " the"}) {
+        std::string piece;
+        while (piece.size() < k_bpe_rank_bucket_bytes + 100) piece += unit;
+        pieces.push_back(piece);
+        pieces.push_back(piece.substr(0, 700));
+    }
+    for (const std::string_view alphabet : {std::string_view("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"),
+                                            std::string_view("etaoin"), std::string_view("!.-=_*#"),
+                                            std::string_view(all_bytes)}) {
+        for (const std::size_t size : {std::size_t{900}, k_bpe_rank_bucket_bytes + 333}) {
+            std::string piece;
+            for (std::size_t i = 0; i < size; ++i) piece += next_byte(alphabet);
+            pieces.push_back(piece);
+        }
+    }
+    for (const std::string& piece : pieces) {
+        CAPTURE(escape_for_message(piece.substr(0, 40)));
+        CAPTURE(piece.size());
+        BpeWork work;
+        CHECK(vocabulary().encode_piece(piece, nullptr, &work) == testing::reference_bpe(vocabulary(), piece));
+        CHECK(work.rank_buckets == (piece.size() >= k_bpe_rank_bucket_bytes));
     }
 }
 

@@ -1,8 +1,7 @@
 #include "core/gpt2/gpt2_vocab.hpp"
 
-#include <algorithm>
 #include <array>
-#include <functional>
+#include <unordered_map>
 
 #include "core/escape.hpp"
 #include "core/limits.hpp"
@@ -91,77 +90,13 @@ ParseResult<Gpt2Vocabulary> Gpt2Vocabulary::parse(std::string_view vocab_bpe) {
                                                  ", GPT-2 has " + group_thousands(k_gpt2_end_of_text - 256));
     }
     vocab.m_tokens.emplace_back(k_end_of_text_text);
-    for (std::uint64_t id = 0; id < k_gpt2_end_of_text; ++id) vocab.m_ids.emplace(vocab.m_tokens[id], id);
+    vocab.m_ids.build(vocab.m_tokens, k_gpt2_end_of_text);
+    for (std::uint32_t id = 0; id < 256; ++id) vocab.m_byte_ids[static_cast<unsigned char>(vocab.m_tokens[id][0])] = id;
     return ParseResult<Gpt2Vocabulary>::ok(std::move(vocab));
 }
 
-// tiktoken's byte_pair_merge: repeatedly join the adjacent pair whose joined bytes are the
-// lowest-ranked token, leftmost first on a tie. A heap of candidate pairs keeps a long piece
-// (a megabyte without a space) at n log n instead of the n^2 of rescanning after each merge: the
-// n - 1 first pairs are heaped at once, and each merge offers at most two new ones.
-std::vector<std::uint64_t> Gpt2Vocabulary::merge_bytes(std::string_view piece, std::vector<BpeMerge>* merges,
-                                                       BpeWork* work) const {
-    const std::size_t n = piece.size();
-    std::vector<std::size_t> next(n), prev(n);   // the parts as a linked list of start offsets
-    std::vector<std::uint64_t> id(n);
-    std::vector<char> alive(n, 1);
-    for (std::size_t i = 0; i < n; ++i) {
-        next[i] = i + 1;
-        prev[i] = i == 0 ? n : i - 1;
-        id[i] = m_ids.at(piece.substr(i, 1));
-    }
-    // Ordered by rank, then start: one integer compare (ranks < 2^20, starts < 2^44).
-    struct Candidate {
-        std::uint64_t key;  // rank << 44 | left start
-        std::size_t end;    // the right part's end, to tell a stale candidate
-        bool operator>(const Candidate& other) const { return key > other.key; }
-    };
-    std::vector<Candidate> heap;
-    heap.reserve(n);
-    const auto candidate = [&](std::size_t left) -> std::optional<Candidate> {
-        if (left >= n || next[left] >= n) return std::nullopt;
-        const std::size_t end = next[next[left]];
-        if (work) ++work->pair_lookups;
-        const auto found = m_ids.find(piece.substr(left, end - left));
-        if (found == m_ids.end()) return std::nullopt;
-        return Candidate{found->second << 44 | left, end};
-    };
-    const auto offer = [&](std::size_t left) {
-        if (const auto c = candidate(left)) {
-            heap.push_back(*c);
-            std::push_heap(heap.begin(), heap.end(), std::greater<>());
-        }
-    };
-    for (std::size_t i = 0; i + 1 < n; ++i) {
-        if (const auto c = candidate(i)) heap.push_back(*c);
-    }
-    std::make_heap(heap.begin(), heap.end(), std::greater<>());
-    while (!heap.empty()) {
-        std::pop_heap(heap.begin(), heap.end(), std::greater<>());
-        const Candidate top = heap.back();
-        heap.pop_back();
-        if (work) ++work->pops;
-        const std::uint64_t rank = top.key >> 44;
-        const std::size_t left = top.key & ((std::uint64_t{1} << 44) - 1);
-        if (!alive[left] || next[left] >= n || next[next[left]] != top.end) continue;  // stale: a part changed
-        const std::size_t right = next[left];
-        if (merges) merges->push_back({id[left], id[right], rank});
-        id[left] = rank;
-        alive[right] = 0;
-        next[left] = top.end;
-        if (top.end < n) prev[top.end] = left;
-        if (prev[left] < n) offer(prev[left]);
-        offer(left);
-    }
-    std::vector<std::uint64_t> ids;
-    for (std::size_t i = 0; i < n; i = next[i]) ids.push_back(id[i]);
-    return ids;
-}
-
 std::optional<std::uint64_t> Gpt2Vocabulary::find(std::string_view bytes) const {
-    const auto found = m_ids.find(bytes);
-    if (found == m_ids.end()) return std::nullopt;
-    return found->second;
+    return m_ids.find(m_tokens, bytes);
 }
 
 std::vector<std::uint64_t> Gpt2Vocabulary::encode_piece(std::string_view piece, std::vector<BpeMerge>* merges,

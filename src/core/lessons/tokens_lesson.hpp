@@ -21,6 +21,8 @@ constexpr std::uint64_t k_glove_6b_words = 400000;
 
 struct TokensRequest {
     std::string text;                  // valid UTF-8 (the caller checks)
+    // --ids: decode these instead of cutting a text (core/gpt2/gpt2_decode); each below 50,257.
+    std::optional<std::vector<std::uint64_t>> decode_ids;
     std::optional<std::size_t> piece;  // the piece to follow through BPE; default: the one with the most merges
     std::uint64_t dim = 768;           // d for the table sizes (GPT-2 small's by default)
 };
