@@ -163,6 +163,17 @@ std::optional<std::string> validate_view(const RawOptions& raw, Options& options
     return std::nullopt;
 }
 
+// How a lesson's run holds X (core/limits.hpp): the lessons whose products go through
+// onehot_mm make it a block of rows at a time.
+OneHotHeld one_hot_held(Lesson lesson) {
+    switch (lesson) {
+        case Lesson::lookup: return OneHotHeld::in_blocks_budgeted;
+        case Lesson::positions:
+        case Lesson::factor: return OneHotHeld::in_blocks;
+        default: return OneHotHeld::whole;
+    }
+}
+
 // The ids (from --ids, --text or --text-file), V, d and the seed.
 std::optional<std::string> validate_sizes(const RawOptions& raw, Options& options) {
     DemoRequest& request = options.request;
@@ -284,7 +295,7 @@ CommandLine validate(const RawOptions& raw) {
     // With --weights the sizes are checked against the file's header, before its data is read;
     // bag's product is B x V x d, checked by validate_bag.
     if (auto too_big = check_demo_sizes(request.ids.size(), request.vocab_size, request.dim,
-                                        raw.lesson == Lesson::lookup ? OneHotHeld::in_blocks : OneHotHeld::whole);
+                                        one_hot_held(raw.lesson));
         too_big && !raw.weights && raw.lesson != Lesson::bag) {
         return fail(options.size_options + ": " + *too_big);
     }

@@ -70,7 +70,7 @@ std::optional<std::string> validate_positions(const RawOptions& raw, Options& op
         positions.context = context.value();
     }
     // one_hot(arange(T), C) @ P obeys the caps the token product does.
-    if (auto too_big = check_demo_sizes(seq, positions.context, request.dim)) {
+    if (auto too_big = check_demo_sizes(seq, positions.context, request.dim, OneHotHeld::in_blocks)) {
         return "--context: the position table's one-hot product: " + *too_big;
     }
     const std::uint64_t n = request.ids.size();

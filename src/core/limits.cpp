@@ -53,14 +53,17 @@ std::optional<std::string> check_demo_sizes(std::uint64_t id_count, std::uint64_
     if (auto problem = check_matrix("the embedding matrix E (vocab x dim)", vocab_size, dim)) {
         return problem;
     }
-    if (held != OneHotHeld::in_blocks) {
+    const bool in_blocks = held == OneHotHeld::in_blocks || held == OneHotHeld::in_blocks_budgeted;
+    if (!in_blocks) {
         const std::string matrix = bags ? "the multi-hot matrix M" : "the one-hot matrix X";
         if (auto problem = check_matrix(matrix + " (" + rows + " x vocab)", id_count, vocab_size)) return problem;
+    }
+    if (held != OneHotHeld::in_blocks_budgeted) {
         if (auto problem = check_matrix("the result (" + rows + " x dim)", id_count, dim)) return problem;
     }
     const auto rows_by_vocab = checked_multiply(id_count, vocab_size);
     const auto terms = rows_by_vocab ? checked_multiply(*rows_by_vocab, dim) : std::nullopt;
-    const std::uint64_t cap = held == OneHotHeld::in_blocks ? k_max_product_terms : k_max_held_product_terms;
+    const std::uint64_t cap = in_blocks ? k_max_product_terms : k_max_held_product_terms;
     if (!terms || *terms > cap) {
         return std::string(bags ? "the multi-hot product" : "the one-hot product") + " would take " +
                group_thousands(id_count) + " x " + group_thousands(vocab_size) + " x " + group_thousands(dim) +

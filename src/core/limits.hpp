@@ -29,8 +29,10 @@ std::optional<std::uint64_t> checked_multiply(std::uint64_t a, std::uint64_t b);
 // How a lesson holds the one-hot side of its product.
 enum class OneHotHeld {
     whole,      // X (n x V) and the results (n x d) are matrices of their own, each under the cap
-    in_blocks,  // the lookup lesson: blocks of X's rows (core/kernels/onehot_products.hpp); its
-                // results are held whole but budgeted by --max-memory, not capped here
+    in_blocks,  // blocks of X's rows (core/kernels/onehot_products.hpp): positions, factor; the
+                // results (n x d) are still under the matrix cap
+    in_blocks_budgeted,  // the lookup lesson: blocks of X, and its results are budgeted by
+                         // --max-memory (run_memory.cpp) instead of capped here
     multihot,   // EmbeddingBag's M (B x V), summed by the in-order loop too
 };
 

@@ -113,7 +113,8 @@ past_cap "a B x T batch's X" "X (ids x vocab) would be 1,024 x $(grouped $((M / 
   grad --ids "$(ids 512);$(ids 512)" --vocab $((M / 1024 + 1)) --dim 1
 past_cap "E, seeded" "the limit is $(grouped "$M") values" --ids 0 --vocab $((M / 64 + 1)) --dim 64
 past_cap "bag's M (B x V)" "the limit is $(grouped "$M") values" bag --bags "0;0" --vocab $((M / 2 + 1)) --dim 1
-past_cap "positions' T x C" "the limit is $(grouped "$M") values" positions --ids "$(ids 64)" --dim 1 --context $((M / 64 + 1))
+# positions' one_hot(arange(T), C) is made a block of rows at a time, so its T x C is not a
+# matrix of its own: P (C x d) is, and --context is refused past it (the table's "positions --context").
 
 # ---- multiply-adds: n x V x d with every matrix within its cap ----
 P=$(limit "multiply-adds of a held one-hot product")

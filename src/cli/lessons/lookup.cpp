@@ -41,7 +41,7 @@ ParseResult<Matrix> make_weight(DemoRequest& request, const Options& options) {
             return ParseResult<Matrix>::ok(index_pattern_weight(request.vocab_size, request.dim));
         case WeightOrigin::Kind::file:
             return load_weight_file(request, [&options](const DemoRequest& sized) { return check_run_size(options, sized); },
-                                    OneHotHeld::in_blocks);
+                                    OneHotHeld::in_blocks_budgeted);
     }
     return ParseResult<Matrix>::ok(torch_embedding_weight(request.vocab_size, request.dim, request.seed));
 }
