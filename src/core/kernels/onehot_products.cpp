@@ -71,7 +71,7 @@ Matrix blockwise(const TokenIds& ids, std::size_t vocab_size, std::size_t dim, c
             next = blocks.size();
         }
     };
-    const unsigned threads = std::max(1u, std::min<unsigned>(settings.threads, static_cast<unsigned>(blocks.size())));
+    const unsigned threads = onehot_threads_used(n, vocab_size, settings);
     std::vector<std::thread> helpers;
     for (unsigned t = 1; t < threads; ++t) helpers.emplace_back(work);
     work();
@@ -101,6 +101,12 @@ Matrix onehot_mm(const TokenIds& ids, const Matrix& weight, const OneHotProductS
 
 Matrix onehot_linear(const TokenIds& ids, const Matrix& w, const OneHotProductSettings& settings) {
     return blockwise(ids, w.cols, w.rows, w, linear_block, settings);
+}
+
+unsigned onehot_threads_used(std::size_t ids, std::size_t vocab_size, const OneHotProductSettings& settings) {
+    if (ids * vocab_size <= settings.block_values) return 1;
+    const std::size_t blocks = cut_into_blocks(ids, vocab_size, settings.block_values).size();
+    return std::max(1u, static_cast<unsigned>(std::min<std::size_t>(settings.threads, blocks)));
 }
 
 std::size_t onehot_block_rows(std::size_t vocab_size, std::size_t block_values) {

@@ -33,6 +33,10 @@ Matrix onehot_mm(const TokenIds& ids, const Matrix& weight, const OneHotProductS
 // F.linear(one_hot(ids, V), w) = one_hot(ids, V) @ w.T for w d x V (nn.Linear(V, d)'s weight). n x d
 Matrix onehot_linear(const TokenIds& ids, const Matrix& w, const OneHotProductSettings& settings = {});
 
+// The threads onehot_mm and onehot_linear run for n ids over V columns: one when the whole X
+// is one block, else at most one per block.
+unsigned onehot_threads_used(std::size_t ids, std::size_t vocab_size, const OneHotProductSettings& settings);
+
 // The most rows of X a block holds: block_values / V, at least 2, one more when a lone last row
 // joins the block before it.
 std::size_t onehot_block_rows(std::size_t vocab_size, std::size_t block_values);

@@ -49,7 +49,7 @@ DemoReport build_demo_report(const DemoRequest& request, Matrix weight, const Pr
     OneHotProductSettings settings;
     settings.threads = product_threads(n, request.vocab_size, request.dim);
     settings.progress = progress;
-    report.timing.product_threads = settings.threads;
+    report.timing.product_threads = onehot_threads_used(n, request.vocab_size, settings);
     report.timing.product_seconds =
         seconds_taken([&] { report.onehot_matmul = onehot_mm(request.ids, report.weight, settings); });
     report.linear_output = onehot_linear(request.ids, transpose(report.weight), settings);
