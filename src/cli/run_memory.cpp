@@ -39,7 +39,8 @@ std::vector<Buffer> labels_buffers(const std::string& path, std::uint64_t vocab_
 
 std::vector<Buffer> run_buffers(const Options& options, const DemoRequest& request) {
     const std::uint64_t n = request.ids.size();
-    std::vector<Buffer> buffers = demo_buffers(n, request.vocab_size, request.dim);
+    std::vector<Buffer> buffers =
+        demo_buffers(n, request.vocab_size, request.dim, request.origin.kind == WeightOrigin::Kind::file);
     switch (options.format) {
         case OutputFormat::json:
         case OutputFormat::csv:

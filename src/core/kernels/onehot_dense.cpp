@@ -138,6 +138,13 @@ void tile_scalar(const float* a, const float* b, std::size_t kc, float* c, std::
 
 std::size_t round_up(std::size_t value, std::size_t step) { return (value + step - 1) / step * step; }
 
+// A table read as V x d: E[k][j] at data[k * row_stride + j * col_stride].
+struct Table {
+    const float* data;
+    std::size_t row_stride;
+    std::size_t col_stride;
+};
+
 // The one-hot rows of ids[0, mc) restricted to columns k0 .. k0+kc-1, as panels of tile.rows
 // rows (rows past mc are zero): panel p holds X[p*rows + i][k0 + k] at a[p*rows*kc + k*rows + i].
 void pack_onehot(const std::uint64_t* ids, std::size_t mc, std::size_t k0, std::size_t kc, std::size_t rows,
@@ -150,13 +157,19 @@ void pack_onehot(const std::uint64_t* ids, std::size_t mc, std::size_t k0, std::
 }
 
 // E[k0 .. k0+kc-1][j0 .. j0+nc-1] as strips of `cols` columns (zero past nc): strip s holds
-// E[k0 + k][j0 + s*cols + j] at b[s*cols*kc + k*cols + j].
-void pack_table(const float* E, std::size_t d, std::size_t k0, std::size_t kc, std::size_t j0, std::size_t nc,
-                std::size_t cols, float* b) {
+// E[k0 + k][j0 + s*cols + j] at b[s*cols*kc + k*cols + j]. E[k][j] is at E.data[k * E.row_stride
+// + j * E.col_stride]: a row-major E, or nn.Linear's W read as W.T in place.
+void pack_table(const Table& E, std::size_t k0, std::size_t kc, std::size_t j0, std::size_t nc, std::size_t cols,
+                float* b) {
     for (std::size_t s = 0; s < nc; s += cols) {
         const std::size_t width = std::min(cols, nc - s);
         for (std::size_t k = 0; k < kc; ++k, b += cols) {
-            std::memcpy(b, E + (k0 + k) * d + j0 + s, width * sizeof(float));
+            const float* row = E.data + (k0 + k) * E.row_stride + (j0 + s) * E.col_stride;
+            if (E.col_stride == 1) {
+                std::memcpy(b, row, width * sizeof(float));
+            } else {
+                for (std::size_t j = 0; j < width; ++j) b[j] = row[j * E.col_stride];
+            }
             std::fill(b + width, b + cols, 0.0f);
         }
     }
@@ -177,7 +190,7 @@ void run_tile(const Tile& tile, const float* a, const float* b, std::size_t kc, 
 }
 
 // Rows [0, n) of the product on this thread, with its own packed panels.
-void product_rows(const Tile& tile, const std::uint64_t* ids, std::size_t n, const float* E, std::size_t V,
+void product_rows(const Tile& tile, const std::uint64_t* ids, std::size_t n, const Table& E, std::size_t V,
                   std::size_t d, float* out) {
     std::fill(out, out + n * d, 0.0f);  // +0.0: where every sum starts
     if (n == 0 || d == 0) return;
@@ -187,7 +200,7 @@ void product_rows(const Tile& tile, const std::uint64_t* ids, std::size_t n, con
         const std::size_t nc = std::min(k_col_block, d - j0);
         for (std::size_t k0 = 0; k0 < V; k0 += k_depth_block) {
             const std::size_t kc = std::min(k_depth_block, V - k0);
-            pack_table(E, d, k0, kc, j0, nc, tile.cols, b.data());
+            pack_table(E, k0, kc, j0, nc, tile.cols, b.data());
             for (std::size_t i0 = 0; i0 < n; i0 += k_row_block) {
                 const std::size_t mc = std::min(k_row_block, n - i0);
                 pack_onehot(ids + i0, mc, k0, kc, tile.rows, a.data());
@@ -252,6 +265,12 @@ const char* dense_isa_name(DenseIsa isa) {
     }
 }
 
+std::size_t onehot_dense_panel_floats(std::size_t n, std::size_t d) {
+    constexpr std::size_t k_widest_rows = 6, k_widest_cols = 16;  // the AVX tile's, the largest
+    return (round_up(std::min(n, k_row_block), k_widest_rows) + round_up(std::min(d, k_col_block), k_widest_cols)) *
+           k_depth_block;
+}
+
 unsigned onehot_dense_threads(std::size_t n, std::size_t V, std::size_t d, unsigned threads) {
     const double terms = static_cast<double>(n) * static_cast<double>(V) * static_cast<double>(d);
     const double worth = std::max(1.0, terms / k_dense_terms_per_thread);
@@ -259,8 +278,10 @@ unsigned onehot_dense_threads(std::size_t n, std::size_t V, std::size_t d, unsig
     return static_cast<unsigned>(std::max(1.0, most));
 }
 
-unsigned onehot_dense_product_with(DenseIsa isa, const std::uint64_t* ids, std::size_t n, const float* E,
-                                   std::size_t V, std::size_t d, float* out, unsigned threads) {
+namespace {
+
+unsigned product_on_threads(DenseIsa isa, const std::uint64_t* ids, std::size_t n, const Table& E, std::size_t V,
+                            std::size_t d, float* out, unsigned threads) {
     const Tile tile = tile_for(isa);
     const auto parts = static_cast<unsigned>(std::clamp<std::size_t>(n, 1, std::max(threads, 1u)));
     const auto run_part = [&](unsigned part) {
@@ -280,6 +301,18 @@ unsigned onehot_dense_product_with(DenseIsa isa, const std::uint64_t* ids, std::
     run_part(0);
     for (std::thread& helper : helpers) helper.join();
     return parts;
+}
+
+}  // namespace
+
+unsigned onehot_dense_product_with(DenseIsa isa, const std::uint64_t* ids, std::size_t n, const float* E,
+                                   std::size_t V, std::size_t d, float* out, unsigned threads) {
+    return product_on_threads(isa, ids, n, Table{E, d, 1}, V, d, out, threads);
+}
+
+unsigned onehot_dense_linear(const std::uint64_t* ids, std::size_t n, const float* W, std::size_t V, std::size_t d,
+                             float* out, unsigned threads) {
+    return product_on_threads(DenseIsa::best, ids, n, Table{W, 1, V}, V, d, out, onehot_dense_threads(n, V, d, threads));
 }
 
 unsigned onehot_dense_product(const std::uint64_t* ids, std::size_t n, const float* E, std::size_t V,

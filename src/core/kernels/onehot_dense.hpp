@@ -21,6 +21,15 @@ namespace embdemo {
 unsigned onehot_dense_product(const std::uint64_t* ids, std::size_t n, const float* E, std::size_t V,
                               std::size_t d, float* out, unsigned threads);
 
+// one_hot(ids, V) @ W.T for nn.Linear(V, d)'s weight W (d x V, row-major), W.T read in place:
+// the same in-order sums as onehot_dense_product over E = W.T, element for element.
+unsigned onehot_dense_linear(const std::uint64_t* ids, std::size_t n, const float* W, std::size_t V, std::size_t d,
+                             float* out, unsigned threads);
+
+// The floats of packed panels each thread of the product holds for n ids and d columns (its
+// memory beyond E and out), at most about 410,000 (1.6 MiB).
+std::size_t onehot_dense_panel_floats(std::size_t n, std::size_t d);
+
 // How many of `threads` onehot_dense_product uses for this shape: one per k_dense_terms_per_thread
 // multiply-adds, at most one per row, at least one.
 unsigned onehot_dense_threads(std::size_t n, std::size_t V, std::size_t d, unsigned threads);

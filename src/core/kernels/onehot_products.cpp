@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/kernels/onehot_dense.hpp"
 #include "core/kernels/torch_matmul.hpp"
 
 namespace embdemo {
@@ -37,6 +38,12 @@ std::vector<Block> cut_into_blocks(std::size_t n, std::size_t vocab_size, std::s
         blocks.back().count += 1;
     }
     return blocks;
+}
+
+unsigned threads_used(std::size_t ids, std::size_t vocab_size, const OneHotProductSettings& settings) {
+    if (ids * vocab_size <= settings.block_values) return 1;
+    const std::size_t blocks = cut_into_blocks(ids, vocab_size, settings.block_values).size();
+    return std::max(1u, static_cast<unsigned>(std::min<std::size_t>(settings.threads, blocks)));
 }
 
 using BlockProduct = Matrix (*)(const Matrix& x, const Matrix& operand);
@@ -71,12 +78,33 @@ Matrix blockwise(const TokenIds& ids, std::size_t vocab_size, std::size_t dim, c
             next = blocks.size();
         }
     };
-    const unsigned threads = onehot_threads_used(n, vocab_size, settings);
+    const unsigned threads = threads_used(n, vocab_size, settings);
     std::vector<std::thread> helpers;
     for (unsigned t = 1; t < threads; ++t) helpers.emplace_back(work);
     work();
     for (std::thread& helper : helpers) helper.join();
     if (failure) std::rethrow_exception(failure);
+    return out;
+}
+
+using DenseProduct = unsigned (*)(const std::uint64_t* ids, std::size_t n, const float* table, std::size_t V,
+                                  std::size_t d, float* out, unsigned threads);
+
+// The dense kernel over slices of rows, so that a long product can say how far it has got.
+Matrix dense(const TokenIds& ids, std::size_t vocab_size, std::size_t dim, const Matrix& operand,
+             DenseProduct product, const OneHotProductSettings& settings, unsigned& threads) {
+    const std::size_t n = ids.size();
+    Matrix out(n, dim);
+    // Each call packs the table once per thread: a twentieth of the rows a call keeps that cost
+    // to a few per cent at the book's size.
+    const std::size_t slice = settings.progress ? std::max<std::size_t>(512, n / 20) : n;
+    threads = 1;
+    for (std::size_t first = 0; first < n; first += slice) {
+        const std::size_t count = std::min(slice, n - first);
+        threads = std::max(threads, product(ids.data() + first, count, operand.values.data(), vocab_size, dim,
+                                            out.values.data() + first * dim, settings.threads));
+        if (settings.progress) settings.progress(first + count, n);
+    }
     return out;
 }
 
@@ -95,18 +123,41 @@ unsigned threads_from_env(const char* name) {
 
 }  // namespace
 
-Matrix onehot_mm(const TokenIds& ids, const Matrix& weight, const OneHotProductSettings& settings) {
+// Exponent bits all ones is inf or nan: a loop the compiler vectorises.
+bool all_finite(const Matrix& m) {
+    bool special = false;
+    for (const float value : m.values) {
+        std::uint32_t bits;
+        std::memcpy(&bits, &value, sizeof bits);
+        special |= (bits & 0x7f800000u) == 0x7f800000u;
+    }
+    return !special;
+}
+
+Matrix onehot_mm(const TokenIds& ids, const Matrix& weight, const OneHotProductSettings& settings,
+                 OneHotProductRun& run) {
+    run.through_blas = settings.through_blas || !(settings.finite_table || all_finite(weight));
+    if (!run.through_blas) return dense(ids, weight.rows, weight.cols, weight, onehot_dense_product, settings, run.threads);
+    run.threads = threads_used(ids.size(), weight.rows, settings);
     return blockwise(ids, weight.rows, weight.cols, weight, mm_block, settings);
 }
 
-Matrix onehot_linear(const TokenIds& ids, const Matrix& w, const OneHotProductSettings& settings) {
+Matrix onehot_linear(const TokenIds& ids, const Matrix& w, const OneHotProductSettings& settings,
+                     OneHotProductRun& run) {
+    run.through_blas = settings.through_blas || !(settings.finite_table || all_finite(w));
+    if (!run.through_blas) return dense(ids, w.cols, w.rows, w, onehot_dense_linear, settings, run.threads);
+    run.threads = threads_used(ids.size(), w.cols, settings);
     return blockwise(ids, w.cols, w.rows, w, linear_block, settings);
 }
 
-unsigned onehot_threads_used(std::size_t ids, std::size_t vocab_size, const OneHotProductSettings& settings) {
-    if (ids * vocab_size <= settings.block_values) return 1;
-    const std::size_t blocks = cut_into_blocks(ids, vocab_size, settings.block_values).size();
-    return std::max(1u, static_cast<unsigned>(std::min<std::size_t>(settings.threads, blocks)));
+Matrix onehot_mm(const TokenIds& ids, const Matrix& weight, const OneHotProductSettings& settings) {
+    OneHotProductRun run;
+    return onehot_mm(ids, weight, settings, run);
+}
+
+Matrix onehot_linear(const TokenIds& ids, const Matrix& w, const OneHotProductSettings& settings) {
+    OneHotProductRun run;
+    return onehot_linear(ids, w, settings, run);
 }
 
 std::size_t onehot_block_rows(std::size_t vocab_size, std::size_t block_values) {

@@ -1,8 +1,15 @@
 // The one-hot products of a whole text without its one-hot matrix: one_hot(ids, V) is n x V, a
 // gigabyte for a 5,000-token story at GPT-2's V, but each output row depends on one row of it.
-// These make X a block of rows at a time and hand each block to the BLAS exactly as torch_mm /
-// torch_linear hand the whole X (torch_matmul.hpp), so the result is the one PyTorch's
-// `one_hot(ids).float() @ E` gives, with memory that does not grow with n x V.
+// Every one of the n x V x d multiply-adds is done (that is the dense form's cost), and the
+// result is the one PyTorch's `one_hot(ids).float() @ E` gives on this machine:
+// - a table without inf or nan goes through embdemo's dense kernel (onehot_dense.hpp: sums in
+//   order of k, at the BLAS's speed). Each sum there holds one term that can be nonzero,
+//   X[i][ids[i]] * E[ids[i]][j], the others being +-0, and adding +-0 is exact in any order, so
+//   every order of summation, the BLAS's included, gives the same bits: E[ids[i]][j], with -0.0
+//   turned +0.0 by the +0.0 every sum starts from. Not opening the BLAS also keeps start-up fast.
+// - a table with inf or nan (0 * inf is nan, and which nan payload survives depends on the order
+//   of the sum) goes to the BLAS: X a block of rows at a time, each block handed over exactly as
+//   torch_mm / torch_linear hand the whole X (torch_matmul.hpp).
 //
 // Shape legend: n ids, V rows of E (columns of X), d columns of E; W = E.T is d x V.
 #pragma once
@@ -25,6 +32,11 @@ struct OneHotProductSettings {
     std::size_t block_values = std::size_t{1} << 22;
     unsigned threads = 1;  // blocks are shared between this many threads; the bits do not change
     ProductProgress progress;
+    // The caller knows the table holds no inf or nan (PyTorch's init draws none), which spares
+    // a scan of it; otherwise the product scans it to choose its path.
+    bool finite_table = false;
+    // Whether the BLAS is used even for a finite table (tests compare the two paths).
+    bool through_blas = false;
 };
 
 // one_hot(ids, V) @ E through the BLAS. n x d
@@ -33,9 +45,20 @@ Matrix onehot_mm(const TokenIds& ids, const Matrix& weight, const OneHotProductS
 // F.linear(one_hot(ids, V), w) = one_hot(ids, V) @ w.T for w d x V (nn.Linear(V, d)'s weight). n x d
 Matrix onehot_linear(const TokenIds& ids, const Matrix& w, const OneHotProductSettings& settings = {});
 
-// The threads onehot_mm and onehot_linear run for n ids over V columns: one when the whole X
-// is one block, else at most one per block.
-unsigned onehot_threads_used(std::size_t ids, std::size_t vocab_size, const OneHotProductSettings& settings);
+// True when no value of `m` is inf or nan.
+bool all_finite(const Matrix& m);
+
+// What a product did: the threads it ran on, and whether the BLAS computed it.
+struct OneHotProductRun {
+    unsigned threads = 1;
+    bool through_blas = false;
+};
+
+// onehot_mm and onehot_linear, also telling what they did.
+Matrix onehot_mm(const TokenIds& ids, const Matrix& weight, const OneHotProductSettings& settings,
+                 OneHotProductRun& run);
+Matrix onehot_linear(const TokenIds& ids, const Matrix& w, const OneHotProductSettings& settings,
+                     OneHotProductRun& run);
 
 // The most rows of X a block holds: block_values / V, at least 2, one more when a lone last row
 // joins the block before it.

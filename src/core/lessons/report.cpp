@@ -3,6 +3,7 @@
 #include <chrono>
 #include <utility>
 
+#include "core/kernels/onehot_dense.hpp"
 #include "core/kernels/torch_matmul.hpp"
 #include "core/limits.hpp"
 
@@ -18,22 +19,32 @@ double seconds_taken(Work&& work) {
 
 }  // namespace
 
-std::vector<Buffer> demo_buffers(std::uint64_t ids, std::uint64_t vocab_size, std::uint64_t dim) {
+std::vector<Buffer> demo_buffers(std::uint64_t ids, std::uint64_t vocab_size, std::uint64_t dim, bool from_file) {
     const auto values = [](std::uint64_t a, std::uint64_t b) { return checked_multiply(a, b).value_or(UINT64_MAX); };
     const std::uint64_t threads = product_threads(ids, vocab_size, dim);
-    const std::uint64_t block_rows = onehot_block_rows(vocab_size, OneHotProductSettings{}.block_values);
-    return {
-        {"E (vocab x dim)", values(vocab_size, dim), 4},
-        values(ids, vocab_size) <= k_onehot_kept_values
-            ? Buffer{"X (ids x vocab)", values(ids, vocab_size), 4}
-            : Buffer{"blocks of X's rows and their products (one each per thread)",
-                     values(threads, block_rows * (vocab_size + dim)), 4},
+    std::vector<Buffer> buffers{{"E (vocab x dim)", values(vocab_size, dim), 4}};
+    const bool x_kept = values(ids, vocab_size) <= k_onehot_kept_values;
+    if (x_kept) buffers.push_back({"X (ids x vocab)", values(ids, vocab_size), 4});
+    buffers.insert(buffers.end(), {
         {"the lookup E[ids] (ids x dim)", values(ids, dim), 4},
         {"the product X @ E (ids x dim)", values(ids, dim), 4},
         {"the nn.Linear output (ids x dim)", values(ids, dim), 4},
         {"nn.Linear's weight W = E.T (dim x vocab)", values(vocab_size, dim), 4},
-        {"the BLAS (code and work space)", k_blas_bytes, 1},
-    };
+    });
+    // The path the products take (onehot_products.hpp): a file's table may hold inf or nan and
+    // go to the BLAS, a block of X's rows at a time; a drawn table never does.
+    if (from_file) {
+        const std::uint64_t block_rows = onehot_block_rows(vocab_size, OneHotProductSettings{}.block_values);
+        if (!x_kept) {
+            buffers.push_back({"blocks of X's rows and their products (one each per thread)",
+                               values(threads, block_rows * (vocab_size + dim)), 4});
+        }
+        buffers.push_back({"the BLAS (code and work space)", k_blas_bytes, 1});
+    } else {
+        buffers.push_back({"the dense kernel's packed panels (one set per thread)",
+                           values(threads, onehot_dense_panel_floats(ids, dim)), 4});
+    }
+    return buffers;
 }
 
 DemoReport build_demo_report(const DemoRequest& request, Matrix weight, const ProductProgress& progress) {
@@ -42,16 +53,21 @@ DemoReport build_demo_report(const DemoRequest& request, Matrix weight, const Pr
     report.weight = std::move(weight);
     const std::uint64_t n = request.ids.size();
     if (n * request.vocab_size <= k_onehot_kept_values) report.onehot = one_hot(request.ids, request.vocab_size);
-    load_blas();
+    // PyTorch's and the pattern inits draw no inf or nan; a file's table is scanned once here.
+    const bool finite = request.origin.kind != WeightOrigin::Kind::file || all_finite(report.weight);
+    if (!finite) load_blas();  // opened now, so that the product's time is the product's
     report.timing.lookup_seconds = seconds_taken([&] { report.lookup = lookup(report.weight, request.ids); });
     // Both products go through the BLAS as PyTorch's one_hot(ids).float() @ E and
     // F.linear(one_hot, W) do, so the verdict is the one PyTorch would reach on this machine.
     OneHotProductSettings settings;
     settings.threads = product_threads(n, request.vocab_size, request.dim);
     settings.progress = progress;
-    report.timing.product_threads = onehot_threads_used(n, request.vocab_size, settings);
+    settings.finite_table = finite;
+    OneHotProductRun run;
     report.timing.product_seconds =
-        seconds_taken([&] { report.onehot_matmul = onehot_mm(request.ids, report.weight, settings); });
+        seconds_taken([&] { report.onehot_matmul = onehot_mm(request.ids, report.weight, settings, run); });
+    report.timing.product_threads = run.threads;
+    report.timing.through_blas = run.through_blas;
     report.linear_output = onehot_linear(request.ids, transpose(report.weight), settings);
     report.verdict = compare_exact(report.lookup, report.onehot_matmul);
     report.linear_verdict = compare_exact(report.lookup, report.linear_output);

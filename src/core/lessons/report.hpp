@@ -53,6 +53,7 @@ struct FormTiming {
     double lookup_seconds = 0;   // E[ids]
     double product_seconds = 0;  // one_hot(ids) @ E, the whole dense product
     unsigned product_threads = 1;
+    bool through_blas = false;  // E held inf or nan: the BLAS, as PyTorch calls it (onehot_products.hpp)
 };
 
 struct DemoReport {
@@ -75,9 +76,10 @@ inline constexpr std::uint64_t k_onehot_kept_values = std::uint64_t{1} << 24;
 // Computes the whole demonstration from the request and its embedding matrix E (V x d), however
 // E was made (torch's seeded init, a file, a hand-checkable pattern). The request must already
 // be valid: every id < vocab_size and the sizes within check_demo_sizes.
-// The buffers build_demo_report holds at its peak for n ids, vocabulary V and dimension d: one
-// entry per matrix it keeps or makes on the way, so change the two together.
-std::vector<Buffer> demo_buffers(std::uint64_t ids, std::uint64_t vocab_size, std::uint64_t dim);
+// The buffers build_demo_report holds at its peak for n ids, vocabulary V and dimension d (E
+// read from a file, or drawn): one entry per matrix it keeps or makes on the way, so change the
+// two together. The last entry is the products' fixed work space.
+std::vector<Buffer> demo_buffers(std::uint64_t ids, std::uint64_t vocab_size, std::uint64_t dim, bool from_file = false);
 
 // `progress` hears of the long products' rows as they are done.
 DemoReport build_demo_report(const DemoRequest& request, Matrix weight, const ProductProgress& progress = {});
