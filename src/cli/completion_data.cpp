@@ -50,8 +50,8 @@ bool listed(const char* const (&options)[N], const std::string& option) {
     return std::find(std::begin(options), std::end(options), option) != std::end(options);
 }
 
-// bag reads its ids from --bags: no --ids, and so no text and no data loader either.
-constexpr const char* k_bag_refused_options[] = {"--ids", "--text", "--text-file", "--context", "--stride", "--batch"};
+// bag reads its ids from --bags, or from a text's data loader windows: never from --ids.
+constexpr const char* k_bag_refused_options[] = {"--ids"};
 
 // The shared options a lesson reads: those its checks do not refuse by name.
 Words shared_options_of(const LessonSpec& lesson, const Words& all) {
@@ -63,7 +63,7 @@ Words shared_options_of(const LessonSpec& lesson, const Words& all) {
         const bool refused = (lesson.id != Lesson::lookup && listed(k_lookup_only_options, option)) ||
                              (!lesson.caps.trace && option == "--trace") ||
                              (lesson.caps.table_ids && listed(k_table_lesson_refused_options, option)) ||
-                             // bag's ids come from --bags, so no text and no data loader either
+                             // bag's ids come from --bags or a text's windows
                              (lesson.id == Lesson::bag && listed(k_bag_refused_options, option));
         if (!refused) taken.push_back(option);
     }

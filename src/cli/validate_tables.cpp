@@ -136,7 +136,15 @@ std::optional<std::string> validate_factor(const RawOptions& raw, Options& optio
 
 std::optional<std::string> validate_bag(const RawOptions& raw, Options& options) {
     BagOptions& bag = options.bag;
-    bag.bags = parse_bags(*raw.bags).value();  // checked by prepare_bag_ids
+    if (raw.bags) {
+        bag.bags = parse_bags(*raw.bags).value();  // checked by prepare_bag_ids
+    } else {
+        // A text's data loader batch: each window one bag, as nn.EmbeddingBag reads a 2-D input
+        // (B bags of T ids each).
+        const IdBatch& windows = options.id_batch;
+        bag.bags.ids = windows.values;
+        for (std::size_t b = 0; b <= windows.batch; ++b) bag.bags.offsets.push_back(b * windows.seq);
+    }
     const std::string mode = raw.mode.value_or("mean");
     if (mode == "sum" || mode == "mean" || mode == "max") {
         bag.mode = mode == "sum" ? BagMode::sum : mode == "max" ? BagMode::max : BagMode::mean;
@@ -178,6 +186,17 @@ std::optional<std::string> prepare_bag_ids(RawOptions& raw) {
         return std::string("--ids belongs to the other lessons: embdemo bag reads its ids from --bags "
                            "(allowed: --bags \"2,3;1,1,0\")");
     }
+    const bool text = raw.text || raw.text_file;
+    if (text && raw.bags) {
+        return std::string("--bags and ") + (raw.text ? "--text" : "--text-file") +
+               " each give the bags (allowed: one of them; with a text, --context T makes each window a bag)";
+    }
+    if (text && !raw.context) {
+        return std::string("embdemo bag with ") + (raw.text ? "--text" : "--text-file") +
+               " needs --context T: each window of the book's data loader is one bag (allowed: --context T "
+               "[--stride S] [--batch B], or --bags)";
+    }
+    if (text) return std::nullopt;  // the ids and their windows come from the text (validate_sizes)
     if (!raw.bags || (!raw.dim && !raw.weights)) {
         return std::string(!raw.bags ? "--bags is" : "--dim is") +
                " required, e.g. embdemo bag --bags \"2,3;1,1,0\" --dim 5; see embdemo bag --help";

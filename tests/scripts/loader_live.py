@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The data loader's first batch in every lesson that takes a text, against the book's own
+"""The data loader's first batch in every lesson that takes a text (bag: its bags), against the book's own
 GPTDatasetV1 and torch's DataLoader(shuffle=False, drop_last=True): fresh random (T, S, B) on
 a text of the project's own, ids, targets and the window count compared exactly (JSON).
 Run with Debian's python3-torch (/usr/bin/python3); the seed is printed.
@@ -13,7 +13,7 @@ import sys
 import torch
 from torch.utils.data import DataLoader, Dataset
 
-LESSONS = [[], ["grad"], ["positions"], ["tied"], ["factor", "--rank", "1"]]
+LESSONS = [[], ["grad"], ["positions"], ["tied"], ["factor", "--rank", "1"], ["bag"]]
 
 
 class GPTDatasetV1(Dataset):
@@ -58,7 +58,9 @@ def main():
         run = subprocess.run(args, capture_output=True, text=True)
         try:
             report = json.loads(run.stdout)
-            ok = (report["ids"] == x.tolist() and report["targets"] == y.tolist()
+            # bag: each window is one bag, as nn.EmbeddingBag reads a 2-D input
+            batch = report["bags"] if lesson == ["bag"] else report["ids"]
+            ok = (batch == x.tolist() and report["targets"] == y.tolist()
                   and report["loader"] == {"batch_size": B, "max_length": T, "stride": S, "windows": len(dataset)})
         except (json.JSONDecodeError, KeyError) as error:
             ok = False

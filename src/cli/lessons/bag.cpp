@@ -12,6 +12,7 @@ namespace embdemo {
 int run_bag(const Options& options) {
     auto request = table_request<BagRequest>(options);
     request.bags = options.bag.bags;
+    if (options.id_batch.source.from_text()) request.windows = options.id_batch;
     request.mode = options.bag.mode;
     request.padding_idx = options.bag.padding_idx;
     request.per_sample_weights = options.bag.per_sample_weights;

@@ -22,6 +22,9 @@ const char* bag_mode_name(BagMode mode);  // "sum", "mean", "max"
 
 struct BagRequest : TableSizes {
     Bags bags;
+    // With a text, the data loader's batch whose windows are the bags (its tokens and targets,
+    // for the views); empty for typed --bags.
+    IdBatch windows;
     BagMode mode = BagMode::mean;              // PyTorch's default
     std::optional<std::int64_t> padding_idx;   // as given: -V <= K < V (checked by the caller)
     std::vector<float> per_sample_weights;     // one per id (sum mode only), or empty

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "render/kit/json_text.hpp"
+#include "render/kit/lesson_report.hpp"
 
 namespace embdemo {
 namespace {
@@ -48,6 +49,13 @@ LessonReport bag_report(const BagLesson& lesson) {
         {"per_sample_weights",
          request.per_sample_weights.empty() ? "null" : ragged_json(bags, request.per_sample_weights)},
     };
+    // From a text: the text, tokens, targets and loader, after "bags" (add_id_source looks for "ids").
+    if (request.windows.source.from_text()) {
+        LessonReport text;
+        text.head = {{"ids", ""}};
+        add_id_source(text, request.windows);
+        report.head.insert(report.head.begin() + 2, text.head.begin() + 1, text.head.end());
+    }
     const std::size_t b = bags.count();
     const std::size_t v = request.vocab_size;
     const std::size_t d = request.dim;

@@ -11,6 +11,7 @@
 #include "render/views/bag_trace_text.hpp"
 #include "render/kit/lesson_blocks.hpp"
 #include "render/kit/number_format.hpp"
+#include "render/kit/parameters.hpp"
 #include "render/kit/table.hpp"
 
 namespace embdemo {
@@ -96,6 +97,9 @@ std::string header(const BagLesson& lesson) {
         lines.push_back({"weights", format_weights(bags, request.per_sample_weights),
                          "per_sample_weights: each row scaled before the sum"});
     }
+    // From a text, the bags are the loader's windows: its text, tokens and targets under them.
+    const std::vector<HeaderLine> tokens = token_parameters(request.windows);
+    lines.insert(lines.begin() + 1, tokens.begin(), tokens.end());
     return render_header_lines(fmt::format("EmbeddingBag as a multi-hot product: each bag reduced to one vector ({})",
                                            bag_mode_name(request.mode)),
                                lines);
