@@ -71,7 +71,7 @@ for mode in "${modes[@]}"; do
   check "$mode" "g" "grad" "lookup"
   check "$mode" "--" "--ids --dim --format --version --help --show --walkthrough --context" "--momentum --encoding --bags"
   check "$mode" "grad --" "--momentum --padding-idx --optimizer --ids --dim --format --trace --context" "--encoding --bags --walkthrough --version"
-  check "$mode" "bag --" "--bags --mode --per-sample-weights --dim" "--momentum --ids --context --show"
+  check "$mode" "bag --" "--bags --mode --per-sample-weights --dim --text --context" "--momentum --ids --show"
   check "$mode" "positions --" "--context --encoding --stride --batch --ids" "--momentum --bags --trace --weights"
   check "$mode" "cost --" "--model --tokens --ids --dim --format" "--seed --show --momentum"
   check "$mode" "tokens --" "--piece --text --text-file --ids" "--seed --context"
