@@ -12,10 +12,10 @@
 //         collapse  zero, then MADV_COLLAPSE: 4 KiB faults, then a synchronous copy into 2 MiB
 //         populate  MADV_HUGEPAGE, then MADV_POPULATE_WRITE (the kernel faults in everything
 //                   in one call), then zero
-//         adaptive  MADV_HUGEPAGE, then MADV_POPULATE_WRITE one 2 MiB page at a time, timed; the
-//                   first page that takes over 2 ms (the kernel compacting memory to find it)
-//                   ends the advice: MADV_NOHUGEPAGE on the rest, which then faults in 4 KiB
-//                   pages without waiting; then zero
+//         adaptive  embdemo's own zeroed_floats (core/kernels/rows.cpp): MADV_HUGEPAGE, then
+//                   MADV_POPULATE_WRITE one 2 MiB page at a time, timed; the first page that
+//                   takes over 2 ms (the kernel compacting memory to find it) ends the advice
+//                   (MADV_NOHUGEPAGE on the rest, 4 KiB pages without waiting); then zero
 #include <sys/mman.h>
 #include <sys/resource.h>
 
@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "core/kernels/rows.hpp"
 #include "core/torch/torch_rng.hpp"
 
 namespace {
@@ -58,31 +59,23 @@ int main(int argc, char** argv) {
     const long faults_before = minor_faults();
     const auto start = std::chrono::steady_clock::now();
     std::vector<float> values;
-    values.reserve(count);
-    constexpr std::uintptr_t k_huge = std::uintptr_t{2} << 20;
-    const auto begin = reinterpret_cast<std::uintptr_t>(values.data());
-    const std::uintptr_t first = (begin + k_huge - 1) & ~(k_huge - 1);
-    const std::uintptr_t last = (begin + count * sizeof(float)) & ~(k_huge - 1);
-    void* aligned = reinterpret_cast<void*>(first);
-    const std::size_t aligned_bytes = last > first ? last - first : 0;
-    const auto advise = [&](int advice) {
-        if (aligned_bytes > 0) ::madvise(aligned, aligned_bytes, advice);  // refusals are results too
-    };
-    if (choice == "before" || choice == "populate" || choice == "adaptive") advise(MADV_HUGEPAGE);
     if (choice == "adaptive") {
-        for (std::uintptr_t page = first; page < last; page += k_huge) {
-            const auto page_start = std::chrono::steady_clock::now();
-            if (::madvise(reinterpret_cast<void*>(page), k_huge, k_madv_populate_write) != 0) break;
-            if (std::chrono::steady_clock::now() - page_start > std::chrono::milliseconds(2)) {
-                ::madvise(reinterpret_cast<void*>(page + k_huge), last - page - k_huge, MADV_NOHUGEPAGE);
-                break;
-            }
-        }
+        values = embdemo::zeroed_floats(count);
+    } else {
+        values.reserve(count);
+        constexpr std::uintptr_t k_huge = std::uintptr_t{2} << 20;
+        const auto begin = reinterpret_cast<std::uintptr_t>(values.data());
+        const std::uintptr_t first = (begin + k_huge - 1) & ~(k_huge - 1);
+        const std::uintptr_t last = (begin + count * sizeof(float)) & ~(k_huge - 1);
+        const auto advise = [&](int advice) {  // refusals are results too
+            if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, advice);
+        };
+        if (choice == "before" || choice == "populate") advise(MADV_HUGEPAGE);
+        if (choice == "populate") advise(k_madv_populate_write);
+        values.resize(count, 0.0f);
+        if (choice == "after") advise(MADV_HUGEPAGE);
+        if (choice == "collapse") advise(k_madv_collapse);
     }
-    if (choice == "populate") advise(k_madv_populate_write);
-    values.resize(count, 0.0f);
-    if (choice == "after") advise(MADV_HUGEPAGE);
-    if (choice == "collapse") advise(k_madv_collapse);
     embdemo::TorchGenerator generator(seed);
     embdemo::normal_fill(generator, values.data(), count);
     const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;

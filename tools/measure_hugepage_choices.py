@@ -22,19 +22,10 @@ from pathlib import Path
 
 import torch
 
+from measure_table_threads import compile_tool
+
 TOOLS = Path(__file__).resolve().parent
 CHOICES = ["none", "before", "after", "collapse", "populate", "adaptive"]
-
-
-def build_tool(build: Path) -> Path:
-    tool = build / "hugepage_choices"
-    source = TOOLS / "hugepage_choices.cpp"
-    library = build / "libembdemo_core.a"
-    if not tool.exists() or tool.stat().st_mtime < max(source.stat().st_mtime,
-                                                        library.stat().st_mtime):
-        subprocess.run(["c++", "-std=c++17", "-O2", f"-I{TOOLS.parent / 'src'}", str(source),
-                        str(library), "-lpthread", "-ldl", "-o", str(tool)], check=True)
-    return tool
 
 
 def time_torch() -> float:
@@ -55,7 +46,7 @@ def main() -> None:
     parser.add_argument("--build", type=Path, default=TOOLS.parent / "build")
     parser.add_argument("--turns", type=int, default=9)
     args = parser.parse_args()
-    tool = build_tool(args.build)
+    tool = compile_tool(args.build, "hugepage_choices")
     torch.set_num_threads(1)
     thp = Path("/sys/kernel/mm/transparent_hugepage")
     print(f"THP enabled: {(thp / 'enabled').read_text().strip()}; "

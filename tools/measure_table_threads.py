@@ -35,17 +35,18 @@ from make_torch_vectors import cpu_capability
 TOOLS = Path(__file__).resolve().parent
 
 
-def build_timer(build: Path) -> Path:
-    timer = build / "table_timer"
-    source = TOOLS / "table_timer.cpp"
+def compile_tool(build: Path, name: str) -> Path:
+    """BUILD/NAME from tools/NAME.cpp and BUILD/libembdemo_core.a, compiled again when older."""
+    tool = build / name
+    source = TOOLS / f"{name}.cpp"
     library = build / "libembdemo_core.a"
     if not library.exists():
-        sys.exit(f"measure_table_threads: {library} is missing: build embdemo first")
-    if not timer.exists() or timer.stat().st_mtime < max(source.stat().st_mtime,
-                                                          library.stat().st_mtime):
+        sys.exit(f"{Path(sys.argv[0]).name}: {library} is missing: build embdemo first")
+    if not tool.exists() or tool.stat().st_mtime < max(source.stat().st_mtime,
+                                                        library.stat().st_mtime):
         subprocess.run(["c++", "-std=c++17", "-O2", f"-I{TOOLS.parent / 'src'}", str(source),
-                        str(library), "-lpthread", "-ldl", "-o", str(timer)], check=True)
-    return timer
+                        str(library), "-lpthread", "-ldl", "-o", str(tool)], check=True)
+    return tool
 
 
 def checksum(table: torch.Tensor) -> int:
@@ -92,7 +93,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=123)
     args = parser.parse_args()
 
-    timer = build_timer(args.build)
+    timer = compile_tool(args.build, "table_timer")
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
     expected = checksum(torch.nn.Embedding(args.vocab, args.dim).weight)
