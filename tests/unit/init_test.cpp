@@ -221,6 +221,25 @@ TEST_CASE("torch_embedding_weight and torch_linear_weight match torch bit for bi
     CHECK(compared_values > 1000000);
 }
 
+TEST_CASE("normal_fill split between threads matches torch for every recorded embedding") {
+    // Pieces of one to five blocks, so that even the small recorded tables are cut into many.
+    const NormalFillSplit splits[] = {{2, 1}, {3, 2}, {4, 5}};
+    std::size_t compared = 0;
+    for (const RecordedCase& recorded : load_cases()) {
+        if (recorded.kind != "embedding") continue;
+        for (const NormalFillSplit& split : splits) {
+            CAPTURE(split.threads);
+            CAPTURE(split.piece_blocks);
+            Matrix weight(recorded.rows, recorded.cols);
+            TorchGenerator generator(recorded.seed);
+            normal_fill(generator, weight.values.data(), weight.values.size(), 0.0f, 1.0f, split);
+            CHECK(compare(recorded, weight) == 0);
+            ++compared;
+        }
+    }
+    CHECK(compared > 300);
+}
+
 TEST_CASE("torch_embedding_weight reproduces the seed-123 rows of the spec's table") {
     // 9 significant digits identify a float32 exactly, so these literals are exact bit patterns.
     const Matrix small = torch_embedding_weight(3, 5, 123);

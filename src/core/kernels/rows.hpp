@@ -23,7 +23,8 @@ inline void prefetch_row(const float* row, std::size_t cols) {
 }
 
 // `count` zero floats. From k_huge_page_min_bytes on, the kernel is asked to back them with
-// 2 MiB pages where it can (Linux transparent huge pages in "madvise" mode; elsewhere a no-op).
+// 2 MiB pages while it has them at hand (Linux transparent huge pages in "madvise" mode; the
+// first page that makes it compact memory ends the advice; elsewhere a no-op).
 std::vector<float> zeroed_floats(std::size_t count);
 inline constexpr std::size_t k_huge_page_min_bytes = std::size_t{8} << 20;
 

@@ -7,9 +7,25 @@
 #include <algorithm>
 #include <cstddef>
 
+#include "core/kernels/onehot_products.hpp"
 #include "core/torch/torch_rng.hpp"
 
 namespace embdemo {
+namespace {
+
+// product_threads counts work in a product's multiply-adds; one normal draw of a large table
+// costs about as much time as this many of them (1.3 ns against the BLAS's 0.04 ns a term on the
+// development machine). So a table gets both cores from the same ~20 ms of work a product does,
+// the notebook's 4 x 5 never starts a thread, and EMBDEMO_THREADS / OMP_NUM_THREADS decide both.
+constexpr std::uint64_t k_product_terms_per_normal = 32;
+
+NormalFillSplit table_split(std::size_t values) {
+    NormalFillSplit split;
+    split.threads = product_threads(k_product_terms_per_normal, values, 1);
+    return split;
+}
+
+}  // namespace
 
 ParseResult<std::size_t> resolve_padding_idx(std::int64_t padding_idx, std::size_t vocab_size) {
     const auto vocab = static_cast<std::int64_t>(vocab_size);
@@ -28,7 +44,8 @@ Matrix torch_embedding_weight(TorchGenerator& generator, std::size_t vocab_size,
     // nn.Embedding: weight = empty(V, d); init.normal_(weight) with mean 0 and std 1; then
     // weight[padding_idx].fill_(0), which draws nothing, so later draws do not move.
     Matrix weight(vocab_size, dim);
-    normal_fill(generator, weight.values.data(), weight.values.size());  // 0 elements: no draw
+    const std::size_t values = weight.values.size();
+    normal_fill(generator, weight.values.data(), values, 0.0f, 1.0f, table_split(values));  // 0: no draw
     if (padding_row) {
         std::fill_n(weight.values.begin() + static_cast<std::ptrdiff_t>(*padding_row * dim), dim, 0.0f);
     }
@@ -38,7 +55,8 @@ Matrix torch_embedding_weight(TorchGenerator& generator, std::size_t vocab_size,
 Matrix torch_randn(TorchGenerator& generator, std::size_t rows, std::size_t cols) {
     // torch.randn is empty(shape).normal_(0, 1): the same kernel as nn.Embedding's weight.
     Matrix values(rows, cols);
-    normal_fill(generator, values.values.data(), values.values.size());
+    normal_fill(generator, values.values.data(), values.values.size(), 0.0f, 1.0f,
+                table_split(values.values.size()));
     return values;
 }
 

@@ -54,14 +54,24 @@ bool normal_kernel_available(NormalKernel kernel);
 // The kernel normal_fill uses: avx2 where available, else reference. Decided once, at run time.
 NormalKernel fastest_normal_kernel();
 
+// How normal_fill may share a large fill between threads. The values never depend on it: one
+// thread draws every uniform in order, and the blocks' arithmetic is shared out piece by piece.
+struct NormalFillSplit {
+    unsigned threads = 1;  // at most this many, the calling thread included
+    // 16-value blocks handed out at a time (64 KiB); a fill of one piece or less stays on the
+    // calling thread. Tests pass small pieces to exercise the split on small tensors.
+    std::size_t piece_blocks = 1024;
+};
+
 // tensor.normal_(mean, std) on a contiguous float32 tensor of `count` elements.
 void normal_fill(TorchGenerator& generator, float* out, std::size_t count, float mean = 0.0f,
-                 float std = 1.0f);
+                 float std = 1.0f, NormalFillSplit split = {});
 
 // The same with a chosen kernel, which must be available: for tests and measurements that
 // compare the two. The values do not depend on the kernel.
 void normal_fill_using(NormalKernel kernel, TorchGenerator& generator, float* out,
-                       std::size_t count, float mean = 0.0f, float std = 1.0f);
+                       std::size_t count, float mean = 0.0f, float std = 1.0f,
+                       NormalFillSplit split = {});
 
 // §5.1 step 2 alone, with a chosen (available) kernel: turns `block_count` consecutive 16-element
 // blocks of float uniforms into normals in place. normal_fill draws the uniforms and calls this;
