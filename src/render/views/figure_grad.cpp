@@ -75,7 +75,7 @@ Figure grad_figure(const GradLesson& lesson, int precision) {
     const GradRequest& request = lesson.request;
     const TokenIds& ids = request.ids.values;
     const GradLayout layout = grad_layout(lesson, precision);
-    const IdKeys keys = id_keys(ids, request.ids.shape(), layout.rows);
+    const IdKeys keys = id_keys(ids, request.ids.shape(), layout.rows, request.ids.source);
     Figure figure;
     // The title equates the two only when every value of dE agrees bit for bit.
     const char* equation = lesson.comparison.whole.identical ? "dE = one_hot(idx).T @ G"

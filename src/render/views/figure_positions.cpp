@@ -103,7 +103,7 @@ Figure positions_figure(const PositionsLesson& lesson, int precision) {
     const bool rope = request.encoding == PositionEncoding::rope;
     const PositionsLayout layout = positions_layout(lesson, precision);
     const Screen& screen = layout.screen;
-    const IdKeys keys = id_keys(ids.values, ids.shape(), layout.e_rows);
+    const IdKeys keys = id_keys(ids.values, ids.shape(), layout.e_rows, ids.source);
     const auto at = [&](const Matrix& m, const std::vector<std::size_t>& rows, const RowDecoration& decorate,
                         const std::string& name) {
         FigureMatrix out = numeric_matrix(m, rows, screen.cols, screen.format_of(m), decorate);

@@ -76,7 +76,7 @@ Figure tied_figure(const TiedLesson& lesson, int precision) {
     // E's rows shown as E.T's columns: the logits' columns.
     const Screen screen = choose_screen({{&e, logit_screen.cols, 0}, {&lesson.hidden, h_rows, 1}}, e.cols, precision,
                                         block_cells_budget(label, 0));
-    const IdKeys keys = id_keys(ids.values, ids.shape(), logit_screen.cols);
+    const IdKeys keys = id_keys(ids.values, ids.shape(), logit_screen.cols, ids.source);
 
     FigureMatrix h = numeric_matrix(lesson.hidden, h_rows, screen.cols, screen.format_of(lesson.hidden), per_id_row(ids, keys));
     h.name = request.hidden_given ? "H (from --hidden)" : "H = E[ids]";

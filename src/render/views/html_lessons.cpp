@@ -58,7 +58,7 @@ HtmlPage lookup_page(const DemoReport& report, const Matrix& linear_init, int pr
                                                   : describe_positions(steps[s].focus, request.shape));
         page.steps.push_back(std::move(step));
     }
-    page.explorer = page_explorer(report.weight, request.ids);
+    page.explorer = page_explorer(report.weight, request.ids, request.source);
     return page;
 }
 
