@@ -40,6 +40,7 @@ IdKeys id_keys(const TokenIds& ids, const IdShape& shape, const std::vector<std:
         positions[ids[i]].push_back(i);
     }
     IdKeys keys;
+    keys.source = source;
     for (const std::uint64_t id : order) {
         if (std::find(rows_in_view.begin(), rows_in_view.end(), id) == rows_in_view.end()) continue;
         keys.of_id[id] = static_cast<int>(keys.names.size());
@@ -130,6 +131,7 @@ RowDecoration table_row(const IdKeys& keys) {
     return [&keys](std::size_t k, FigureRow& row) {
         row.table_row = static_cast<long long>(k);
         row.key = key_of(keys, k);
+        if (row.key != k_no_key && keys.source.from_text()) row.label = short_id_label(k, keys.source);
     };
 }
 

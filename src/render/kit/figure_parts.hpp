@@ -23,6 +23,7 @@ namespace embdemo {
 struct IdKeys {
     std::map<std::uint64_t, int> of_id;
     std::vector<std::string> names;
+    IdSource source;  // the ids' text, so that a keyed table row can name its token
 };
 IdKeys id_keys(const TokenIds& ids, const IdShape& shape, const std::vector<std::size_t>& rows_in_view,
               const IdSource& source = {});
@@ -50,7 +51,8 @@ FigureMatrix text_matrix(const std::vector<std::size_t>& rows, const std::vector
 FigureMatrix id_column(const IdBatch& ids, const std::vector<std::size_t>& positions, const IdKeys& keys);
 
 // Decorations for the rows of a figure matrix: a result row i of an n x d result ("ids[1, 0]",
-// keyed by its id), and a table row k (its row number for the page, keyed when an id selects it).
+// keyed by its id), and a table row k (its row number for the page, keyed when an id selects it;
+// such a row is labelled `7120 "Your"` when the ids came from a text).
 using RowDecoration = std::function<void(std::size_t, FigureRow&)>;
 RowDecoration per_id_row(const IdBatch& ids, const IdKeys& keys);
 RowDecoration table_row(const IdKeys& keys);

@@ -45,6 +45,9 @@ FigureMatrix weight_matrix(const DemoReport& report, const WeightRows& shown, co
                                         const auto hit = shown.selected.find(k);
                                         if (hit == shown.selected.end()) return;
                                         row.key = key_of(keys, k);
+                                        if (report.request.source.from_text()) {
+                                            row.label = short_id_label(k, report.request.source);
+                                        }
                                         row.note = "< " + describe_positions(hit->second, report.request.shape);
                                     });
     e.name = "E = embedding.weight";
