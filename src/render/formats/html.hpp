@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "core/gpt2/gpt2_vocab.hpp"
 #include "core/lessons/grad_lesson.hpp"
 #include "core/lessons/report.hpp"
 #include "render/kit/figure_model.hpp"
@@ -69,9 +70,10 @@ HtmlPage lesson_page(std::string title, std::string intro, Figure figure, std::v
 // with the reason, past k_max_page_values.
 HtmlExplorer page_explorer(const Matrix& weight, const TokenIds& ids, const IdSource& source = {});
 
-// The notebook lesson: the seven steps of --walkthrough and the lookup figure. `linear_init`
-// as render_walkthrough takes it.
-HtmlPage lookup_page(const DemoReport& report, const Matrix& linear_init, int precision);
+// The notebook lesson: the steps of --walkthrough and the lookup figure. `linear_init` and
+// `vocab` as render_walkthrough takes them.
+HtmlPage lookup_page(const DemoReport& report, const Matrix& linear_init, int precision,
+                     const Gpt2Vocabulary* vocab = nullptr);
 
 // The backward pass: the grad text view, then one step per used row (at most eight).
 HtmlPage grad_page(const GradLesson& lesson, int precision);
