@@ -300,6 +300,29 @@ def check_explorer_page(driver, embdemo, html, sizes, first_ids, tries):
     print(f"explorer messages: {len(messages)} bad inputs, each named; arrow keys in the field do not step")
 
 
+def check_explorer_tokens(driver, embdemo, work):
+    """With --text the explorer names the run's ids by their tokens (markup and quotes shown as
+    text, as embdemo's JSON spells them); an id the text does not use stays a number."""
+    text = 'Hi "there" <b> & \U0001F999'
+    html = os.path.join(work, "lookup_text.html")
+    with open(html, "wb") as out:
+        subprocess.run([embdemo, "--text", text, "--dim", "1", "--format", "html"], stdout=out, check=True)
+    run = json.loads(subprocess.run([embdemo, "--text", text, "--dim", "1", "--format", "json"],
+                                    capture_output=True, check=True).stdout)
+    named = {i: t for i, t in zip(run["ids"], run["tokens"])}
+    driver.get("file://" + html)
+    errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+    assert not errors, f"lookup_text: console errors: {errors}"
+    labels = "return [...document.querySelectorAll('#explore-onehot tbody th')].map(th => th.textContent)"
+    want = [f'ids[{i}] = {id} "{named[id]}"' for i, id in enumerate(run["ids"])]
+    assert driver.execute_script(labels) == want, (driver.execute_script(labels), want)
+    unused = next(id for id in range(50257) if id not in named)
+    type_ids(driver, f"{run['ids'][0]},{unused}")
+    got = driver.execute_script(labels)
+    assert got == [want[0], f"ids[1] = {unused}"], got
+    print(f"explorer tokens: {len(want)} ids named as embdemo's JSON names them, id {unused} (not in the text) a number")
+
+
 def main():
     embdemo, outdir = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     os.makedirs(outdir, exist_ok=True)
@@ -362,6 +385,7 @@ def main():
             html = os.path.join(work, "lookup_mid.html")
             check_explorer_page(driver, embdemo, html, ["--vocab", "50", "--dim", "16"], [2, 3, 1],
                                 [[49, 0, 7, 49], [10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26]])
+            check_explorer_tokens(driver, embdemo, work)
             # Weights files with inf, -0.0 and large values: the verdict says DIFFERENT as embdemo's does.
             for weights in ("with_inf.npy", "with_negative_zero.npy", "large_values.npy"):
                 sizes = ["--weights", os.path.join(DATA, "weights", weights)]

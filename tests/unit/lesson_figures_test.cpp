@@ -217,6 +217,31 @@ TEST_CASE("positions_figure: E[ids] + P[t] row by row, for learned and sinusoida
     }
 }
 
+TEST_CASE("positions_figure: ids from a text name their tokens in cells, rows and keys, escaped in the SVG") {
+    PositionsRequest request;
+    request.ids = batch("1,2,1");
+    request.ids.source.text = "any";
+    // Tokens as token_label spells them: markup characters kept, a long one to cut.
+    request.ids.source.token_of = [](std::uint64_t id) {
+        return id == 1 ? std::string("<b a=\\\"&amp;\\\">") : std::string(40, '-');
+    };
+    request.vocab_size = 3;
+    request.dim = 2;
+    request.context = 3;
+    const PositionsLesson lesson = run_positions_lesson(request);
+    const Figure figure = positions_figure(lesson, 4);
+    const FigurePanel& lookup = panel_titled(figure, "tok = E[ids]");
+    CHECK(lookup.items[0].rows[0].cells[0] == "1 \"<b a=\\\"&amp;\\\">\"");
+    CHECK(lookup.items[0].rows[1].cells[0] == "2 \"-------------...\"");
+    CHECK(lookup.items[1].rows[1].label == "1 \"<b a=\\\"&amp;\\\">\"");  // E's row 1, which id 1 selects
+    CHECK(lookup.items[1].rows[0].label == "0");                        // no id selects row 0
+    CHECK(figure.keys[0] == "id 1 \"<b a=\\\"&amp;\\\">\": ids[0], ids[2]");
+    const std::string svg = render_svg(figure);
+    CHECK(contains(svg, "1 &quot;&lt;b a=\\&quot;&amp;amp;\\&quot;&gt;&quot;"));
+    CHECK_FALSE(contains(svg, "<b "));
+    check_svg(figure, "positions_text_tokens");
+}
+
 TEST_CASE("positions_figure: RoPE turns each row and shows its scores; there is no P") {
     PositionsRequest request;
     request.ids = batch("1,2,0,1");

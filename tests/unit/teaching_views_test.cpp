@@ -4,11 +4,14 @@
 #include <cmath>
 #include <string>
 
+#include "core/gpt2/data_loader.hpp"
+#include "core/gpt2/gpt2_tokenizer.hpp"
 #include "core/torch/init.hpp"
 #include "core/lessons/report.hpp"
 #include "render/views/text.hpp"
 #include "render/views/trace.hpp"
 #include "render/views/walkthrough.hpp"
+#include "gpt2_vocabulary.hpp"
 #include "text_checks.hpp"
 
 using namespace embdemo;
@@ -105,6 +108,42 @@ TEST_CASE("the walkthrough has the notebook's seven steps and fits 80 columns") 
     CHECK(widest_line(steps) <= 80);
     // nn.Linear(4, 5)'s own weights after torch.manual_seed(123), as the notebook prints them.
     CHECK(steps[4].find("-0.2039  0.0166 -0.2483  0.1886") != std::string::npos);
+}
+
+TEST_CASE("a walkthrough from a text starts with its pieces and the loader's windows, one step more") {
+    const Gpt2Vocabulary& vocab = testing::gpt2_vocabulary();
+    // 8 tokens: " \xf0\x9f" "\xa6" "\x99" hold parts of the llama; windows of 2 every 2 ids.
+    IdBatch tokens;
+    tokens.source.text = "one two \U0001F999 three four five";
+    tokens.values = encode_gpt2(vocab, tokens.source.text);
+    tokens.seq = tokens.values.size();
+    tokens.source.token_of = [&vocab](std::uint64_t id) { return token_label(vocab.bytes(id)); };
+    REQUIRE(tokens.values.size() == 8);
+    const LoaderBatch loaded = first_loader_batch(tokens, {2, 2, 2}).value();
+    DemoRequest request;
+    request.ids = loaded.inputs.values;
+    request.shape = loaded.inputs.shape();
+    request.source = loaded.inputs.source;
+    request.source.loader = {2, 2, 2, loaded.windows, loaded.targets};
+    request.vocab_size = 50257;
+    request.dim = 2;
+    const DemoReport report = build_demo_report(request, torch_embedding_weight(50257, 2, 123));
+    const auto steps = render_walkthrough(report, torch_linear_weight(50257, 2, 123), TextOptions{}, &vocab);
+    REQUIRE(steps.size() == 8);
+    CHECK(steps[0].rfind("Step 1 of 8: the text, cut into token ids", 0) == 0);
+    CHECK(contains(steps[0], "6 pieces"));
+    CHECK(contains(steps[0], "8 tokens in all"));
+    CHECK(contains(steps[0], "5 of the 6 pieces are whole tokens; 1 is split, the most into 3 tokens"));
+    CHECK(contains(steps[0], "3 tokens hold only part of a character"));
+    // range(0, 8 - 2, 2): windows at 0, 2, 4; one batch of 2, the third window dropped.
+    CHECK(contains(steps[0], "3 windows, starting at positions 0, 2, 4"));
+    CHECK(contains(steps[0], "1 batch, and drop_last=True drops the last window"));
+    CHECK(contains(steps[0], "targets[1] "));
+    CHECK(contains(steps[1], "idx = inputs"));
+    CHECK(contains(joined(steps), "Next to the lookup from step 4:"));
+    CHECK(widest_line(steps) <= 80);
+    // Without the vocabulary (or a text) the notebook's seven steps are what they were.
+    CHECK(render_walkthrough(report, torch_linear_weight(50257, 2, 123), TextOptions{}).size() == 7);
 }
 
 TEST_CASE("the walkthrough calls the numbers the notebook's only for the notebook's table") {

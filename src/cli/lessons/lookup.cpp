@@ -14,6 +14,7 @@
 #include "core/torch/init.hpp"
 #include "core/file_formats/labels.hpp"
 #include "core/lessons/max_norm_lesson.hpp"
+#include "io/text_input.hpp"
 #include "render/kit/explain.hpp"
 #include "render/views/figure.hpp"
 #include "render/formats/html.hpp"
@@ -74,21 +75,23 @@ ParseResult<std::vector<std::string>> read_labels(const Options& options, std::s
 LessonView lookup_view(const DemoReport& report, const Options& options) {
     const DemoRequest& request = report.request;
     const auto linear_init = [&request] { return torch_linear_weight(request.vocab_size, request.dim, request.seed); };
+    // The walkthrough and the page start from a text with its pieces; validation loaded the vocabulary.
+    const Gpt2Vocabulary* vocab = request.source.from_text() ? gpt2_vocabulary().value() : nullptr;
     LessonView view;
     view.report = [&report, &options](const std::vector<std::string>&) {
         return ParseResult<LessonReport>::ok(lookup_report(report, options.show, options.timing));
     };
     view.markdown = [&report, &options](int precision) { return render_markdown(report, precision, options.show); };
-    view.text = [&report, &options, linear_init](const TextOptions& text, View shown) -> std::vector<std::string> {
+    view.text = [&report, &options, linear_init, vocab](const TextOptions& text, View shown) -> std::vector<std::string> {
         switch (shown) {
             case View::plain: break;
             case View::trace: return render_trace(report, options.trace_positions, text);
-            case View::walkthrough: return render_walkthrough(report, linear_init(), text);
+            case View::walkthrough: return render_walkthrough(report, linear_init(), text, vocab);
         }
         return {render_text(report, text)};
     };
     view.figure = [&report](int precision) { return lookup_figure(report, precision); };
-    view.page = [&report, linear_init](int precision) { return lookup_page(report, linear_init(), precision); };
+    view.page = [&report, linear_init, vocab](int precision) { return lookup_page(report, linear_init(), precision, vocab); };
     view.python = [&report] { return render_lookup_python(report); };
     return view;
 }

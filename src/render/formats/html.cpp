@@ -1,12 +1,14 @@
 #include "render/formats/html.hpp"
 
 #include <cstring>
+#include <set>
 
 #include <fmt/format.h>
 
 #include "core/limits.hpp"
 #include "render/formats/html_assets.hpp"
 #include "render/formats/svg.hpp"
+#include "render/kit/json_text.hpp"
 #include "render/kit/xml_text.hpp"
 
 namespace embdemo {
@@ -48,14 +50,16 @@ std::string render_explorer(const HtmlExplorer& explorer) {
     if (explorer.off.empty()) {
         out += fmt::format(" data-vocab=\"{}\" data-dim=\"{}\" data-max-ids=\"{}\" data-weights=\"{}\"",
                            explorer.vocab_size, explorer.dim, k_max_page_ids, explorer.weights);
+        if (!explorer.tokens.empty()) out += fmt::format(" data-tokens=\"{}\"", escape_xml(explorer.tokens));
     }
     out += ">\n<h2>Try other ids</h2>\n";
     if (!explorer.off.empty()) return out + fmt::format("<p id=\"explore-off\">{}</p>\n</section>\n", escape_xml(explorer.off));
     out += fmt::format(
         "<p>Type up to {} ids between 0 and {}: this page looks them up in this run's E (its float32 values, "
         "bit for bit) and multiplies their one-hot rows by E in float32, each product and each sum rounded "
-        "in order of k (Math.fround), as embdemo's in-order reference does.</p>\n",
-        k_max_page_ids, group_thousands(explorer.vocab_size - 1));
+        "in order of k (Math.fround), as embdemo's in-order reference does.{}</p>\n",
+        k_max_page_ids, group_thousands(explorer.vocab_size - 1),
+        explorer.tokens.empty() ? "" : " The ids of this run's text are named by their GPT-2 tokens.");
     out += fmt::format("<form id=\"explore-form\"><label for=\"explore-ids\">ids</label>"
                        "<input id=\"explore-ids\" type=\"text\" inputmode=\"numeric\" autocomplete=\"off\" "
                        "spellcheck=\"false\" value=\"{}\"><button type=\"submit\">Show</button></form>\n",
@@ -64,9 +68,21 @@ std::string render_explorer(const HtmlExplorer& explorer) {
                  "<div id=\"explore-tables\"></div>\n<p id=\"explore-verdict\" aria-live=\"polite\"></p>\n</section>\n";
 }
 
+// {"7120": "Your", ...}: the run's distinct ids in order of first appearance, as token_of spells them.
+std::string token_names(const TokenIds& ids, const IdSource& source) {
+    std::set<std::uint64_t> named;
+    std::string out;
+    for (const std::uint64_t id : ids) {
+        if (named.size() == k_max_page_tokens) break;
+        if (!named.insert(id).second) continue;
+        out += fmt::format("{}\"{}\": {}", out.empty() ? "{" : ", ", id, json_string(source.token_of(id)));
+    }
+    return out + "}";
+}
+
 }  // namespace
 
-HtmlExplorer page_explorer(const Matrix& weight, const TokenIds& ids) {
+HtmlExplorer page_explorer(const Matrix& weight, const TokenIds& ids, const IdSource& source) {
     HtmlExplorer explorer;
     explorer.vocab_size = weight.rows;
     explorer.dim = weight.cols;
@@ -82,6 +98,7 @@ HtmlExplorer page_explorer(const Matrix& weight, const TokenIds& ids) {
             group_thousands(k_max_page_values));
     } else {
         explorer.weights = base64_floats(weight.values);
+        if (source.from_text()) explorer.tokens = token_names(ids, source);
     }
     return explorer;
 }

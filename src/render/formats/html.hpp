@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "core/gpt2/gpt2_vocab.hpp"
 #include "core/lessons/grad_lesson.hpp"
 #include "core/lessons/report.hpp"
 #include "render/kit/figure_model.hpp"
@@ -33,6 +34,9 @@ struct HtmlStep {
 inline constexpr std::uint64_t k_max_page_values = 65'536;
 // The most ids the explorer takes at once (its tables stay a screenful).
 inline constexpr std::uint64_t k_max_page_ids = 32;
+// The most tokens the explorer knows by name: the run's first distinct ids of a text, so that a
+// page of a long text stays small (4,096 tokens are about 60 KB).
+inline constexpr std::size_t k_max_page_tokens = 4'096;
 
 // "Try other ids": the page computes, with Math.fround, the lookup E[ids], one_hot(ids) and
 // one_hot(ids) @ E in the in-order float32 arithmetic of core/kernels/embedding's `matmul`, and the
@@ -43,6 +47,9 @@ struct HtmlExplorer {
     std::string ids;       // the field's first value: the run's ids, "2,3,1"
     std::string weights;   // E's float32 values, little-endian bytes in base64; empty when off
     std::string off;       // why the explorer is off (E too large); empty when on
+    // With --text: {"7120": "Your", ...} (JSON, token_label's spelling), the run's distinct ids
+    // up to k_max_page_tokens; the explorer names these ids' tokens. Empty for typed ids.
+    std::string tokens;
 };
 
 struct HtmlPage {
@@ -59,12 +66,14 @@ std::string render_html(const HtmlPage& page);
 // headed "Step i of n", no rows outlined, no explorer.
 HtmlPage lesson_page(std::string title, std::string intro, Figure figure, std::vector<std::string> text_steps);
 
-// The explorer for E (V x d) and the run's ids; off, with the reason, past k_max_page_values.
-HtmlExplorer page_explorer(const Matrix& weight, const TokenIds& ids);
+// The explorer for E (V x d) and the run's ids (with their tokens when `source` is a text); off,
+// with the reason, past k_max_page_values.
+HtmlExplorer page_explorer(const Matrix& weight, const TokenIds& ids, const IdSource& source = {});
 
-// The notebook lesson: the seven steps of --walkthrough and the lookup figure. `linear_init`
-// as render_walkthrough takes it.
-HtmlPage lookup_page(const DemoReport& report, const Matrix& linear_init, int precision);
+// The notebook lesson: the steps of --walkthrough and the lookup figure. `linear_init` and
+// `vocab` as render_walkthrough takes them.
+HtmlPage lookup_page(const DemoReport& report, const Matrix& linear_init, int precision,
+                     const Gpt2Vocabulary* vocab = nullptr);
 
 // The backward pass: the grad text view, then one step per used row (at most eight).
 HtmlPage grad_page(const GradLesson& lesson, int precision);

@@ -106,6 +106,11 @@ constexpr std::string_view k_explorer_script = R"page(
   var V = Number(root.getAttribute("data-vocab"));
   var d = Number(root.getAttribute("data-dim"));
   var maxIds = Number(root.getAttribute("data-max-ids"));
+  // With --text, the tokens of the run's ids, spelled as the text view spells them.
+  var tokens = root.hasAttribute("data-tokens") ? JSON.parse(root.getAttribute("data-tokens")) : {};
+  function named(id) {
+    return Object.prototype.hasOwnProperty.call(tokens, id) ? id + " \"" + tokens[id] + "\"" : String(id);
+  }
   var raw = atob(root.getAttribute("data-weights"));
   var bytes = new Uint8Array(raw.length);
   for (var b = 0; b < raw.length; ++b) bytes[b] = raw.charCodeAt(b);
@@ -259,7 +264,7 @@ constexpr std::string_view k_explorer_script = R"page(
       if (diff !== diff) maxDiff = NaN;
       else if (maxDiff === maxDiff && diff > maxDiff) maxDiff = diff;
     }
-    var positions = ids.map(function (id, i) { return "ids[" + i + "] = " + id; });
+    var positions = ids.map(function (id, i) { return "ids[" + i + "] = " + named(id); });
     var dims = columns(d, []);
     function float(values) {
       return function (i, c) {

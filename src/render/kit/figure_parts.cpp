@@ -9,6 +9,7 @@
 #include "core/limits.hpp"
 #include "render/kit/table.hpp"
 #include "render/kit/text_sections.hpp"
+#include "render/kit/token_label.hpp"
 
 namespace embdemo {
 namespace {
@@ -30,7 +31,8 @@ FigureRow gap_row(std::size_t cols) {
 
 }  // namespace
 
-IdKeys id_keys(const TokenIds& ids, const IdShape& shape, const std::vector<std::size_t>& rows_in_view) {
+IdKeys id_keys(const TokenIds& ids, const IdShape& shape, const std::vector<std::size_t>& rows_in_view,
+              const IdSource& source) {
     std::map<std::uint64_t, std::vector<std::size_t>> positions;
     std::vector<std::uint64_t> order;
     for (std::size_t i = 0; i < ids.size(); ++i) {
@@ -38,10 +40,11 @@ IdKeys id_keys(const TokenIds& ids, const IdShape& shape, const std::vector<std:
         positions[ids[i]].push_back(i);
     }
     IdKeys keys;
+    keys.source = source;
     for (const std::uint64_t id : order) {
         if (std::find(rows_in_view.begin(), rows_in_view.end(), id) == rows_in_view.end()) continue;
         keys.of_id[id] = static_cast<int>(keys.names.size());
-        keys.names.push_back(fmt::format("id {}: {}", id, describe_positions(positions[id], shape)));
+        keys.names.push_back(fmt::format("id {}: {}", short_id_label(id, source), describe_positions(positions[id], shape)));
     }
     return keys;
 }
@@ -107,7 +110,7 @@ FigureMatrix text_matrix(const std::vector<std::size_t>& rows, const std::vector
 
 FigureMatrix id_column(const IdBatch& ids, const std::vector<std::size_t>& positions, const IdKeys& keys) {
     FigureMatrix out = text_matrix(
-        positions, {0}, [&](std::size_t i, std::size_t) { return std::to_string(ids.values[i]); },
+        positions, {0}, [&](std::size_t i, std::size_t) { return short_id_label(ids.values[i], ids.source); },
         [](std::size_t, std::size_t) { return false; },
         per_id_row(ids, keys));
     out.name = "ids";
@@ -128,6 +131,7 @@ RowDecoration table_row(const IdKeys& keys) {
     return [&keys](std::size_t k, FigureRow& row) {
         row.table_row = static_cast<long long>(k);
         row.key = key_of(keys, k);
+        if (row.key != k_no_key && keys.source.from_text()) row.label = short_id_label(k, keys.source);
     };
 }
 

@@ -18,12 +18,15 @@
 
 namespace embdemo {
 
-// A key per distinct id, in order of first appearance (only ids whose rows are in view).
+// A key per distinct id, in order of first appearance (only ids whose rows are in view), named
+// "id 2: ids[0]", or `id 7120 "Your": ids[0]` when the ids came from a text.
 struct IdKeys {
     std::map<std::uint64_t, int> of_id;
     std::vector<std::string> names;
+    IdSource source;  // the ids' text, so that a keyed table row can name its token
 };
-IdKeys id_keys(const TokenIds& ids, const IdShape& shape, const std::vector<std::size_t>& rows_in_view);
+IdKeys id_keys(const TokenIds& ids, const IdShape& shape, const std::vector<std::size_t>& rows_in_view,
+              const IdSource& source = {});
 int key_of(const IdKeys& keys, std::uint64_t id);
 
 // `rows` x `cols` of `m` (k_gap allowed in both) as figure rows, each value as the text view
@@ -43,11 +46,13 @@ FigureMatrix text_matrix(const std::vector<std::size_t>& rows, const std::vector
                          const std::function<bool(std::size_t, std::size_t)>& mark,
                          const std::function<void(std::size_t, FigureRow&)>& decorate);
 
-// The ids at `positions` (k_gap allowed) as one column, labelled "ids[1, 0]", keyed by id.
+// The ids at `positions` (k_gap allowed) as one column, labelled "ids[1, 0]", keyed by id; each
+// cell the id, with its token (short_id_label) when the ids came from a text.
 FigureMatrix id_column(const IdBatch& ids, const std::vector<std::size_t>& positions, const IdKeys& keys);
 
 // Decorations for the rows of a figure matrix: a result row i of an n x d result ("ids[1, 0]",
-// keyed by its id), and a table row k (its row number for the page, keyed when an id selects it).
+// keyed by its id), and a table row k (its row number for the page, keyed when an id selects it;
+// such a row is labelled `7120 "Your"` when the ids came from a text).
 using RowDecoration = std::function<void(std::size_t, FigureRow&)>;
 RowDecoration per_id_row(const IdBatch& ids, const IdKeys& keys);
 RowDecoration table_row(const IdKeys& keys);

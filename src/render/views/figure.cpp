@@ -9,6 +9,7 @@
 #include "render/kit/figure_parts.hpp"
 #include "render/kit/table.hpp"
 #include "render/kit/text_sections.hpp"
+#include "render/kit/token_label.hpp"
 
 namespace embdemo {
 namespace {
@@ -27,7 +28,7 @@ FigureMatrix ids_column(const DemoRequest& request, const std::vector<std::size_
         FigureRow row;
         row.gap = i == k_gap;
         row.label = row.gap ? "..." : id_position(request.shape, i);
-        row.cells = {row.gap ? "" : std::to_string(request.ids[i])};
+        row.cells = {row.gap ? "" : short_id_label(request.ids[i], request.source)};
         row.marked = {false};
         if (!row.gap) row.key = key_of(keys, request.ids[i]);
         out.rows.push_back(std::move(row));
@@ -44,6 +45,9 @@ FigureMatrix weight_matrix(const DemoReport& report, const WeightRows& shown, co
                                         const auto hit = shown.selected.find(k);
                                         if (hit == shown.selected.end()) return;
                                         row.key = key_of(keys, k);
+                                        if (report.request.source.from_text()) {
+                                            row.label = short_id_label(k, report.request.source);
+                                        }
                                         row.note = "< " + describe_positions(hit->second, report.request.shape);
                                     });
     e.name = "E = embedding.weight";
@@ -102,7 +106,7 @@ Figure lookup_figure(const DemoReport& report, int precision) {
     const Screen screen = text_screen(report, precision);
     const auto id_rows = visible_positions(request.ids.size(), should_summarise(request.ids.size(), request.dim));
     Figure figure;
-    const IdKeys keys = id_keys(request.ids, request.shape, shown.rows);
+    const IdKeys keys = id_keys(request.ids, request.shape, shown.rows, request.source);
     figure.title = fmt::format("embedding(idx) = one_hot(idx) @ E   (V = {}, d = {}, n = {})",
                                group_thousands(request.vocab_size), group_thousands(request.dim),
                                group_thousands(request.ids.size()));

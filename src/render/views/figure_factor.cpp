@@ -48,7 +48,7 @@ Figure factor_figure(const FactorLesson& lesson, int precision) {
     // E2's rows meet E1's columns: the same ones.
     const Screen wide = choose_screen({{&lesson.e2, narrow.cols}, {&lesson.output, n_rows}}, request.dim, precision,
                                       pair_budget(ids, n_rows, "(one_hot @ E1) @ E2"));
-    const IdKeys keys = id_keys(ids.values, ids.shape(), e1_rows);
+    const IdKeys keys = id_keys(ids.values, ids.shape(), e1_rows, ids.source);
     const auto selected = [&](std::size_t i) { return static_cast<std::size_t>(ids.values[i]); };
     const auto key = [&](std::size_t i) { return key_of(keys, ids.values[i]); };
 

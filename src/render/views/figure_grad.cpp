@@ -13,6 +13,7 @@
 #include "render/views/partways_text.hpp"
 #include "render/kit/table.hpp"
 #include "render/kit/text_sections.hpp"
+#include "render/kit/token_label.hpp"
 
 namespace embdemo {
 namespace {
@@ -26,8 +27,7 @@ FigureMatrix grad_matrix(const GradLesson& lesson, const Matrix& m, const GradLa
                          const std::string& name) {
     FigureMatrix out = numeric_matrix(m, layout.rows, layout.screen.cols, layout.screen.format,
                                       [&](std::size_t k, FigureRow& row) {
-                                          row.table_row = static_cast<long long>(k);
-                                          row.key = key_of(keys, k);
+                                          table_row(keys)(k, row);
                                           if (lesson.options.padding_row == k) row.note = "padding_idx";
                                       });
     out.name = name;
@@ -75,7 +75,7 @@ Figure grad_figure(const GradLesson& lesson, int precision) {
     const GradRequest& request = lesson.request;
     const TokenIds& ids = request.ids.values;
     const GradLayout layout = grad_layout(lesson, precision);
-    const IdKeys keys = id_keys(ids, request.ids.shape(), layout.rows);
+    const IdKeys keys = id_keys(ids, request.ids.shape(), layout.rows, request.ids.source);
     Figure figure;
     // The title equates the two only when every value of dE agrees bit for bit.
     const char* equation = lesson.comparison.whole.identical ? "dE = one_hot(idx).T @ G"
@@ -87,7 +87,7 @@ Figure grad_figure(const GradLesson& lesson, int precision) {
     const auto decorate_g = [&](std::size_t i, FigureRow& row) {
         row.label = g_position(request.ids, i);
         row.key = key_of(keys, ids[i]);
-        row.note = fmt::format("id {}", ids[i]);
+        row.note = "id " + short_id_label(ids[i], request.ids.source);
     };
     FigureMatrix g = numeric_matrix(lesson.upstream, layout.g_rows, layout.screen.cols, layout.screen.format, decorate_g);
     g.name = "G = dL/d(lookup)";

@@ -35,7 +35,7 @@ Figure max_norm_figure(const MaxNormLesson& lesson, int precision) {
     const Screen screen = choose_screen({{&e, rows, 0}, {&lesson.weight_after, rows, 0}, {&lesson.lookup, n_rows, 1},
                                          {&lesson.onehot_drawn, n_rows, 1}},
                                         e.cols, precision, block_cells_budget(std::to_string(e.rows - 1).size() + 4, 24));
-    const IdKeys keys = id_keys(ids.values, ids.shape(), rows);
+    const IdKeys keys = id_keys(ids.values, ids.shape(), rows, ids.source);
     const auto selected = [&](std::size_t i) { return static_cast<std::size_t>(ids.values[i]); };
     const auto key = [&](std::size_t i) { return key_of(keys, ids.values[i]); };
     const NumberFormat& e_format = screen.format_of(e);

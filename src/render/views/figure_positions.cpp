@@ -12,6 +12,7 @@
 #include "render/views/lesson_figures.hpp"
 #include "render/views/positions_text.hpp"
 #include "render/kit/table.hpp"
+#include "render/kit/token_label.hpp"
 
 namespace embdemo {
 namespace {
@@ -41,12 +42,12 @@ PositionsLayout positions_layout(const PositionsLesson& lesson, int precision) {
     return layout;
 }
 
-// A B x T batch of ids (the loader's inputs or targets) as a matrix of ids.
+// A B x T batch of ids (the loader's inputs or targets) as a matrix of ids, each naming its token.
 FigureMatrix batch_matrix(const std::vector<std::uint64_t>& values, const IdBatch& shape, const std::string& name) {
     const std::vector<std::size_t> cols = visible_positions(shape.seq, shape.seq > k_max_spelled_onehot);
     FigureMatrix out = text_matrix(
         shown_rows(shape.batch, shape.seq), cols,
-        [&](std::size_t b, std::size_t t) { return std::to_string(values[b * shape.seq + t]); },
+        [&](std::size_t b, std::size_t t) { return short_id_label(values[b * shape.seq + t], shape.source); },
         [](std::size_t, std::size_t) { return false; }, [](std::size_t b, FigureRow& row) { row.label = fmt::format("[{}]", b); });
     out.name = name;
     out.shape = shape_text(shape.batch, shape.seq);
@@ -103,7 +104,7 @@ Figure positions_figure(const PositionsLesson& lesson, int precision) {
     const bool rope = request.encoding == PositionEncoding::rope;
     const PositionsLayout layout = positions_layout(lesson, precision);
     const Screen& screen = layout.screen;
-    const IdKeys keys = id_keys(ids.values, ids.shape(), layout.e_rows);
+    const IdKeys keys = id_keys(ids.values, ids.shape(), layout.e_rows, ids.source);
     const auto at = [&](const Matrix& m, const std::vector<std::size_t>& rows, const RowDecoration& decorate,
                         const std::string& name) {
         FigureMatrix out = numeric_matrix(m, rows, screen.cols, screen.format_of(m), decorate);

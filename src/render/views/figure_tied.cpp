@@ -10,6 +10,7 @@
 #include "render/kit/lesson_blocks.hpp"
 #include "render/views/lesson_figures.hpp"
 #include "render/kit/table.hpp"
+#include "render/kit/token_label.hpp"
 #include "render/views/tied_text.hpp"
 
 namespace embdemo {
@@ -19,10 +20,14 @@ bool in_top(const std::vector<TopLogit>& top, std::size_t id) {
     return std::any_of(top.begin(), top.end(), [id](const TopLogit& t) { return t.id == id; });
 }
 
-// "top 2: 3 (1.52), 0 (0.98)", each logit as the logits are spelled.
-std::string top_note(const std::vector<TopLogit>& top, const NumberFormat& format) {
+// "top 2: 3 (1.52), 0 (0.98)", each logit as the logits are spelled; with --text each id also
+// names its token ("top 2: 7120 "Your" (1.52), ...").
+std::string top_note(const std::vector<TopLogit>& top, const NumberFormat& format, const IdSource& source) {
     std::string text = fmt::format("top {}:", top.size());
-    for (const TopLogit& t : top) text += fmt::format("{} {} ({})", &t == top.data() ? "" : ",", t.id, format_plain(t.logit, format));
+    for (const TopLogit& t : top) {
+        text += fmt::format("{} {} ({})", &t == top.data() ? "" : ",", short_id_label(t.id, source),
+                            format_plain(t.logit, format));
+    }
     return text;
 }
 
@@ -76,7 +81,7 @@ Figure tied_figure(const TiedLesson& lesson, int precision) {
     // E's rows shown as E.T's columns: the logits' columns.
     const Screen screen = choose_screen({{&e, logit_screen.cols, 0}, {&lesson.hidden, h_rows, 1}}, e.cols, precision,
                                         block_cells_budget(label, 0));
-    const IdKeys keys = id_keys(ids.values, ids.shape(), logit_screen.cols);
+    const IdKeys keys = id_keys(ids.values, ids.shape(), logit_screen.cols, ids.source);
 
     FigureMatrix h = numeric_matrix(lesson.hidden, h_rows, screen.cols, screen.format_of(lesson.hidden), per_id_row(ids, keys));
     h.name = request.hidden_given ? "H (from --hidden)" : "H = E[ids]";
@@ -90,7 +95,7 @@ Figure tied_figure(const TiedLesson& lesson, int precision) {
     FigureMatrix logits = numeric_matrix(lesson.logits, logit_rows, logit_screen.cols, logit_format,
                                          [&](std::size_t i, FigureRow& row) {
                                              per_id_row(ids, keys)(i, row);
-                                             row.note = top_note(lesson.top[i], logit_format);
+                                             row.note = top_note(lesson.top[i], logit_format, ids.source);
                                          });
     for (std::size_t r = 0; r < logit_rows.size(); ++r) {
         if (logit_rows[r] == k_gap) continue;

@@ -30,7 +30,7 @@ std::string describe_rows(const std::vector<std::uint64_t>& rows, const char* ma
 
 }  // namespace
 
-HtmlPage lookup_page(const DemoReport& report, const Matrix& linear_init, int precision) {
+HtmlPage lookup_page(const DemoReport& report, const Matrix& linear_init, int precision, const Gpt2Vocabulary* vocab) {
     const DemoRequest& request = report.request;
     HtmlPage page;
     page.title = "An embedding layer is a linear layer on one-hot vectors";
@@ -41,7 +41,7 @@ HtmlPage lookup_page(const DemoReport& report, const Matrix& linear_init, int pr
     page.figure = lookup_figure(report, precision);
     TextOptions text;
     text.precision = precision;
-    const std::vector<WalkthroughStep> steps = walkthrough_steps(report, linear_init, text);
+    const std::vector<WalkthroughStep> steps = walkthrough_steps(report, linear_init, text, vocab);
     for (std::size_t s = 0; s < steps.size(); ++s) {
         HtmlStep step;
         step.heading = step_heading(s + 1, steps.size(), steps[s]);
@@ -58,7 +58,7 @@ HtmlPage lookup_page(const DemoReport& report, const Matrix& linear_init, int pr
                                                   : describe_positions(steps[s].focus, request.shape));
         page.steps.push_back(std::move(step));
     }
-    page.explorer = page_explorer(report.weight, request.ids);
+    page.explorer = page_explorer(report.weight, request.ids, request.source);
     return page;
 }
 

@@ -15,6 +15,7 @@
 #include "render/kit/text_sections.hpp"
 #include "render/kit/torch_lines.hpp"
 #include "render/views/trace.hpp"
+#include "render/views/walkthrough_text.hpp"
 
 namespace embdemo {
 namespace {
@@ -37,17 +38,17 @@ WalkthroughStep step_ids(const DemoReport& report) {
     const DemoRequest& request = report.request;
     using Source = DemoRequest::VocabSource;
     const bool from_text = request.source.from_text();
-    WalkthroughStep step{from_text ? "the text, its tokens and their ids" : "the token ids", "", {}};
+    WalkthroughStep step{"the token ids", "", {}};
     std::string& out = step.body;
     if (from_text) {
-        // The notebook starts from ids; a --text run starts one step earlier, where a model does.
-        out += paragraph(fmt::format("We start from a text. GPT-2's tokenizer cuts it into pieces and gives each "
-                                     "piece its id in GPT-2's vocabulary: {}, in order (ids count from 0, as in "
-                                     "PyTorch):",
-                                     count_of(request.ids.size(), "token", "tokens")));
-        for (const Parameter& row : token_parameters(request.id_batch())) out += format_parameter_row(row);
-        out += code("tokenizer = tiktoken.get_encoding(\"gpt2\")");
-        out += code("idx = torch.tensor(tokenizer.encode(text))");
+        // Step 1 (walkthrough_text) showed the text and the loader; here are the ids the layer gets.
+        const bool loader = request.source.loader.used();
+        out += paragraph(fmt::format("The embedding layer gets {}{}, not the text (ids count from 0, as in PyTorch):",
+                                     count_of(request.ids.size(), "token id", "token ids"),
+                                     loader ? ", the loader's first batch" : ""));
+        const std::vector<Parameter> rows = token_parameters(request.id_batch());
+        for (std::size_t r = 1; r < rows.size() && rows[r].name != "loader"; ++r) out += format_parameter_row(rows[r]);
+        out += code(loader ? "idx = inputs" : "idx = torch.tensor(token_ids)");
     } else {
         out += paragraph(fmt::format("We start from {}, the way a tokenizer hands them to a model "
                                      "(ids count from 0, as in PyTorch):",
@@ -274,7 +275,8 @@ std::string render_transposed_weight(const DemoReport& report, const Screen& scr
     return out;
 }
 
-std::string linear_story(const DemoRequest& request) {
+// `before`: the steps before the notebook's first (1 for a text), so that a step cites the right number.
+std::string linear_story(const DemoRequest& request, std::size_t before) {
     const std::string bound = fmt::format("{:.4f}", kaiming_uniform_bound(request.vocab_size));
     std::string story = fmt::format(
         "A linear layer computes X @ W.T. PyTorch stores its weight W as out x in, that is d x V "
@@ -282,19 +284,19 @@ std::string linear_story(const DemoRequest& request) {
         "+1/sqrt({}) = {} (drawn here exactly as PyTorch draws them after torch.manual_seed({})",
         group_thousands(request.dim), group_thousands(request.vocab_size), request.vocab_size,
         request.vocab_size, bound, request.seed);
-    if (request.origin.kind == WeightOrigin::Kind::torch) return story + ", the seed of step 2):";
+    if (request.origin.kind == WeightOrigin::Kind::torch) return story + fmt::format(", the seed of step {}):", 2 + before);
     return story + "; which numbers they are does not matter, they are replaced next):";
 }
 
 WalkthroughStep step_linear(const DemoReport& report, const Matrix& linear_init, const Screen& screen,
-                        const TextOptions& options) {
+                        const TextOptions& options, std::size_t before) {
     const DemoRequest& request = report.request;
     WalkthroughStep step{"a linear layer, then E.T as its weight", "", {}};
     std::string& out = step.body;
     out += code(fmt::format("torch.manual_seed({})", request.seed));
     out += code(fmt::format("linear = torch.nn.Linear({}, {}, bias=False)", request.vocab_size,
                             request.dim));
-    out += paragraph(linear_story(request));
+    out += paragraph(linear_story(request, before));
     out += '\n';
     out += fmt::format("W = linear.weight   {} x {}\n", group_thousands(linear_init.rows),
                        group_thousands(linear_init.cols));
@@ -310,12 +312,13 @@ WalkthroughStep step_linear(const DemoReport& report, const Matrix& linear_init,
     return step;
 }
 
-WalkthroughStep step_product(const DemoReport& report, const TraceLayout& layout, const TextOptions& options) {
+WalkthroughStep step_product(const DemoReport& report, const TraceLayout& layout, const TextOptions& options,
+                             std::size_t before) {
     const bool identical = report.verdict.identical;
     WalkthroughStep step{identical ? "the product equals the lookup" : "the product differs from the lookup", "", {}};
     std::string& out = step.body;
     out += code("linear(onehot.float())    # X @ W.T, which is X @ E");
-    out += paragraph("Next to the lookup from step 3:");
+    out += paragraph(fmt::format("Next to the lookup from step {}:", 3 + before));
     out += '\n';
     out += render_results(report, layout.screen, options.width);
     std::size_t traced = 0;
@@ -352,15 +355,16 @@ std::string describe_cost(const EmbeddingCost& cost) {
         count_of(cost.lookup_copies, "number", "numbers"));
 }
 
-WalkthroughStep step_cost(const DemoReport& report) {
+WalkthroughStep step_cost(const DemoReport& report, std::size_t before) {
     const DemoRequest& request = report.request;
     WalkthroughStep step{"why embedding layers use the lookup", "", {}};
     std::string& out = step.body;
     out += paragraph(report.verdict.identical
                          ? "Same numbers, very different work (n ids, V rows, d columns). For these sizes:"
-                         : "For weights without -0.0, inf or nan the two give the same numbers (these weights are the "
-                           "exception, step 6); the work is very different either way (n ids, V "
-                           "rows, d columns). For these sizes:");
+                         : fmt::format("For weights without -0.0, inf or nan the two give the same numbers (these "
+                                       "weights are the exception, step {}); the work is very different either way "
+                                       "(n ids, V rows, d columns). For these sizes:",
+                                       6 + before));
     out += describe_cost(embedding_cost(request.ids.size(), request.vocab_size, request.dim));
     out += paragraph(fmt::format("For GPT-2 (V = {}, d = {}) reading {} tokens:",
                                  group_thousands(k_gpt2_vocab), k_gpt2_dim,
@@ -380,20 +384,26 @@ WalkthroughStep step_cost(const DemoReport& report) {
 }  // namespace
 
 std::vector<WalkthroughStep> walkthrough_steps(const DemoReport& report, const Matrix& linear_init,
-                                               const TextOptions& options) {
+                                               const TextOptions& options, const Gpt2Vocabulary* vocab) {
     // The lookup rows of step 3 ("    E[50256]  ") must fit as well as E, the trace and the results.
     const std::size_t lookup_label = fmt::format("E[{}]", report.request.vocab_size - 1).size();
     const TraceLayout layout = trace_layout(
         report, options.precision, k_max_line_width - (std::string(k_row_indent).size() + lookup_label + 2));
-    return {
+    std::vector<WalkthroughStep> steps;
+    if (vocab && report.request.source.from_text()) steps.push_back(text_step(report.request, *vocab));
+    const std::size_t before = steps.size();
+    for (WalkthroughStep& step : std::vector<WalkthroughStep>{
         step_ids(report),
         step_weight(report, layout.screen, options),
         step_lookup(report, layout.screen),
         step_onehot(report, options),
-        step_linear(report, linear_init, layout.screen, options),
-        step_product(report, layout, options),
-        step_cost(report),
-    };
+        step_linear(report, linear_init, layout.screen, options, before),
+        step_product(report, layout, options, before),
+        step_cost(report, before),
+    }) {
+        steps.push_back(std::move(step));
+    }
+    return steps;
 }
 
 std::string step_heading(std::size_t number, std::size_t count, const WalkthroughStep& step) {
@@ -401,8 +411,8 @@ std::string step_heading(std::size_t number, std::size_t count, const Walkthroug
 }
 
 std::vector<std::string> render_walkthrough(const DemoReport& report, const Matrix& linear_init,
-                                            const TextOptions& options) {
-    const std::vector<WalkthroughStep> steps = walkthrough_steps(report, linear_init, options);
+                                            const TextOptions& options, const Gpt2Vocabulary* vocab) {
+    const std::vector<WalkthroughStep> steps = walkthrough_steps(report, linear_init, options, vocab);
     std::vector<std::string> pages;
     for (const WalkthroughStep& step : steps) {
         pages.push_back(paint(step_heading(pages.size() + 1, steps.size(), step), Paint::heading, options.palette) +

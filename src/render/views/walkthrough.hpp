@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/gpt2/gpt2_vocab.hpp"
 #include "core/lessons/report.hpp"
 #include "render/views/text.hpp"
 
@@ -21,9 +22,10 @@ struct WalkthroughStep {
     std::vector<std::size_t> focus;
 };
 
-// The seven steps, in order, with the numbers of this run.
+// The seven steps, in order, with the numbers of this run. Ids from a text get a first step
+// more, from the text to its ids (walkthrough_text), when `vocab` (GPT-2's, which made them) is given.
 std::vector<WalkthroughStep> walkthrough_steps(const DemoReport& report, const Matrix& linear_init,
-                                               const TextOptions& options);
+                                               const TextOptions& options, const Gpt2Vocabulary* vocab = nullptr);
 
 // "Step 3 of 7: looking up ids".
 std::string step_heading(std::size_t number, std::size_t count, const WalkthroughStep& step);
@@ -31,6 +33,6 @@ std::string step_heading(std::size_t number, std::size_t count, const Walkthroug
 // One string per step; the caller may pause between them. `linear_init` is the weight
 // nn.Linear(V, d, bias=False) starts with after torch.manual_seed(seed) (d x V).
 std::vector<std::string> render_walkthrough(const DemoReport& report, const Matrix& linear_init,
-                                            const TextOptions& options);
+                                            const TextOptions& options, const Gpt2Vocabulary* vocab = nullptr);
 
 }  // namespace embdemo
