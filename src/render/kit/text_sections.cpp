@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 
 #include "core/escape.hpp"
-#include "core/gpt2/gpt2_tokenizer.hpp"
 #include "core/torch/init.hpp"
 #include "core/limits.hpp"
 #include "render/kit/explain.hpp"
@@ -14,6 +13,7 @@
 #include "render/kit/id_text.hpp"
 #include "render/kit/parameters.hpp"
 #include "render/kit/table.hpp"
+#include "render/kit/token_label.hpp"
 
 namespace embdemo {
 namespace {
@@ -98,26 +98,6 @@ std::size_t annotation_width(const WeightRows& shown, const IdShape& shape) {
 // "X[12] @ E", the widest label of the row-pair layout.
 std::string product_label(const IdShape& shape, std::size_t position) {
     return fmt::format("X[{}] @ E", torch_index(shape, position));
-}
-
-// A token as a row label: at most 16 columns, cut with "..." between characters and escapes (a
-// GPT-2 token can be a run of 64 dashes).
-std::string short_token(const std::string& label) {
-    constexpr std::size_t k_most_columns = 16;
-    if (display_width(label) <= k_most_columns) return label;
-    std::string out;
-    std::size_t columns = 0;
-    for (std::size_t i = 0; i < label.size();) {
-        const auto byte = static_cast<unsigned char>(label[i]);
-        std::size_t length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
-        if (byte == '\\') length = i + 1 < label.size() && label[i + 1] == 'x' ? 4 : 2;
-        const std::string piece = label.substr(i, length);
-        if (columns + display_width(piece) > k_most_columns - 3) break;
-        out += piece;
-        columns += display_width(piece);
-        i += length;
-    }
-    return out + "...";
 }
 
 // "id 2", or "ids[0, 1] = 2" in a batch: the label of a result row, its id right-aligned to
