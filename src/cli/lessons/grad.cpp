@@ -136,7 +136,9 @@ int run_grad(const Options& options) {
         }
         upstream = std::move(loaded.value());
     }
-    const GradLesson lesson = run_grad_lesson(request, std::move(weight.value()), std::move(upstream));
+    const unsigned threads = product_threads(request.ids.values.size(), request.vocab_size, request.dim);
+    const GradLesson lesson =
+        run_grad_lesson(request, std::move(weight.value()), std::move(upstream), threads, terminal_progress());
     return lesson_status(options, write_view(options, grad_view(lesson, options)), lesson.comparison.whole.identical);
 }
 

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "core/kernels/embedding.hpp"
 #include "core/matrix.hpp"
@@ -26,6 +27,28 @@ struct OneHotProductSettings {
     unsigned threads = 1;  // blocks are shared between this many threads; the bits do not change
     ProductProgress progress;
 };
+
+// Rows [first, first + count) of a matrix made or computed a block at a time.
+struct RowBlock {
+    std::size_t first = 0;
+    std::size_t count = 0;
+};
+
+// `rows` cut into blocks of `per_block` rows (at least 2). No block holds a single row unless
+// `rows` is 1: ATen hands a one-row operand to the BLAS with other flags and leading dimensions
+// (torch_matmul.cpp), which the whole call PyTorch makes does not have, so a lone last row joins
+// the block before it.
+std::vector<RowBlock> cut_into_blocks(std::size_t rows, std::size_t per_block);
+
+// The rows a block holds when each row has `row_values` values and a block at most
+// `block_values`: at least 2, and from 64 on a multiple of 64, so that each block starts where
+// one of the BLAS kernel's tiles starts in the whole call (its tiles are 4 to 32 wide).
+std::size_t aligned_block_rows(std::size_t row_values, std::size_t block_values);
+
+// `work` for every block, the blocks shared between settings.threads threads; progress hears of
+// the rows done (of `rows`) after each block. The first exception a block throws is rethrown.
+void for_each_block(const std::vector<RowBlock>& blocks, std::size_t rows, const OneHotProductSettings& settings,
+                    const std::function<void(const RowBlock&)>& work);
 
 // one_hot(ids, V) @ E through the BLAS. n x d
 Matrix onehot_mm(const TokenIds& ids, const Matrix& weight, const OneHotProductSettings& settings = {});
