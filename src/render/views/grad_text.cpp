@@ -148,7 +148,8 @@ RowNotes row_notes(const GradLesson& lesson, std::size_t k, const std::map<std::
         notes.lookup = "= " + claim_sum(lesson.request.ids, emb, lesson.upstream, lesson.grad_lookup);
     }
     if (!hot.holds) {
-        notes.onehot = hot.poisoned ? "0 * inf or nan from other ids" : "";
+        // Not the in-order sum, and no 0 * inf: the BLAS grouped the terms its own way.
+        notes.onehot = hot.poisoned ? "0 * inf or nan from other ids" : "summed in the BLAS's order";
     } else if (emb.positions.empty() || emb.scaled) {
         notes.onehot = "= " + claim_sum(lesson.request.ids, hot, lesson.upstream, lesson.grad_onehot);  // unscaled, unskipped
     } else if (hot.positions.size() > 1) {
@@ -163,12 +164,14 @@ std::string why_lines(const GradLesson& lesson) {
     bool padded = false;
     bool scaled = false;
     bool poisoned = false;
+    bool grouped = false;
     for (std::size_t r = 0; r < lesson.comparison.rows.size(); ++r) {
         const GradRow& row = lesson.comparison.rows[r];
         if (row.identical) continue;
         padded = padded || row.expected == GradRowDifference::padding;
         scaled = scaled || row.expected == GradRowDifference::scaled;
         poisoned = poisoned || lesson.claims.onehot[r].poisoned;
+        grouped = grouped || (row.expected == GradRowDifference::none && !lesson.claims.onehot[r].poisoned);
     }
     const std::string indent = "       ";
     if (padded) {
@@ -186,6 +189,13 @@ std::string why_lines(const GradLesson& lesson) {
         out += wrap_words("G holds inf or nan: the one-hot product also adds 0 * G[t] for every position t "
                           "of another id, and 0 * inf = nan",
                           padded || scaled ? indent : "  why: ", indent);
+    }
+    if (grouped) {
+        out += wrap_words(fmt::format("sum order: the BLAS splits each sum over the {} positions into blocks and adds "
+                                      "the blocks' sums; the scatter-add adds G's rows one by one, so an id that "
+                                      "repeats across blocks can round differently in the last bits",
+                                      group_thousands(lesson.request.ids.values.size())),
+                          padded || scaled || poisoned ? indent : "  why: ", indent);
     }
     return out;
 }
