@@ -61,7 +61,7 @@ int run_training_steps(const Options& options) {
 
 // E for the request: a file's, the index pattern, or (left empty) the lesson draws its own.
 ParseResult<Matrix> grad_weight(DemoRequest& demo) {
-    if (demo.origin.kind == WeightOrigin::Kind::file) return load_weight_file(demo);
+    if (demo.origin.kind == WeightOrigin::Kind::file) return load_weight_file(demo, {}, OneHotHeld::in_blocks);
     if (demo.origin.kind == WeightOrigin::Kind::index_pattern) {
         return ParseResult<Matrix>::ok(index_pattern_weight(demo.vocab_size, demo.dim));
     }
