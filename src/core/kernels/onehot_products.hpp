@@ -2,7 +2,10 @@
 // gigabyte for a 5,000-token story at GPT-2's V, but each output row depends on one row of it.
 // These make X a block of rows at a time and hand each block to the BLAS exactly as torch_mm /
 // torch_linear hand the whole X (torch_matmul.hpp), so the result is the one PyTorch's
-// `one_hot(ids).float() @ E` gives, with memory that does not grow with n x V.
+// `one_hot(ids).float() @ E` gives, with memory that does not grow with n x V. The blocks and
+// their threads (cut_into_blocks, for_each_block) also serve grad's products: one_hot(ids).T @ G
+// a block of dE's rows at a time (embedding.cpp) and G @ E.T a block of positions at a time
+// (onehot_input.cpp).
 //
 // Shape legend: n ids, V rows of E (columns of X), d columns of E; W = E.T is d x V.
 #pragma once

@@ -12,6 +12,7 @@
 #include "core/limits.hpp"
 #include "render/views/grad_trace.hpp"
 #include "render/kit/id_text.hpp"
+#include "render/kit/lesson_blocks.hpp"
 #include "render/kit/number_format.hpp"
 #include "render/kit/paint.hpp"
 #include "render/views/partways_text.hpp"
@@ -204,12 +205,13 @@ std::string grad_verdict(const GradLesson& lesson, Palette palette) {
     const Comparison& whole = lesson.comparison.whole;
     const std::size_t total = lesson.grad_lookup.values.size();
     if (whole.identical) {
-        return fmt::format("verdict: {} -- {} of dE {} bit for bit\n", paint("IDENTICAL", Paint::good, palette),
-                           all_values(total), total == 1 ? "agrees" : "agree");
+        return render_verdict(true, fmt::format("{} of dE {} bit for bit", all_values(total),
+                                                total == 1 ? "agrees" : "agree"), palette);
     }
-    return fmt::format("verdict: {} -- {}, max abs diff {}\n", paint("DIFFERENT", Paint::bad, palette),
-                       differing_values(whole.differing, total, " of dE"),
-                       shortest_round_trip(static_cast<float>(whole.max_abs_diff))) +
+    // A table of GPT-2's size makes the line longer than 80 columns: render_verdict wraps it.
+    return render_verdict(false, fmt::format("{}, max abs diff {}", differing_values(whole.differing, total, " of dE"),
+                                             shortest_round_trip(static_cast<float>(whole.max_abs_diff))),
+                          palette) +
            why_lines(lesson);
 }
 
