@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <random>
 #include <stdexcept>
@@ -71,6 +72,21 @@ struct Shape {
     std::size_t n, vocab, dim;
 };
 
+// `check` with blocks of each of `block_rows` rows of `row_values` values, on one and two threads.
+template <typename Check>
+void for_each_blocking(std::initializer_list<std::size_t> block_rows, std::size_t row_values, const Check& check) {
+    for (const std::size_t rows : block_rows) {
+        for (const unsigned threads : {1u, 2u}) {
+            OneHotProductSettings settings;
+            settings.block_values = rows * row_values;
+            settings.threads = threads;
+            CAPTURE(rows);
+            CAPTURE(threads);
+            check(settings);
+        }
+    }
+}
+
 }  // namespace
 
 TEST_CASE("onehot_backward a block of dE's rows at a time gives the whole-X call's bits") {
@@ -84,17 +100,10 @@ TEST_CASE("onehot_backward a block of dE's rows at a time gives the whole-X call
         const TokenIds ids = repeated_ids(shape.n, shape.vocab, engine);
         const Matrix whole = whole_backward(g, ids, shape.vocab);
         // One column of X a block (two, as a lone one joins its neighbour), a few, 64-aligned, whole.
-        for (const std::size_t columns : {std::size_t{1}, std::size_t{3}, std::size_t{64}, std::size_t{65}, shape.vocab}) {
-            for (const unsigned threads : {1u, 2u}) {
-                OneHotProductSettings settings;
-                settings.block_values = columns * shape.n;
-                settings.threads = threads;
-                CAPTURE(s);
-                CAPTURE(columns);
-                CAPTURE(threads);
-                CHECK(same_bits(onehot_backward(g, ids, shape.vocab, settings), whole));
-            }
-        }
+        CAPTURE(s);
+        for_each_blocking({1, 3, 64, 65, shape.vocab}, shape.n, [&](const OneHotProductSettings& settings) {
+            CHECK(same_bits(onehot_backward(g, ids, shape.vocab, settings), whole));
+        });
     }
 }
 
@@ -116,18 +125,11 @@ TEST_CASE("onehot_input_scores keeps the shown rows of the whole G @ E.T, bit fo
         const OneHotInputScores kept_whole = onehot_input_scores(g, e, shape.n * shape.vocab, shown);
         CHECK(kept_whole.whole());
         CHECK(same_bits(kept_whole.values, whole));
-        for (const std::size_t rows : {std::size_t{1}, std::size_t{2}, std::size_t{5}, std::size_t{64}, std::size_t{70}}) {
-            for (const unsigned threads : {1u, 2u}) {
-                OneHotProductSettings settings;
-                settings.block_values = rows * shape.vocab;
-                settings.threads = threads;
-                CAPTURE(rows);
-                CAPTURE(threads);
-                const OneHotInputScores scores = onehot_input_scores(g, e, shape.n * shape.vocab - 1, shown, settings);
-                CHECK(scores.kept_positions == shown);
-                for (const std::size_t t : shown) CHECK(same_bits(scores.row(t), whole.row(t), shape.vocab));
-            }
-        }
+        for_each_blocking({1, 2, 5, 64, 70}, shape.vocab, [&](const OneHotProductSettings& settings) {
+            const OneHotInputScores scores = onehot_input_scores(g, e, shape.n * shape.vocab - 1, shown, settings);
+            CHECK(scores.kept_positions == shown);
+            for (const std::size_t t : shown) CHECK(same_bits(scores.row(t), whole.row(t), shape.vocab));
+        });
     }
 }
 
