@@ -4,7 +4,11 @@
 
 #include "cli/outputs.hpp"
 #include "core/file_formats/labels.hpp"
+#include "core/kernels/onehot_products.hpp"
+#include "core/lessons/grad_lesson.hpp"
 #include "core/limits.hpp"
+
+#include <algorithm>
 
 #include <sys/stat.h>
 
@@ -94,7 +98,23 @@ std::vector<Buffer> grad_buffers(const Options& options, std::uint64_t vocab_siz
     } else {
         buffers.push_back({"dE, the embedding's backward (vocab x dim)", table, 4});
         buffers.push_back({"dE, one_hot(ids).T @ G (vocab x dim)", table, 4});
-        buffers.push_back({"dL/dX = G @ E.T (ids x vocab)", values(n, vocab_size), 4});
+        // The two n x V x d products a block at a time (core/lessons/grad_lesson.cpp): per
+        // thread a block of X's columns and its rows of dE, then a block of G's rows and its
+        // scores; dL/dX itself whole up to k_onehot_kept_values, else the rows the views show.
+        const OneHotProductSettings blocks;
+        const std::uint64_t threads = product_threads(n, vocab_size, dim);
+        const std::uint64_t columns = std::min<std::uint64_t>(vocab_size, aligned_block_rows(n, blocks.block_values));
+        const std::uint64_t rows = std::min<std::uint64_t>(n, aligned_block_rows(vocab_size, blocks.block_values));
+        const std::uint64_t scores = values(n, vocab_size);
+        const std::uint64_t block = std::max(values(columns, n) + values(columns, dim),
+                                             values(rows, dim) + values(rows, vocab_size));
+        buffers.push_back(scores <= blocks.block_values
+                              ? Buffer{"X (ids x vocab)", scores, 4}  // one call: its result is dE itself
+                              : Buffer{"blocks of X and of the scores (one each per thread)", values(threads, block), 4});
+        buffers.push_back(scores <= k_onehot_kept_values
+                              ? Buffer{"dL/dX = G @ E.T (ids x vocab)", scores, 4}
+                              : Buffer{"dL/dX's rows the views show (16 x vocab)",
+                                       values(std::min<std::uint64_t>(n, 2 * k_kept_score_positions), vocab_size), 4});
         if (options.max_norm) buffers.push_back({"E after max_norm (vocab x dim)", table, 4});
         if (options.grad.sparse) buffers.push_back({"the sparse gradient, two forms (2 x ids x dim)", values(2 * n, dim), 4});
     }

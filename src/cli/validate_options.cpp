@@ -168,6 +168,7 @@ std::optional<std::string> validate_view(const RawOptions& raw, Options& options
 OneHotHeld one_hot_held(Lesson lesson) {
     switch (lesson) {
         case Lesson::lookup: return OneHotHeld::in_blocks_budgeted;
+        case Lesson::grad:  // one_hot(ids).T @ G and G @ E.T (core/lessons/grad_lesson.hpp)
         case Lesson::positions:
         case Lesson::factor: return OneHotHeld::in_blocks;
         default: return OneHotHeld::whole;

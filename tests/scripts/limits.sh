@@ -95,13 +95,12 @@ npy_header e_past.npy $((M / 64 + 1)) 64
 at_cap "E (V x d)" 2 "$truncated" --ids 0 --weights e_at.npy
 past_cap "E (V x d)" "E (vocab x dim) would be $(grouped $((M / 64 + 1))) x 64 = $(grouped $((M + 64))) values (256.0 MiB); the limit is $(grouped "$M") values" \
   --ids 0 --weights e_past.npy
-npy_header x_at.npy $((M / 1024)) 1
-npy_header x_past.npy $((M / 1024 + 1)) 1
-# X and the results: grad holds them whole; the lookup lesson makes X a block at a time and
-# budgets its results by --max-memory (below).
-at_cap "X (n x V)" 2 "$truncated" grad --ids "$(ids 1024)" --weights x_at.npy
+# X: tied holds it whole (drawn by the seed: it takes no --weights); the lookup lesson, grad,
+# positions and factor make X a block at a time, and the lookup budgets its results by
+# --max-memory (below).
+at_cap "X (n x V)" 0 "" tied --ids "$(ids 1024)" --vocab $((M / 1024)) --dim 1
 past_cap "X (n x V)" "X (ids x vocab) would be 1,024 x $(grouped $((M / 1024 + 1))) = $(grouped $((M + 1024))) values" \
-  grad --ids "$(ids 1024)" --weights x_past.npy
+  tied --ids "$(ids 1024)" --vocab $((M / 1024 + 1)) --dim 1
 npy_header r_at.npy 1 $((M / 1024))
 npy_header r_past.npy 1 $((M / 1024 + 1))
 at_cap "the results (n x d)" 2 "$truncated" grad --ids "$(ids 1024)" --weights r_at.npy
@@ -110,7 +109,7 @@ past_cap "the results (n x d)" "the result (ids x dim) would be 1,024 x $(groupe
 # n has no cap of its own: the X and results cases above are its cap, with a batch too.
 expect_limit "ids (n)" "67,108,864 / max(V, d)"
 past_cap "a B x T batch's X" "X (ids x vocab) would be 1,024 x $(grouped $((M / 1024 + 1)))" \
-  grad --ids "$(ids 512);$(ids 512)" --vocab $((M / 1024 + 1)) --dim 1
+  tied --ids "$(ids 512);$(ids 512)" --vocab $((M / 1024 + 1)) --dim 1
 past_cap "E, seeded" "the limit is $(grouped "$M") values" --ids 0 --vocab $((M / 64 + 1)) --dim 64
 past_cap "bag's M (B x V)" "the limit is $(grouped "$M") values" bag --bags "0;0" --vocab $((M / 2 + 1)) --dim 1
 # positions' one_hot(arange(T), C) is made a block of rows at a time, so its T x C is not a
@@ -120,9 +119,9 @@ past_cap "bag's M (B x V)" "the limit is $(grouped "$M") values" bag --bags "0;0
 P=$(limit "multiply-adds of a held one-hot product")
 n=$((P / M))  # 32: V x d at the matrix cap, n of them
 npy_header p_at.npy 8192 $((M / 8192))
-at_cap "multiply-adds" 2 "$truncated" grad --ids "$(ids $n)" --weights p_at.npy
+at_cap "multiply-adds" 0 "" tied --ids "$(ids $n)" --vocab 8192 --dim $((M / 8192))
 past_cap "multiply-adds" "would take $((n + 1)) x 8,192 x $(grouped $((M / 8192))) = $(grouped $((P + M))) multiply-adds; the limit is $(grouped "$P")" \
-  grad --ids "$(ids $((n + 1)))" --weights p_at.npy
+  tied --ids "$(ids $((n + 1)))" --vocab 8192 --dim $((M / 8192))
 # The lookup lesson's product, a block of X at a time: n x V x d at its own cap (E at the matrix
 # cap), accepted up to the data a header-only file lacks, and refused one id past it.
 S=$(limit "multiply-adds of the lookup's one-hot product")
@@ -130,6 +129,13 @@ ns=$((S / M))
 at_cap "multiply-adds (lookup)" 2 "$truncated" --ids "$(ids $ns)" --weights p_at.npy --max-memory 4G
 past_cap "multiply-adds (lookup)" "would take $(grouped $((ns + 1))) x 8,192 x $(grouped $((M / 8192))) = $(grouped $((S + M))) multiply-adds; the limit is $(grouped "$S")" \
   --ids "$(ids $((ns + 1)))" --weights p_at.npy
+# grad's two products, a block at a time, at the same cap: with d = 2,048 (E 32,768 x 2,048 at
+# the matrix cap) n x d stays under it too.
+npy_header g_at.npy $((M / 2048)) 2048
+ng=$((S / M))  # 16,384: E (32,768 x 2,048) at the matrix cap, n of them
+at_cap "multiply-adds (grad)" 2 "$truncated" grad --ids "$(ids $ng)" --weights g_at.npy --max-memory 4G
+past_cap "multiply-adds (grad)" "would take $(grouped $((ng + 1))) x $(grouped $((M / 2048))) x 2,048 = $(grouped $((S + M))) multiply-adds; the limit is $(grouped "$S")" \
+  grad --ids "$(ids $((ng + 1)))" --weights g_at.npy
 past_cap "bag's multiply-adds" "multiply-adds; the limit is $(grouped "$P")" bag --bags "$(ids $((n + 1)) | tr , ';')" --vocab 8192 --dim 8192
 
 # ---- printed numbers: the lookup lesson at the cap, every lesson's own count past it ----

@@ -41,6 +41,7 @@ compare() {
 }
 
 compare "grad, GPT-2's table" grad --ids 5,40000,5 --vocab 50257 --dim 768
+compare "grad past one block of X" grad --ids "$(seq -s, 0 125 50000)" --vocab 50257 --dim 64
 compare "grad, optimizer steps" grad --ids "5,9;40000,9" --vocab 50257 --dim 128 --optimizer adam --steps 3
 compare "text, GPT-2's table" --ids 5,40000,50256 --dim 768
 compare "text, a wide X" --ids 0,1 --vocab 16777216 --dim 1

@@ -279,6 +279,33 @@ class Cases:
         expect_verdict(status, report, "identical", same_bits(emb.weight.grad, w.grad))
         return " ".join(cli)
 
+    def grad_blocks(self):
+        """one_hot(ids).T @ G past one block of X (4,194,304 values), which embdemo computes a
+        block of dE's rows at a time, on one or two threads, with special values in G (and in E
+        from a file): still PyTorch's bits, the scatter-add's and dL/dX's too."""
+        rng = self.rng
+        vocab, dim = rng.randint(1500, 2500), rng.randint(1, 3)
+        n = 4194304 // vocab + rng.randint(64, 400)
+        used = [rng.randrange(vocab) for _ in range(rng.randint(1, 300))]
+        ids = [rng.choice(used) for _ in range(n)]
+        args, e = self.weights(vocab, dim)
+        g = special_weights(rng, n, dim)
+        threads = str(rng.randint(1, 2))
+        status, report = self.runner.run(["grad", "--ids", ids_arg(ids), *args, "--upstream", self.save(g)],
+                                         env={"EMBDEMO_THREADS": threads})
+        emb = torch.nn.Embedding.from_pretrained(e.clone(), freeze=False)
+        index = torch.tensor(ids)
+        upstream = torch.from_numpy(g.copy())
+        emb(index).backward(upstream)
+        x = F.one_hot(index, vocab).float().requires_grad_()
+        w = e.clone().requires_grad_()
+        (x @ w).backward(upstream)
+        expect_tensor(report, "grad_lookup", emb.weight.grad)
+        expect_tensor(report, "grad_onehot", w.grad)
+        expect_tensor(report, "grad_onehot_input", x.grad)
+        expect_verdict(status, report, "identical", same_bits(emb.weight.grad, w.grad))
+        return f"{n} ids ({len(set(ids))} distinct), V {vocab}, d {dim}, {threads} threads"
+
     def bag(self):
         rng = self.rng
         vocab, dim = random_shape(rng), random_shape(rng, 64)

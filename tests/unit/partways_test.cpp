@@ -137,7 +137,7 @@ TEST_CASE("max_norm, sparse gradients and dL/dX match torch in every recorded ca
         } else {
             CHECK(testing::matches_recorded(recorded, "grad", lesson.grad_lookup));  // max_norm leaves it alone
         }
-        CHECK(onehot_input_close(recorded, lesson.upstream, after, lesson.grad_onehot_input, worst_input));
+        CHECK(onehot_input_close(recorded, lesson.upstream, after, lesson.grad_onehot_input.values, worst_input));
     }
     MESSAGE("largest relative difference from torch: renorm ", worst_renorm, ", coalesce ", worst_coalesced,
             ", dL/dX ", worst_input);

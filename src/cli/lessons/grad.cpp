@@ -61,7 +61,7 @@ int run_training_steps(const Options& options) {
 
 // E for the request: a file's, the index pattern, or (left empty) the lesson draws its own.
 ParseResult<Matrix> grad_weight(DemoRequest& demo) {
-    if (demo.origin.kind == WeightOrigin::Kind::file) return load_weight_file(demo);
+    if (demo.origin.kind == WeightOrigin::Kind::file) return load_weight_file(demo, {}, OneHotHeld::in_blocks);
     if (demo.origin.kind == WeightOrigin::Kind::index_pattern) {
         return ParseResult<Matrix>::ok(index_pattern_weight(demo.vocab_size, demo.dim));
     }
@@ -136,7 +136,9 @@ int run_grad(const Options& options) {
         }
         upstream = std::move(loaded.value());
     }
-    const GradLesson lesson = run_grad_lesson(request, std::move(weight.value()), std::move(upstream));
+    const unsigned threads = product_threads(request.ids.values.size(), request.vocab_size, request.dim);
+    const GradLesson lesson =
+        run_grad_lesson(request, std::move(weight.value()), std::move(upstream), threads, terminal_progress());
     return lesson_status(options, write_view(options, grad_view(lesson, options)), lesson.comparison.whole.identical);
 }
 

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <limits>
 
+#include "core/kernels/onehot_products.hpp"
 #include "core/kernels/rows.hpp"
 #include "core/kernels/torch_matmul.hpp"
 
@@ -73,6 +74,14 @@ std::vector<std::size_t> id_counts(const TokenIds& ids, std::size_t vocab_size) 
 Matrix one_hot(const TokenIds& ids, std::size_t vocab_size) {
     Matrix x(ids.size(), vocab_size);  // all zeros
     for (std::size_t i = 0; i < ids.size(); ++i) x.at(i, ids[i]) = 1.0f;
+    return x;
+}
+
+Matrix one_hot_columns(const TokenIds& ids, std::size_t first, std::size_t count) {
+    Matrix x(ids.size(), count);  // all zeros
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        if (ids[i] >= first && ids[i] - first < count) x.at(i, static_cast<std::size_t>(ids[i] - first)) = 1.0f;
+    }
     return x;
 }
 
@@ -143,15 +152,32 @@ Matrix embedding_backward(const Matrix& upstream, const TokenIds& ids, std::size
     return grad;
 }
 
-Matrix onehot_backward(const Matrix& upstream, const TokenIds& ids, std::size_t vocab_size) {
+Matrix onehot_backward(const Matrix& upstream, const TokenIds& ids, std::size_t vocab_size,
+                       const OneHotProductSettings& settings) {
     // W.grad after (one_hot(ids).float() @ W).backward(G): autograd's mm_mat2_backward computes
     // X.T @ G, or (G.T @ X).T when W is "column-major" (V = d = 1), through the BLAS. Positions
     // with another id add 0 * G[t, j] = ±0, which changes nothing when G is finite, and the
     // matching positions add 1 * G[t, j] exactly: that is why, for a plain embedding, this equals
     // the scatter-add bit for bit. It ignores padding_idx and scale_grad_by_freq.
-    const Matrix x = one_hot(ids, vocab_size);
-    if (vocab_size == 1 && upstream.cols == 1) return transpose(torch_mm_transposed_left(upstream, x));
-    return torch_mm_transposed_left(x, upstream);
+    const std::size_t n = ids.size();
+    const std::size_t d = upstream.cols;
+    if (vocab_size == 1 && d == 1) return transpose(torch_mm_transposed_left(upstream, one_hot(ids, 1)));
+    if (n * vocab_size <= settings.block_values) return torch_mm_transposed_left(one_hot(ids, vocab_size), upstream);
+    // Row k of dE reads only column k of X (row k of X.T): a block of dE's rows is the same call
+    // with X's columns first .. first + count - 1 as the operand. Each output is still the BLAS's
+    // sum over the n positions in the same order, so the bits are the whole call's.
+    Matrix grad(vocab_size, d);
+    for_each_block(cut_into_blocks(vocab_size, aligned_block_rows(n, settings.block_values)), vocab_size, settings,
+                   [&](const RowBlock& block) {
+                       const Matrix rows = torch_mm_transposed_left(one_hot_columns(ids, block.first, block.count), upstream);
+                       std::memcpy(grad.values.data() + block.first * d, rows.values.data(),
+                                   rows.values.size() * sizeof(float));
+                   });
+    return grad;
+}
+
+Matrix onehot_backward(const Matrix& upstream, const TokenIds& ids, std::size_t vocab_size) {
+    return onehot_backward(upstream, ids, vocab_size, OneHotProductSettings{});
 }
 
 float frequency_scale(std::size_t count) { return static_cast<float>(1.0 / static_cast<double>(count)); }

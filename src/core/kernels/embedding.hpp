@@ -19,9 +19,13 @@
 namespace embdemo {
 
 using TokenIds = std::vector<std::uint64_t>;
+struct OneHotProductSettings;  // core/kernels/onehot_products.hpp
 
 // X[i][k] = 1 if ids[i] == k else 0.  n x V
 Matrix one_hot(const TokenIds& ids, std::size_t vocab_size);
+
+// Columns first .. first + count - 1 of one_hot(ids, V), made without the others.  n x count
+Matrix one_hot_columns(const TokenIds& ids, std::size_t first, std::size_t count);
 
 // E[ids]: row i of the result is a copy of row ids[i] of E.  n x d
 Matrix lookup(const Matrix& weight, const TokenIds& ids);
@@ -55,7 +59,12 @@ float frequency_scale(std::size_t count);
 
 // one_hot(ids)ᵀ · G: the gradient nn.Linear's weight W = E would receive from
 // (one_hot(ids).float() @ W).backward(G), computed as PyTorch's autograd computes it, through
-// the BLAS (torch_matmul.hpp). V x d
+// the BLAS (torch_matmul.hpp), with the bits of its one call on the whole X. Past
+// settings.block_values values of X, dE is computed a block of its rows (of Xᵀ's rows, made on
+// the fly) at a time, so nothing of size n x V is held. V x d
+Matrix onehot_backward(const Matrix& upstream, const TokenIds& ids, std::size_t vocab_size,
+                       const OneHotProductSettings& settings);
+// The same with the default blocks, on one thread.
 Matrix onehot_backward(const Matrix& upstream, const TokenIds& ids, std::size_t vocab_size);
 
 struct Comparison {

@@ -15,35 +15,8 @@
 namespace embdemo {
 namespace {
 
-// Rows [first, first + count) of the blocks a product is cut into. No block holds a single row
-// unless n is 1: ATen passes a one-row operand to the BLAS with other flags and leading
-// dimensions (torch_matmul.cpp), and the whole-X call PyTorch makes has none.
-struct Block {
-    std::size_t first = 0;
-    std::size_t count = 0;
-};
-
 std::size_t rows_per_block(std::size_t vocab_size, std::size_t block_values) {
     return std::max<std::size_t>(2, block_values / std::max<std::size_t>(1, vocab_size));
-}
-
-std::vector<Block> cut_into_blocks(std::size_t n, std::size_t vocab_size, std::size_t block_values) {
-    const std::size_t per_block = rows_per_block(vocab_size, block_values);
-    std::vector<Block> blocks;
-    for (std::size_t first = 0; first < n; first += per_block) {
-        blocks.push_back({first, std::min(per_block, n - first)});
-    }
-    if (blocks.size() > 1 && blocks.back().count == 1) {
-        blocks.pop_back();
-        blocks.back().count += 1;
-    }
-    return blocks;
-}
-
-unsigned threads_used(std::size_t ids, std::size_t vocab_size, const OneHotProductSettings& settings) {
-    if (ids * vocab_size <= settings.block_values) return 1;
-    const std::size_t blocks = cut_into_blocks(ids, vocab_size, settings.block_values).size();
-    return std::max(1u, static_cast<unsigned>(std::min<std::size_t>(settings.threads, blocks)));
 }
 
 using BlockProduct = Matrix (*)(const Matrix& x, const Matrix& operand);
@@ -53,38 +26,21 @@ Matrix blockwise(const TokenIds& ids, std::size_t vocab_size, std::size_t dim, c
     const std::size_t n = ids.size();
     if (n * vocab_size <= settings.block_values) return product(one_hot(ids, vocab_size), operand);
     Matrix out(n, dim);
-    const std::vector<Block> blocks = cut_into_blocks(n, vocab_size, settings.block_values);
-    std::atomic<std::size_t> next{0};
-    std::atomic<std::size_t> rows_done{0};
-    std::mutex report;
-    std::exception_ptr failure;
-    const auto work = [&] {
-        try {
-            for (std::size_t b = next++; b < blocks.size(); b = next++) {
-                const Block block = blocks[b];
-                const TokenIds part(ids.begin() + static_cast<std::ptrdiff_t>(block.first),
-                                    ids.begin() + static_cast<std::ptrdiff_t>(block.first + block.count));
-                const Matrix rows = product(one_hot(part, vocab_size), operand);
-                std::memcpy(out.values.data() + block.first * dim, rows.values.data(), rows.values.size() * sizeof(float));
-                const std::size_t done = rows_done += block.count;
-                if (settings.progress) {
-                    const std::lock_guard<std::mutex> lock(report);
-                    settings.progress(done, n);
-                }
-            }
-        } catch (...) {
-            const std::lock_guard<std::mutex> lock(report);
-            if (!failure) failure = std::current_exception();
-            next = blocks.size();
-        }
-    };
-    const unsigned threads = threads_used(n, vocab_size, settings);
-    std::vector<std::thread> helpers;
-    for (unsigned t = 1; t < threads; ++t) helpers.emplace_back(work);
-    work();
-    for (std::thread& helper : helpers) helper.join();
-    if (failure) std::rethrow_exception(failure);
+    for_each_block(cut_into_blocks(n, rows_per_block(vocab_size, settings.block_values)), n, settings,
+                   [&](const RowBlock& block) {
+                       const TokenIds part(ids.begin() + static_cast<std::ptrdiff_t>(block.first),
+                                           ids.begin() + static_cast<std::ptrdiff_t>(block.first + block.count));
+                       const Matrix rows = product(one_hot(part, vocab_size), operand);
+                       std::memcpy(out.values.data() + block.first * dim, rows.values.data(),
+                                   rows.values.size() * sizeof(float));
+                   });
     return out;
+}
+
+unsigned threads_used(std::size_t ids, std::size_t vocab_size, const OneHotProductSettings& settings) {
+    if (ids * vocab_size <= settings.block_values) return 1;
+    const std::size_t blocks = cut_into_blocks(ids, rows_per_block(vocab_size, settings.block_values)).size();
+    return std::max(1u, static_cast<unsigned>(std::min<std::size_t>(settings.threads, blocks)));
 }
 
 using DenseProduct = unsigned (*)(const std::uint64_t* ids, std::size_t n, const float* table, std::size_t V,
@@ -122,6 +78,55 @@ unsigned threads_from_env(const char* name) {
 }
 
 }  // namespace
+
+std::vector<RowBlock> cut_into_blocks(std::size_t rows, std::size_t per_block) {
+    per_block = std::max<std::size_t>(2, per_block);
+    std::vector<RowBlock> blocks;
+    for (std::size_t first = 0; first < rows; first += per_block) {
+        blocks.push_back({first, std::min(per_block, rows - first)});
+    }
+    if (blocks.size() > 1 && blocks.back().count == 1) {
+        blocks.pop_back();
+        blocks.back().count += 1;
+    }
+    return blocks;
+}
+
+std::size_t aligned_block_rows(std::size_t row_values, std::size_t block_values) {
+    constexpr std::size_t k_tile_multiple = 64;
+    const std::size_t rows = rows_per_block(row_values, block_values);
+    return rows < k_tile_multiple ? rows : rows / k_tile_multiple * k_tile_multiple;
+}
+
+void for_each_block(const std::vector<RowBlock>& blocks, std::size_t rows, const OneHotProductSettings& settings,
+                    const std::function<void(const RowBlock&)>& work) {
+    std::atomic<std::size_t> next{0};
+    std::atomic<std::size_t> rows_done{0};
+    std::mutex report;
+    std::exception_ptr failure;
+    const auto run = [&] {
+        try {
+            for (std::size_t b = next++; b < blocks.size(); b = next++) {
+                work(blocks[b]);
+                const std::size_t done = rows_done += blocks[b].count;
+                if (settings.progress) {
+                    const std::lock_guard<std::mutex> lock(report);
+                    settings.progress(done, rows);
+                }
+            }
+        } catch (...) {
+            const std::lock_guard<std::mutex> lock(report);
+            if (!failure) failure = std::current_exception();
+            next = blocks.size();
+        }
+    };
+    const unsigned threads = std::max(1u, std::min<unsigned>(settings.threads, static_cast<unsigned>(blocks.size())));
+    std::vector<std::thread> helpers;
+    for (unsigned t = 1; t < threads; ++t) helpers.emplace_back(run);
+    run();
+    for (std::thread& helper : helpers) helper.join();
+    if (failure) std::rethrow_exception(failure);
+}
 
 // Exponent bits all ones is inf or nan: a loop the compiler vectorises.
 bool all_finite(const Matrix& m) {

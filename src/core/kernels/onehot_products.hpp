@@ -10,6 +10,9 @@
 // - a table with inf or nan (0 * inf is nan, and which nan payload survives depends on the order
 //   of the sum) goes to the BLAS: X a block of rows at a time, each block handed over exactly as
 //   torch_mm / torch_linear hand the whole X (torch_matmul.hpp).
+// The blocks and their threads (cut_into_blocks, for_each_block) also serve grad's products:
+// one_hot(ids).T @ G a block of dE's rows at a time (embedding.cpp) and G @ E.T a block of
+// positions at a time (onehot_input.cpp).
 //
 // Shape legend: n ids, V rows of E (columns of X), d columns of E; W = E.T is d x V.
 #pragma once
@@ -17,6 +20,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "core/kernels/embedding.hpp"
 #include "core/matrix.hpp"
@@ -38,6 +42,28 @@ struct OneHotProductSettings {
     // Whether the BLAS is used even for a finite table (tests compare the two paths).
     bool through_blas = false;
 };
+
+// Rows [first, first + count) of a matrix made or computed a block at a time.
+struct RowBlock {
+    std::size_t first = 0;
+    std::size_t count = 0;
+};
+
+// `rows` cut into blocks of `per_block` rows (at least 2). No block holds a single row unless
+// `rows` is 1: ATen hands a one-row operand to the BLAS with other flags and leading dimensions
+// (torch_matmul.cpp), which the whole call PyTorch makes does not have, so a lone last row joins
+// the block before it.
+std::vector<RowBlock> cut_into_blocks(std::size_t rows, std::size_t per_block);
+
+// The rows a block holds when each row has `row_values` values and a block at most
+// `block_values`: at least 2, and from 64 on a multiple of 64, so that each block starts where
+// one of the BLAS kernel's tiles starts in the whole call (its tiles are 4 to 32 wide).
+std::size_t aligned_block_rows(std::size_t row_values, std::size_t block_values);
+
+// `work` for every block, the blocks shared between settings.threads threads; progress hears of
+// the rows done (of `rows`) after each block. The first exception a block throws is rethrown.
+void for_each_block(const std::vector<RowBlock>& blocks, std::size_t rows, const OneHotProductSettings& settings,
+                    const std::function<void(const RowBlock&)>& work);
 
 // one_hot(ids, V) @ E through the BLAS. n x d
 Matrix onehot_mm(const TokenIds& ids, const Matrix& weight, const OneHotProductSettings& settings = {});

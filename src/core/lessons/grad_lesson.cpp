@@ -8,7 +8,21 @@
 
 namespace embdemo {
 
-GradLesson run_grad_lesson(const GradRequest& request, Matrix weight, Matrix upstream) {
+namespace {
+
+// The first and last k_kept_score_positions of n, ascending.
+std::vector<std::size_t> shown_score_positions(std::size_t n) {
+    std::vector<std::size_t> shown;
+    for (std::size_t t = 0; t < n; ++t) {
+        if (t < k_kept_score_positions || t + k_kept_score_positions >= n) shown.push_back(t);
+    }
+    return shown;
+}
+
+}  // namespace
+
+GradLesson run_grad_lesson(const GradRequest& request, Matrix weight, Matrix upstream, unsigned threads,
+                           const ProductProgress& progress) {
     GradLesson lesson;
     lesson.request = request;
     if (request.padding_idx) {
@@ -49,10 +63,14 @@ GradLesson run_grad_lesson(const GradRequest& request, Matrix weight, Matrix ups
         lesson.sparse_grad = sparse_embedding_backward(lesson.upstream, ids, lesson.options.padding_row);
         lesson.sparse_coalesced = coalesce(lesson.sparse_grad);
     }
+    OneHotProductSettings settings;
+    settings.threads = threads;
+    settings.progress = progress;
     lesson.grad_onehot_input =
-        onehot_input_gradient(lesson.upstream, request.max_norm ? lesson.weight_after : lesson.weight);
+        onehot_input_scores(lesson.upstream, request.max_norm ? lesson.weight_after : lesson.weight,
+                            k_onehot_kept_values, shown_score_positions(n), settings);
     lesson.grad_lookup = embedding_backward(lesson.upstream, ids, request.vocab_size, lesson.options);
-    lesson.grad_onehot = onehot_backward(lesson.upstream, ids, request.vocab_size);
+    lesson.grad_onehot = onehot_backward(lesson.upstream, ids, request.vocab_size, settings);
     lesson.comparison = compare_gradients(lesson.grad_lookup, lesson.grad_onehot, ids, lesson.options);
     lesson.claims =
         grad_claims(lesson.comparison.rows, lesson.upstream, lesson.grad_lookup, lesson.grad_onehot, ids);

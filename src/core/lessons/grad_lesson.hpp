@@ -15,6 +15,7 @@
 #include "core/ids.hpp"
 #include "core/matrix.hpp"
 #include "core/kernels/max_norm.hpp"
+#include "core/kernels/onehot_input.hpp"
 #include "core/lessons/report.hpp"
 #include "core/kernels/sparse_grad.hpp"
 
@@ -50,14 +51,22 @@ struct GradLesson {
     // With sparse: the COO gradient torch returns, and coalesced.
     SparseGrad sparse_grad;
     SparseGrad sparse_coalesced;
-    // dL/dX for X = one_hot(ids) in X @ E, with E as the lookup read it (after max_norm). n x V
-    Matrix grad_onehot_input;
+    // dL/dX for X = one_hot(ids) in X @ E, with E as the lookup read it (after max_norm): n x V
+    // up to k_onehot_kept_values (what json, csv and tsv print), past it the rows a view shows.
+    OneHotInputScores grad_onehot_input;
 };
+
+// Past k_onehot_kept_values, the positions whose scores are kept: the first and the last this
+// many, which covers every row a summarised view lists.
+inline constexpr std::size_t k_kept_score_positions = 8;
 
 // `weight` is E when it does not come from the generator (--init index, --weights), otherwise
 // empty; `upstream` is G from a file, otherwise empty. With torch's init, E is drawn with the
 // padding row zeroed, as nn.Embedding(V, d, padding_idx=K) does; a table PyTorch would be given
 // (Embedding.from_pretrained) keeps its padding row as it is. The request must be valid.
-GradLesson run_grad_lesson(const GradRequest& request, Matrix weight, Matrix upstream);
+// The two n x V x d products (one_hot(ids).T @ G, G @ E.T) go a block at a time on `threads`
+// threads (product_threads), `progress` hearing of each one's rows.
+GradLesson run_grad_lesson(const GradRequest& request, Matrix weight, Matrix upstream, unsigned threads = 1,
+                           const ProductProgress& progress = {});
 
 }  // namespace embdemo

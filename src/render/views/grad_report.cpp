@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/limits.hpp"
 #include "render/kit/json_text.hpp"
 #include "render/views/max_norm_report.hpp"
 
@@ -55,8 +56,12 @@ void add_partways_tables(const GradLesson& lesson, std::vector<LessonTable>& tab
                             &lesson.sparse_coalesced.values,
                             std::vector<std::size_t>{lesson.sparse_coalesced.indices.size(), d});
     }
-    tables.emplace_back("grad_onehot_input", "dL/dX = G @ E.T", &lesson.grad_onehot_input,
-                        rows_shape(ids.batch, ids.seq, ids.batched, request.vocab_size));
+    // Past k_onehot_kept_values only the rows the text view lists are kept: json, csv and tsv
+    // are refused before (they would print every score), and markdown says what it leaves out.
+    if (lesson.grad_onehot_input.whole()) {
+        tables.emplace_back("grad_onehot_input", "dL/dX = G @ E.T", &lesson.grad_onehot_input.values,
+                            rows_shape(ids.batch, ids.seq, ids.batched, request.vocab_size));
+    }
 }
 
 void add_partways_checks(const GradLesson& lesson, std::vector<LessonField>& checks) {
@@ -125,6 +130,15 @@ LessonReport grad_report(const GradLesson& lesson) {
         {"rows", rows_json(lesson.comparison)},
     };
     add_partways_checks(lesson, report.checks);
+    const OneHotInputScores& scores = lesson.grad_onehot_input;
+    if (!scores.whole()) {
+        report.checks.push_back(
+            {"grad_onehot_input",
+             json_string(fmt::format("not shown: {} x {} scores, more than {} (the text view lists the lowest per "
+                                     "position)",
+                                     group_thousands(scores.positions), group_thousands(scores.vocab_size),
+                                     group_thousands(k_onehot_kept_values)))});
+    }
     add_id_source(report, request.ids);
     return report;
 }

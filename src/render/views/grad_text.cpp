@@ -12,6 +12,7 @@
 #include "core/limits.hpp"
 #include "render/views/grad_trace.hpp"
 #include "render/kit/id_text.hpp"
+#include "render/kit/lesson_blocks.hpp"
 #include "render/kit/number_format.hpp"
 #include "render/kit/paint.hpp"
 #include "render/views/partways_text.hpp"
@@ -148,7 +149,8 @@ RowNotes row_notes(const GradLesson& lesson, std::size_t k, const std::map<std::
         notes.lookup = "= " + claim_sum(lesson.request.ids, emb, lesson.upstream, lesson.grad_lookup);
     }
     if (!hot.holds) {
-        notes.onehot = hot.poisoned ? "0 * inf or nan from other ids" : "";
+        // Not the in-order sum, and no 0 * inf: the BLAS grouped the terms its own way.
+        notes.onehot = hot.poisoned ? "0 * inf or nan from other ids" : "summed in the BLAS's order";
     } else if (emb.positions.empty() || emb.scaled) {
         notes.onehot = "= " + claim_sum(lesson.request.ids, hot, lesson.upstream, lesson.grad_onehot);  // unscaled, unskipped
     } else if (hot.positions.size() > 1) {
@@ -163,12 +165,14 @@ std::string why_lines(const GradLesson& lesson) {
     bool padded = false;
     bool scaled = false;
     bool poisoned = false;
+    bool grouped = false;
     for (std::size_t r = 0; r < lesson.comparison.rows.size(); ++r) {
         const GradRow& row = lesson.comparison.rows[r];
         if (row.identical) continue;
         padded = padded || row.expected == GradRowDifference::padding;
         scaled = scaled || row.expected == GradRowDifference::scaled;
         poisoned = poisoned || lesson.claims.onehot[r].poisoned;
+        grouped = grouped || (row.expected == GradRowDifference::none && !lesson.claims.onehot[r].poisoned);
     }
     const std::string indent = "       ";
     if (padded) {
@@ -187,6 +191,13 @@ std::string why_lines(const GradLesson& lesson) {
                           "of another id, and 0 * inf = nan",
                           padded || scaled ? indent : "  why: ", indent);
     }
+    if (grouped) {
+        out += wrap_words(fmt::format("sum order: the BLAS splits each sum over the {} positions into blocks and adds "
+                                      "the blocks' sums; the scatter-add adds G's rows one by one, so an id that "
+                                      "repeats across blocks can round differently in the last bits",
+                                      group_thousands(lesson.request.ids.values.size())),
+                          padded || scaled || poisoned ? indent : "  why: ", indent);
+    }
     return out;
 }
 
@@ -194,12 +205,13 @@ std::string grad_verdict(const GradLesson& lesson, Palette palette) {
     const Comparison& whole = lesson.comparison.whole;
     const std::size_t total = lesson.grad_lookup.values.size();
     if (whole.identical) {
-        return fmt::format("verdict: {} -- {} of dE {} bit for bit\n", paint("IDENTICAL", Paint::good, palette),
-                           all_values(total), total == 1 ? "agrees" : "agree");
+        return render_verdict(true, fmt::format("{} of dE {} bit for bit", all_values(total),
+                                                total == 1 ? "agrees" : "agree"), palette);
     }
-    return fmt::format("verdict: {} -- {}, max abs diff {}\n", paint("DIFFERENT", Paint::bad, palette),
-                       differing_values(whole.differing, total, " of dE"),
-                       shortest_round_trip(static_cast<float>(whole.max_abs_diff))) +
+    // A table of GPT-2's size makes the line longer than 80 columns: render_verdict wraps it.
+    return render_verdict(false, fmt::format("{}, max abs diff {}", differing_values(whole.differing, total, " of dE"),
+                                             shortest_round_trip(static_cast<float>(whole.max_abs_diff))),
+                          palette) +
            why_lines(lesson);
 }
 

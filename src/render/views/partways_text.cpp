@@ -8,6 +8,7 @@
 #include "core/lessons/cost.hpp"
 #include "core/limits.hpp"
 #include "core/kernels/onehot_input.hpp"
+#include "core/lessons/grad_lesson.hpp"
 #include "core/kernels/sparse_grad.hpp"
 #include "render/kit/id_text.hpp"
 #include "render/kit/text_sections.hpp"
@@ -22,6 +23,7 @@ namespace {
 
 // A screenful: ids, rows and positions past this many are summarised.
 constexpr std::size_t k_max_listed = 8;
+static_assert(k_max_listed <= k_kept_score_positions, "the text view lists only the kept rows of dL/dX");
 
 // 1.0, 0.3, 1e-07, inf: a double as Python's repr spells it, as nn.Embedding's repr shows it.
 std::string python_float(double value) {
@@ -188,12 +190,12 @@ std::string render_grad_sparse(const GradLesson& lesson, const TextOptions& opti
 
 std::string render_onehot_input(const GradLesson& lesson, const TextOptions& options) {
     const GradRequest& request = lesson.request;
-    const Matrix& scores = lesson.grad_onehot_input;
-    const std::size_t n = scores.rows;
-    const std::size_t top = std::min<std::size_t>(request.top, scores.cols);
+    const OneHotInputScores& scores = lesson.grad_onehot_input;
+    const std::size_t n = scores.positions;
+    const std::size_t top = std::min<std::size_t>(request.top, scores.vocab_size);
     const bool batched = request.ids.batched;
     std::string out = fmt::format("\ndL/dX = G @ E.T   {}: the gradient only the one-hot form has\n",
-                                  per_id_shape(request.ids.shape(), n, scores.cols));
+                                  per_id_shape(request.ids.shape(), n, scores.vocab_size));
     out += wrap_words(fmt::format("The lookup takes integer ids and has no gradient for them; X = one_hot(ids) is "
                                   "a float matrix, and {} estimates to first order how "
                                   "the loss changes if position {} held token v instead{}. {} per position {} a gradient-guided "
@@ -213,7 +215,7 @@ std::string render_onehot_input(const GradLesson& lesson, const TextOptions& opt
     std::vector<std::vector<std::size_t>> best(std::min(n, k_max_listed));
     std::size_t id_width = 8;  // with --text, ids carry their tokens: the column widens to fit
     for (std::size_t t = 0; t < best.size(); ++t) {
-        best[t] = lowest_scores(scores, t, top);
+        best[t] = lowest_scores(scores.row(t), scores.vocab_size, top);
         id_width = std::max(id_width, display_width(id_label(request.ids.values[t], source)));
         for (const std::size_t v : best[t]) id_width = std::max(id_width, display_width(id_label(v, source)));
     }
@@ -223,12 +225,12 @@ std::string render_onehot_input(const GradLesson& lesson, const TextOptions& opt
     };
     for (std::size_t t = 0; t < best.size(); ++t) {
         const std::uint64_t there = request.ids.values[t];
-        const float own = scores.at(t, static_cast<std::size_t>(there));
+        const float own = scores.row(t)[there];
         out += fmt::format("  {}  holds {} score {:+.{}f}\n", pad_right(at(t), label_width),
                            id_cell(there), own, p);
         for (std::size_t r = 0; r < best[t].size(); ++r) {
             const std::size_t v = best[t][r];
-            const float score = scores.at(t, v);
+            const float score = scores.row(t)[v];
             // The token already there changes nothing (its change is score - score = 0): the note
             // takes the change's place, so the line fits 80 columns at --precision 9 too.
             const std::string change =
@@ -238,8 +240,10 @@ std::string render_onehot_input(const GradLesson& lesson, const TextOptions& opt
         }
     }
     if (n > k_max_listed) {
-        out += fmt::format("  ... {} more {} (--format json has every score)\n", n - k_max_listed,
-                           n - k_max_listed == 1 ? "position" : "positions");
+        // Past k_onehot_kept_values the json is refused (it would print every score), so the
+        // line points there only when it exists.
+        out += fmt::format("  ... {} more {}{}\n", n - k_max_listed, n - k_max_listed == 1 ? "position" : "positions",
+                           scores.whole() ? " (--format json has every score)" : "");
     }
     return out;
 }
