@@ -12,8 +12,11 @@ using namespace embdemo;
 
 namespace {
 
+// The tables here are written by hand, inf and nan included, as a --weights file's would be
+// (drawn tables hold none, and the report relies on that: core/kernels/onehot_products.hpp).
 DemoReport report_for(Matrix weight, TokenIds ids) {
     DemoRequest request;
+    request.origin.kind = WeightOrigin::Kind::file;
     request.ids = std::move(ids);
     request.vocab_size = weight.rows;
     request.dim = weight.cols;

@@ -81,6 +81,8 @@ inline constexpr std::uint64_t k_onehot_kept_values = std::uint64_t{1} << 24;
 // two together. The last entry is the products' fixed work space.
 std::vector<Buffer> demo_buffers(std::uint64_t ids, std::uint64_t vocab_size, std::uint64_t dim, bool from_file = false);
 
+// A request whose origin is not a file promises an E without inf or nan (PyTorch's and the
+// pattern inits draw none): its products then take the dense kernel without scanning E.
 // `progress` hears of the long products' rows as they are done.
 DemoReport build_demo_report(const DemoRequest& request, Matrix weight, const ProductProgress& progress = {});
 
