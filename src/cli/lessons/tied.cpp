@@ -45,7 +45,10 @@ int run_tied(const Options& options) {
         }
         hidden = std::move(loaded.value());
     }
-    const TiedLesson lesson = run_tied_lesson(request, std::move(hidden));
+    LinearBlockSettings blocks;
+    blocks.threads = product_threads(request.ids.values.size(), request.vocab_size, request.dim);
+    blocks.progress = terminal_progress("logits H @ E.T");
+    const TiedLesson lesson = run_tied_lesson(request, std::move(hidden), blocks);
     const LessonView view = table_view(lesson, tied_report, [](const TiedLesson& shown, const TextOptions& text, View) {
         return render_tied_text(shown, text);
     }, tied_figure, [&options](const TiedLesson& shown) { return render_tied_python(shown, options.tied.hidden_file); });

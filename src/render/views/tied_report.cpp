@@ -43,9 +43,11 @@ LessonReport tied_report(const TiedLesson& lesson) {
     report.tables = {
         {"weight", "E = tok_emb.weight = out_head.weight", &lesson.weight, {request.vocab_size, request.dim}, false},
         {"hidden", "H", &lesson.hidden, rows_shape(ids.batch, ids.seq, ids.batched, request.dim), false},
-        {"logits", "F.linear(H, E) = H @ E.T", &lesson.logits, rows_shape(ids.batch, ids.seq, ids.batched, request.vocab_size),
-         false},
+        {"logits", "F.linear(H, E) = H @ E.T", &lesson.logits.values,
+         rows_shape(ids.batch, ids.seq, ids.batched, request.vocab_size), false},
     };
+    // A chapter's logits are too many to hold: markdown summarises the rows the lesson kept.
+    if (!lesson.logits.whole()) report.tables.back().held_rows = lesson.logits.held;
     report.checks = {
         {"top", top_json(lesson)},
         {"parameters", parameters_json(lesson.here)},
