@@ -106,7 +106,9 @@ std::optional<std::string> validate_tied(const RawOptions& raw, Options& options
             return bad_value("--top", *raw.top,
                              top.value() < 1       ? "is 0"
                              : top.value() > vocab ? "is more than the vocab has ids"
-                                                   : "would keep more top entries than the limit",
+                                                   : fmt::format("would keep {} x {} = {} top entries", group_thousands(n),
+                                                                 group_thousands(top.value()),
+                                                                 group_thousands(n * top.value())),
                              allowed);
         }
         tied.top = static_cast<std::size_t>(top.value());
