@@ -130,6 +130,12 @@ ns=$((S / M))
 at_cap "multiply-adds (lookup)" 2 "$truncated" --ids "$(ids $ns)" --weights p_at.npy --max-memory 4G
 past_cap "multiply-adds (lookup)" "would take $(grouped $((ns + 1))) x 8,192 x $(grouped $((M / 8192))) = $(grouped $((S + M))) multiply-adds; the limit is $(grouped "$S")" \
   --ids "$(ids $((ns + 1)))" --weights p_at.npy
+# tied's logits H @ E.T, a block of rows of H at a time, obey the same cap (it builds no X): at
+# the cap json's printed-numbers check stops the run before E is drawn.
+nt=$((S / (16777216 * 4)))
+at_cap "multiply-adds (tied)" 2 "json, csv and tsv would print" tied --ids "$(ids $nt)" --vocab 16777216 --dim 4 --format json
+past_cap "multiply-adds (tied)" "the logits H @ E.T would take $(grouped $((nt + 1))) x 16,777,216 x 4" \
+  tied --ids "$(ids $((nt + 1)))" --vocab 16777216 --dim 4
 past_cap "bag's multiply-adds" "multiply-adds; the limit is $(grouped "$P")" bag --bags "$(ids $((n + 1)) | tr , ';')" --vocab 8192 --dim 8192
 
 # ---- printed numbers: the lookup lesson at the cap, every lesson's own count past it ----
@@ -248,9 +254,15 @@ past_cap "grad --optimizer values kept" "would keep $(grouped $((K + 65536))) va
 top=$(limit "grad --top")
 at_cap "grad --top" 0 "" grad --ids 0 --vocab "$top" --dim 2 --top "$top"
 past_cap "grad --top" "--top \"$((top + 1))\": is out of range (allowed: K from 1 to $top" grad --ids 0 --vocab 20 --dim 2 --top $((top + 1))
-expect_limit "tied --top" "V"
+expect_limit "tied --top" "min(V, 16,777,216 / n)"
 at_cap "tied --top" 0 "" tied --ids 0 --vocab 7 --dim 2 --top 7
 past_cap "tied --top" "--top \"8\": is more than the vocab has ids (allowed: K from 1 to the vocab, 7)" tied --ids 0 --vocab 7 --dim 2 --top 8
+# n x K at the formula's 16,777,216: 1,024 positions' top 16,384, the whole vocab, kept for each.
+at_cap "tied --top (n x K)" 0 "" tied --ids "$(ids 1024)" --vocab 16384 --dim 1 --top 16384
+past_cap "tied --top (n x K)" "--top \"16385\": would keep 1,024 x 16,385 = 16,778,240 top entries" \
+  tied --ids "$(ids 1024)" --vocab 16385 --dim 1 --top 16385
+# Not a refusal: past it the lesson keeps the logits' edge rows (tests/unit/tied_lesson_test.cpp).
+expect_limit "tied logits held whole" "16777216"
 expect_limit "factor --rank" "d - 1"
 at_cap "factor --rank" 0 "" factor --ids 0 --dim 8 --rank 7
 past_cap "factor --rank" "--rank \"8\": is not below --dim 8" factor --ids 0 --dim 8 --rank 8
