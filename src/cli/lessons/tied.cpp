@@ -67,6 +67,9 @@ Examples:
   embdemo tied --ids 2,3,1 --dim 5                 logits = E[ids] @ E.T
   embdemo tied --ids 464,3290 --vocab 50257 --dim 768 --top 3   GPT-2 sizes
   embdemo tied --ids 2,3 --dim 5 --hidden h.npy    your own final hidden state
+  embdemo tied --text-file story.txt --dim 768     a chapter: the n x V logits
+                                                   are made a block of rows at
+                                                   a time, never held whole
   embdemo tied --ids 2,3,1 --dim 5 --format json
 
 Exit status: 0, 2 for bad input (including an unreadable --hidden file), 1 for
