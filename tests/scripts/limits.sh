@@ -107,6 +107,11 @@ npy_header r_past.npy 1 $((M / 1024 + 1))
 at_cap "the results (n x d)" 2 "$truncated" grad --ids "$(ids 1024)" --weights r_at.npy
 past_cap "the results (n x d)" "the result (ids x dim) would be 1,024 x $(grouped $((M / 1024 + 1)))" \
   grad --ids "$(ids 1024)" --weights r_past.npy
+# tied keeps the logits' first and last 3 rows for the views (all of them up to 6): 6 x V at the
+# cap, stopped by json's printed-numbers check before E is drawn.
+at_cap "tied's kept logits rows" 2 "json, csv and tsv would print" tied --ids 0,0,0,0,0,0 --vocab $((M / 6)) --dim 4 --format json
+past_cap "tied's kept logits rows" "the logits' rows the views keep (min(ids, 6) x vocab) would be 6 x $(grouped $((M / 6 + 1)))" \
+  tied --ids 0,0,0,0,0,0,0 --vocab $((M / 6 + 1)) --dim 4
 # n has no cap of its own: the X and results cases above are its cap, with a batch too.
 expect_limit "ids (n)" "67,108,864 / max(V, d)"
 past_cap "a B x T batch's X" "X (ids x vocab) would be 1,024 x $(grouped $((M / 1024 + 1)))" \
@@ -132,10 +137,10 @@ past_cap "multiply-adds (lookup)" "would take $(grouped $((ns + 1))) x 8,192 x $
   --ids "$(ids $((ns + 1)))" --weights p_at.npy
 # tied's logits H @ E.T, a block of rows of H at a time, obey the same cap (it builds no X): at
 # the cap json's printed-numbers check stops the run before E is drawn.
-nt=$((S / (16777216 * 4)))
-at_cap "multiply-adds (tied)" 2 "json, csv and tsv would print" tied --ids "$(ids $nt)" --vocab 16777216 --dim 4 --format json
-past_cap "multiply-adds (tied)" "the logits H @ E.T would take $(grouped $((nt + 1))) x 16,777,216 x 4" \
-  tied --ids "$(ids $((nt + 1)))" --vocab 16777216 --dim 4
+nt=$((S / (8388608 * 8)))
+at_cap "multiply-adds (tied)" 2 "json, csv and tsv would print" tied --ids "$(ids $nt)" --vocab 8388608 --dim 8 --format json
+past_cap "multiply-adds (tied)" "the logits H @ E.T would take $(grouped $((nt + 1))) x 8,388,608 x 8" \
+  tied --ids "$(ids $((nt + 1)))" --vocab 8388608 --dim 8
 past_cap "bag's multiply-adds" "multiply-adds; the limit is $(grouped "$P")" bag --bags "$(ids $((n + 1)) | tr , ';')" --vocab 8192 --dim 8192
 
 # ---- printed numbers: the lookup lesson at the cap, every lesson's own count past it ----

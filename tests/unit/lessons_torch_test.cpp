@@ -181,7 +181,8 @@ TEST_CASE("tied: linear_forward is the in-order dot product, and top-K orders ti
     request.top = 2;
     request.hidden_given = true;
     const TiedLesson lesson = run_tied_lesson(request, h);
-    REQUIRE(lesson.top.at(0).size() == 2);
+    REQUIRE(lesson.top.size() == 1);
+    REQUIRE(lesson.top[0].size() == 2);
     CHECK(lesson.top[0][0].id != lesson.top[0][1].id);
 }
 

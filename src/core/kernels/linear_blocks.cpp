@@ -45,7 +45,8 @@ std::size_t linear_block_rows(std::size_t cols, std::size_t block_values) {
 void linear_by_blocks(const Matrix& x, const Matrix& w, const LinearBlockSettings& settings, const LinearBlockSink& sink) {
     const std::size_t n = x.rows;
     if (n == 0) return;
-    const std::vector<RowBlock> blocks = cut_rows(n, linear_block_rows(w.rows, settings.block_values));
+    const std::size_t per_block = linear_block_rows(w.rows, settings.block_values);
+    const std::vector<RowBlock> blocks = cut_rows(n, per_block);
     if (blocks.size() == 1) {
         sink(0, torch_linear(x, w));
         if (settings.progress) settings.progress(n, n);
@@ -71,7 +72,11 @@ void linear_by_blocks(const Matrix& x, const Matrix& w, const LinearBlockSetting
             next = blocks.size();
         }
     };
-    const unsigned threads = std::max(1u, std::min<unsigned>(settings.threads, static_cast<unsigned>(blocks.size())));
+    // Rows longer than half a block still go two to a block: then one block at a time, so that
+    // the values held stay within a block of two rows.
+    const bool long_rows = per_block * w.rows > settings.block_values;
+    const unsigned threads =
+        long_rows ? 1u : std::max(1u, std::min<unsigned>(settings.threads, static_cast<unsigned>(blocks.size())));
     std::vector<std::thread> helpers;
     for (unsigned t = 1; t < threads; ++t) helpers.emplace_back(work);
     work();

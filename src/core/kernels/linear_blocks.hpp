@@ -19,7 +19,8 @@ struct LinearBlockSettings {
     // Result values held per block (and per thread). A product whose whole result fits is one
     // BLAS call, the very call F.linear makes; a larger one is cut into blocks of rows, never of
     // one row unless n is 1 (ATen normalises a one-row operand's leading dimensions, and a BLAS
-    // may take another path for it), so a block of a long row holds two rows.
+    // may take another path for it), so a block of a long row holds two rows (three when a lone
+    // last row joins it), and such blocks are made one at a time whatever `threads` says.
     std::size_t block_values = std::size_t{1} << 22;
     unsigned threads = 1;  // blocks are shared between this many threads; the bits do not change
     ProductProgress progress;

@@ -27,25 +27,24 @@ bool ranks_above(float x, std::uint64_t a, float y, std::uint64_t b) {
 
 bool entry_ranks_above(const TopLogit& a, const TopLogit& b) { return ranks_above(a.logit, a.id, b.logit, b.id); }
 
-// The K highest-ranked logits of a row, highest first. ranks_above is a strict total order, so
-// the K are the same whatever the method: a heap of the best K so far, the weakest on top, that
-// a logit enters only by ranking above it (one comparison for most of a long row).
-std::vector<TopLogit> top_of_row(const float* row, std::size_t cols, std::size_t k) {
-    std::vector<TopLogit> best;
-    best.reserve(k);
+// The K highest-ranked logits of a row into best[0..k), highest first. ranks_above is a strict
+// total order, so the K are the same whatever the method: a heap of the best K so far, the
+// weakest on top, that a logit enters only by ranking above it (one comparison for most of a
+// long row).
+void top_of_row(const float* row, std::size_t cols, std::size_t k, TopLogit* best) {
+    std::size_t filled = 0;
     for (std::size_t j = 0; j < cols; ++j) {
         const TopLogit entry{j, row[j]};
-        if (best.size() < k) {
-            best.push_back(entry);
-            std::push_heap(best.begin(), best.end(), entry_ranks_above);
-        } else if (entry_ranks_above(entry, best.front())) {
-            std::pop_heap(best.begin(), best.end(), entry_ranks_above);
-            best.back() = entry;
-            std::push_heap(best.begin(), best.end(), entry_ranks_above);
+        if (filled < k) {
+            best[filled++] = entry;
+            std::push_heap(best, best + filled, entry_ranks_above);
+        } else if (entry_ranks_above(entry, best[0])) {
+            std::pop_heap(best, best + k, entry_ranks_above);
+            best[k - 1] = entry;
+            std::push_heap(best, best + k, entry_ranks_above);
         }
     }
-    std::sort_heap(best.begin(), best.end(), entry_ranks_above);
-    return best;
+    std::sort_heap(best, best + filled, entry_ranks_above);
 }
 
 // How many logits of the row rank above the one of `id`, in top_of_row's order.
@@ -111,7 +110,8 @@ TiedLesson run_tied_lesson(const TiedRequest& request, Matrix hidden, const Line
     logits.rows = n;
     logits.held = held_logit_rows(n, v);
     logits.values = Matrix(logits.held.size(), v);
-    lesson.top.resize(n);
+    lesson.top.k = request.top;
+    lesson.top.entries.resize(n * request.top);
     lesson.row_bit_sums.resize(n);
     if (!request.hidden_given) lesson.own_rank.resize(n);
     // out_head = nn.Linear(d, V, bias=False) with out_head.weight = E: logits = H @ E.T, each
@@ -120,7 +120,7 @@ TiedLesson run_tied_lesson(const TiedRequest& request, Matrix hidden, const Line
         for (std::size_t r = 0; r < rows.rows; ++r) {
             const std::size_t i = first + r;
             const float* row = rows.row(r);
-            lesson.top[i] = top_of_row(row, v, request.top);
+            top_of_row(row, v, request.top, lesson.top.entries.data() + i * request.top);
             lesson.row_bit_sums[i] = row_bit_sum(row, v);
             if (!request.hidden_given) lesson.own_rank[i] = rank_of(row, v, ids[i]);
             const std::size_t kept = logits.index_of(i);

@@ -39,6 +39,29 @@ struct TopLogit {
     float logit = 0.0f;
 };
 
+// One row's top K, highest first: a view into a TopTable.
+struct TopRow {
+    const TopLogit* first = nullptr;
+    std::size_t count = 0;
+
+    const TopLogit* begin() const { return first; }
+    const TopLogit* end() const { return first + count; }
+    std::size_t size() const { return count; }
+    bool empty() const { return count == 0; }
+    const TopLogit& front() const { return first[0]; }
+    const TopLogit& operator[](std::size_t r) const { return first[r]; }
+};
+
+// Every row's top K in one n x K buffer: a row of its own per position would cost a heap block
+// each, more than the entries themselves for a long text and a small K.
+struct TopTable {
+    std::size_t k = 0;
+    std::vector<TopLogit> entries;  // n x K, row-major
+
+    std::size_t size() const { return k == 0 ? 0 : entries.size() / k; }
+    TopRow operator[](std::size_t row) const { return {entries.data() + row * k, k}; }
+};
+
 // Parameter counts of a model with untied and tied input/output tables.
 struct ParameterCounts {
     std::uint64_t untied = 0;
@@ -77,7 +100,7 @@ struct TiedLesson {
     Matrix weight;       // E, V x d: tok_emb.weight and out_head.weight at once
     Matrix hidden;       // H, n x d: E[ids] by default
     HeldLogits logits;   // H @ E.T = F.linear(H, E), n x V, whole or its edge rows
-    std::vector<std::vector<TopLogit>> top;  // per row of H, the K largest logits
+    TopTable top;                            // per row of H, the K largest logits
     std::vector<std::size_t> own_rank;       // with H = E[ids]: the rank of ids[i] in row i (0 = top)
     // Per row i, the sum over j of bits(logits[i][j]) * (j + 1), in int64 with wrap-around as
     // torch's int64 arithmetic has it: a fingerprint of a row's bits that the python export

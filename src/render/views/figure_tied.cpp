@@ -15,14 +15,14 @@
 namespace embdemo {
 namespace {
 
-bool in_top(const std::vector<TopLogit>& top, std::size_t id) {
+bool in_top(const TopRow& top, std::size_t id) {
     return std::any_of(top.begin(), top.end(), [id](const TopLogit& t) { return t.id == id; });
 }
 
 // "top 2: 3 (1.52), 0 (0.98)", each logit as the logits are spelled.
-std::string top_note(const std::vector<TopLogit>& top, const NumberFormat& format) {
+std::string top_note(const TopRow& top, const NumberFormat& format) {
     std::string text = fmt::format("top {}:", top.size());
-    for (const TopLogit& t : top) text += fmt::format("{} {} ({})", &t == top.data() ? "" : ",", t.id, format_plain(t.logit, format));
+    for (const TopLogit& t : top) text += fmt::format("{} {} ({})", &t == top.begin() ? "" : ",", t.id, format_plain(t.logit, format));
     return text;
 }
 

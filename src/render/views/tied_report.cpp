@@ -10,9 +10,9 @@ namespace {
 // [[{"id": 2, "logit": 3.01}, ...], ...]: one list per row of H, flat over a batch's rows.
 std::string top_json(const TiedLesson& lesson) {
     std::vector<std::string> rows;
-    for (const std::vector<TopLogit>& row : lesson.top) {
+    for (std::size_t i = 0; i < lesson.top.size(); ++i) {
         std::vector<std::string> entries;
-        for (const TopLogit& entry : row) {
+        for (const TopLogit& entry : lesson.top[i]) {
             entries.push_back(fmt::format("{{\"id\": {}, \"logit\": {}}}", entry.id, json_number(entry.logit)));
         }
         rows.push_back(fmt::format("[{}]", fmt::join(entries, ", ")));

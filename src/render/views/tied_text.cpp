@@ -124,6 +124,10 @@ std::string explanations(const TiedLesson& lesson) {
 
 }  // namespace
 
+// The lesson keeps the logits' first and last k_logit_edge_rows rows for the summary PyTorch
+// prints, which keeps k_edge_items rows at each edge.
+static_assert(k_logit_edge_rows == k_edge_items, "the kept rows are the rows a summary shows");
+
 float ShownLogits::at(std::size_t row, std::size_t col) const {
     const auto at = std::find(rows.begin(), rows.end(), row);
     return values.at(in_values[static_cast<std::size_t>(at - rows.begin())], col);
