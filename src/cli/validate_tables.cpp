@@ -87,6 +87,15 @@ std::optional<std::string> validate_tied(const RawOptions& raw, Options& options
     const std::uint64_t vocab = options.request.vocab_size;
     const std::uint64_t n = options.request.ids.size();
     const std::uint64_t d = options.request.dim;
+    // Past k_max_held_logits the lesson keeps the rows the views print, the first and last
+    // k_logit_edge_rows (all of them when there are no more): never more logits than that cap.
+    const std::uint64_t kept_rows = std::min<std::uint64_t>(n, 2 * k_logit_edge_rows);
+    if (kept_rows * vocab > k_max_held_logits) {
+        return fmt::format("{}: the logits' rows the views keep (min(ids, {}) x vocab) would be {} x {} = {} values; "
+                           "the lesson holds at most {} logits (use a smaller vocab)",
+                           options.size_options, 2 * k_logit_edge_rows, kept_rows, group_thousands(vocab),
+                           group_thousands(kept_rows * vocab), group_thousands(k_max_held_logits));
+    }
     // The lesson keeps every position's top K: n x K entries, capped like a matrix.
     const std::uint64_t most_top = std::min<std::uint64_t>(vocab, k_max_top_entries / std::max<std::uint64_t>(1, n));
     if (most_top == 0) {

@@ -1,6 +1,5 @@
 #include "core/limits.hpp"
 
-#include <algorithm>
 #include <cstdio>
 
 namespace embdemo {
@@ -59,14 +58,6 @@ std::optional<std::string> check_demo_sizes(std::uint64_t id_count, std::uint64_
     if (!in_blocks) {
         const std::string matrix = bags ? "the multi-hot matrix M" : "the one-hot matrix X";
         if (auto problem = check_matrix(matrix + " (" + rows + " x vocab)", id_count, vocab_size)) return problem;
-    }
-    if (logits) {
-        // The first and last 3 rows of the logits that the summarised views print are a matrix
-        // the lesson keeps (core/lessons/tied_lesson.hpp); all of them when there are 6 or fewer.
-        if (auto problem = check_matrix("the logits' rows the views keep (min(ids, 6) x vocab)",
-                                        std::min<std::uint64_t>(id_count, 6), vocab_size)) {
-            return problem;
-        }
     }
     if (held != OneHotHeld::in_blocks_budgeted) {
         if (auto problem = check_matrix("the result (" + rows + " x dim)", id_count, dim)) return problem;

@@ -107,11 +107,6 @@ npy_header r_past.npy 1 $((M / 1024 + 1))
 at_cap "the results (n x d)" 2 "$truncated" grad --ids "$(ids 1024)" --weights r_at.npy
 past_cap "the results (n x d)" "the result (ids x dim) would be 1,024 x $(grouped $((M / 1024 + 1)))" \
   grad --ids "$(ids 1024)" --weights r_past.npy
-# tied keeps the logits' first and last 3 rows for the views (all of them up to 6): 6 x V at the
-# cap, stopped by json's printed-numbers check before E is drawn.
-at_cap "tied's kept logits rows" 2 "json, csv and tsv would print" tied --ids 0,0,0,0,0,0 --vocab $((M / 6)) --dim 4 --format json
-past_cap "tied's kept logits rows" "the logits' rows the views keep (min(ids, 6) x vocab) would be 6 x $(grouped $((M / 6 + 1)))" \
-  tied --ids 0,0,0,0,0,0,0 --vocab $((M / 6 + 1)) --dim 4
 # n has no cap of its own: the X and results cases above are its cap, with a batch too.
 expect_limit "ids (n)" "67,108,864 / max(V, d)"
 past_cap "a B x T batch's X" "X (ids x vocab) would be 1,024 x $(grouped $((M / 1024 + 1)))" \
@@ -137,10 +132,10 @@ past_cap "multiply-adds (lookup)" "would take $(grouped $((ns + 1))) x 8,192 x $
   --ids "$(ids $((ns + 1)))" --weights p_at.npy
 # tied's logits H @ E.T, a block of rows of H at a time, obey the same cap (it builds no X): at
 # the cap json's printed-numbers check stops the run before E is drawn.
-nt=$((S / (8388608 * 8)))
-at_cap "multiply-adds (tied)" 2 "json, csv and tsv would print" tied --ids "$(ids $nt)" --vocab 8388608 --dim 8 --format json
-past_cap "multiply-adds (tied)" "the logits H @ E.T would take $(grouped $((nt + 1))) x 8,388,608 x 8" \
-  tied --ids "$(ids $((nt + 1)))" --vocab 8388608 --dim 8
+nt=$((S / (2097152 * 32)))
+at_cap "multiply-adds (tied)" 2 "json, csv and tsv would print" tied --ids "$(ids $nt)" --vocab 2097152 --dim 32 --format json
+past_cap "multiply-adds (tied)" "the logits H @ E.T would take $(grouped $((nt + 1))) x 2,097,152 x 32" \
+  tied --ids "$(ids $((nt + 1)))" --vocab 2097152 --dim 32
 past_cap "bag's multiply-adds" "multiply-adds; the limit is $(grouped "$P")" bag --bags "$(ids $((n + 1)) | tr , ';')" --vocab 8192 --dim 8192
 
 # ---- printed numbers: the lookup lesson at the cap, every lesson's own count past it ----
@@ -266,8 +261,12 @@ past_cap "tied --top" "--top \"8\": is more than the vocab has ids (allowed: K f
 at_cap "tied --top (n x K)" 0 "" tied --ids "$(ids 1024)" --vocab 16384 --dim 1 --top 16384
 past_cap "tied --top (n x K)" "--top \"16385\": would keep 1,024 x 16,385 = 16,778,240 top entries" \
   tied --ids "$(ids 1024)" --vocab 16385 --dim 1 --top 16385
-# Not a refusal: past it the lesson keeps the logits' edge rows (tests/unit/tied_lesson_test.cpp).
-expect_limit "tied logits held whole" "16777216"
+# Past it the lesson keeps the logits' edge rows (tests/unit/tied_lesson_test.cpp), which obey
+# it too: 6 rows of V at the cap, stopped by json's printed-numbers check before E is drawn.
+H=$(limit "tied logits held whole")
+at_cap "tied's kept logits rows" 2 "json, csv and tsv would print" tied --ids 0,0,0,0,0,0 --vocab $((H / 6)) --dim 1 --format json
+past_cap "tied's kept logits rows" "the logits' rows the views keep (min(ids, 6) x vocab) would be 6 x $(grouped $((H / 6 + 1)))" \
+  tied --ids 0,0,0,0,0,0,0 --vocab $((H / 6 + 1)) --dim 1
 expect_limit "factor --rank" "d - 1"
 at_cap "factor --rank" 0 "" factor --ids 0 --dim 8 --rank 7
 past_cap "factor --rank" "--rank \"8\": is not below --dim 8" factor --ids 0 --dim 8 --rank 8

@@ -72,7 +72,7 @@ Figure tied_figure(const TiedLesson& lesson, int precision) {
     for (const std::size_t i : logit_rows) {
         if (i != k_gap) label = std::max(label, fmt::format("{}  id {}", flat_position_label(ids, i), ids.values[i]).size());
     }
-    const Screen logit_screen = choose_screen({{&shown.values, shown.in_values}}, shown.values.cols, precision,
+    const Screen logit_screen = choose_screen({{shown.values, shown.in_values}}, shown.values->cols, precision,
                                               block_cells_budget(label, 0), best);
     // E's rows shown as E.T's columns: the logits' columns.
     const Screen screen = choose_screen({{&e, logit_screen.cols, 0}, {&lesson.hidden, h_rows, 1}}, e.cols, precision,
@@ -87,14 +87,14 @@ Figure tied_figure(const TiedLesson& lesson, int precision) {
         [](std::size_t, FigureRow&) {});
     et.name = "E.T = out_head.weight.T";
     et.shape = shape_text(e.cols, e.rows);
-    const NumberFormat& logit_format = logit_screen.format_of(shown.values);
+    const NumberFormat& logit_format = logit_screen.format_of(*shown.values);
     FigureMatrix logits = value_matrix(
         logit_rows, logit_screen.cols, [&](std::size_t i, std::size_t k) { return shown.at(i, k); }, logit_format,
         [&](std::size_t i, FigureRow& row) {
             per_id_row(ids, keys)(i, row);
             row.note = top_note(lesson.top[i], logit_format);
         });
-    logits.shape = shape_text(lesson.logits.rows, shown.values.cols);
+    logits.shape = shape_text(lesson.logits.rows, shown.values->cols);
     for (std::size_t r = 0; r < logit_rows.size(); ++r) {
         if (logit_rows[r] == k_gap) continue;
         for (std::size_t c = 0; c < logit_screen.cols.size(); ++c) {

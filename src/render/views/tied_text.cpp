@@ -130,23 +130,18 @@ static_assert(k_logit_edge_rows == k_edge_items, "the kept rows are the rows a s
 
 float ShownLogits::at(std::size_t row, std::size_t col) const {
     const auto at = std::find(rows.begin(), rows.end(), row);
-    return values.at(in_values[static_cast<std::size_t>(at - rows.begin())], col);
+    return values->at(in_values[static_cast<std::size_t>(at - rows.begin())], col);
 }
 
 ShownLogits shown_logits(const TiedLesson& lesson) {
     const HeldLogits& held = lesson.logits;
     ShownLogits shown;
     shown.rows = shown_rows(held.rows, held.values.cols);
-    std::vector<std::size_t> kept;
+    shown.values = &held.values;
     for (const std::size_t i : shown.rows) {
-        shown.in_values.push_back(i == k_gap ? k_gap : kept.size());
-        if (i != k_gap) kept.push_back(i);
-    }
-    shown.values = Matrix(kept.size(), held.values.cols);
-    for (std::size_t r = 0; r < kept.size(); ++r) {
-        const std::size_t source = held.index_of(kept[r]);
-        if (source == held.held.size()) throw std::logic_error("tied: a shown row of the logits was not kept");
-        std::copy(held.values.row(source), held.values.row(source) + held.values.cols, shown.values.values.begin() + r * held.values.cols);
+        const std::size_t kept = i == k_gap ? k_gap : held.index_of(i);
+        if (kept == held.held.size()) throw std::logic_error("tied: a shown row of the logits was not kept");
+        shown.in_values.push_back(kept);
     }
     return shown;
 }
@@ -190,7 +185,7 @@ std::string render_tied_text(const TiedLesson& lesson, const TextOptions& option
     const Screen screen = choose_screen({{&e, shown_rows(e.rows, e.cols, {used_set.begin(), used_set.end()}), 0},
                                          {&lesson.hidden, shown_h, 1}},
                                         e.cols, options.precision, block_cells_budget(label_width, 0));
-    const Screen logit_screen = choose_screen({{&logits.values, logits.in_values}}, logits.values.cols, options.precision,
+    const Screen logit_screen = choose_screen({{logits.values, logits.in_values}}, logits.values->cols, options.precision,
                                               block_cells_budget(widest_label(logit_rows), 0));
 
     std::string out = header(lesson) + '\n';
@@ -202,8 +197,8 @@ std::string render_tied_text(const TiedLesson& lesson, const TextOptions& option
                        group_thousands(lesson.hidden.rows), group_thousands(lesson.hidden.cols)), "", "  ");
     out += render_block(lesson.hidden, h_rows, widest_label(h_rows), screen, options.palette);
     out += '\n' + wrap_words(fmt::format("logits = H @ E.T = F.linear(H, E)   {} x {}   column k is token id k",
-                       group_thousands(lesson.logits.rows), group_thousands(logits.values.cols)), "", "  ");
-    out += render_block(logits.values, logit_rows, widest_label(logit_rows), logit_screen, options.palette);
+                       group_thousands(lesson.logits.rows), group_thousands(logits.values->cols)), "", "  ");
+    out += render_block(*logits.values, logit_rows, widest_label(logit_rows), logit_screen, options.palette);
     out += '\n' + wrap_words((lesson.request.top == 1 ? std::string("Top token id per position (logit in parentheses)")
                                                   : fmt::format("Top {} token ids per position (logit in parentheses)", lesson.request.top)), "", "  ");
     out += top_lines(lesson, logits.rows, logit_screen.format);

@@ -14,11 +14,11 @@
 namespace embdemo {
 
 // The rows of the n x V logits a summarised view shows (PyTorch's summary, k_gap between runs),
-// as a matrix of those rows alone: the lesson keeps no more of a chapter's logits.
+// and where each sits in the rows the lesson kept (all, or a chapter's first and last few).
 struct ShownLogits {
     std::vector<std::size_t> rows;       // logits rows, k_gap allowed
     std::vector<std::size_t> in_values;  // the same rows as rows of `values` (k_gap kept)
-    Matrix values;                       // one row per shown row, V columns
+    const Matrix* values = nullptr;      // the lesson's kept rows, V columns
 
     float at(std::size_t row, std::size_t col) const;  // logits[row][col] for a shown row
 };
