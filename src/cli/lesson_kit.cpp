@@ -86,7 +86,7 @@ int write_stdout(const std::string& text, const std::string& not_written) {
     return k_exit_failure;
 }
 
-ProductProgress terminal_progress() {
+ProductProgress terminal_progress(const char* what) {
     if (!stderr_is_terminal()) return {};
     using Clock = std::chrono::steady_clock;
     struct Shown {
@@ -95,7 +95,7 @@ ProductProgress terminal_progress() {
         bool drawn = false;
     };
     auto shown = std::make_shared<Shown>();
-    return [shown](std::size_t done, std::size_t total) {
+    return [shown, what](std::size_t done, std::size_t total) {
         const auto now = Clock::now();
         if (done == total) {
             if (shown->drawn) std::fputs("\r\033[K", stderr);
@@ -104,7 +104,7 @@ ProductProgress terminal_progress() {
         if (now - shown->start < std::chrono::seconds(1) || now - shown->last < std::chrono::milliseconds(200)) return;
         shown->last = now;
         shown->drawn = true;
-        std::fprintf(stderr, "\rone-hot product: %s of %s rows (%d%%)", group_thousands(done).c_str(),
+        std::fprintf(stderr, "\r%s: %s of %s rows (%d%%)", what, group_thousands(done).c_str(),
                      group_thousands(total).c_str(), static_cast<int>(100 * done / total));
         std::fflush(stderr);
     };

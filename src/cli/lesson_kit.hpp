@@ -24,7 +24,8 @@ TextOptions text_options(const Options& options);
 
 // "one-hot product: 1,234 of 6,237 rows (19%)" on stderr, redrawn in place, for a product that
 // runs past a second; nothing when stderr is not a terminal (a script reads only the result).
-ProductProgress terminal_progress();
+// `what` names the product ("logits H @ E.T: ...").
+ProductProgress terminal_progress(const char* what = "one-hot product");
 
 // The files a run writes besides stdout, staged and committed around writing the view.
 struct StagedFiles {

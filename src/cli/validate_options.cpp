@@ -164,13 +164,14 @@ std::optional<std::string> validate_view(const RawOptions& raw, Options& options
 }
 
 // How a lesson's run holds X (core/limits.hpp): the lessons whose products go through
-// onehot_mm make it a block of rows at a time.
+// onehot_mm make it a block of rows at a time; tied has no X, and makes its logits by blocks.
 OneHotHeld one_hot_held(Lesson lesson) {
     switch (lesson) {
         case Lesson::lookup: return OneHotHeld::in_blocks_budgeted;
         case Lesson::grad:  // one_hot(ids).T @ G and G @ E.T (core/lessons/grad_lesson.hpp)
         case Lesson::positions:
         case Lesson::factor: return OneHotHeld::in_blocks;
+        case Lesson::tied: return OneHotHeld::none_logits_in_blocks;
         default: return OneHotHeld::whole;
     }
 }

@@ -15,6 +15,7 @@
 #include "core/escape.hpp"
 #include "core/gpt2/gpt2_tokenizer.hpp"
 #include "core/ids.hpp"
+#include "core/lessons/tied_lesson.hpp"
 #include "core/limits.hpp"
 
 namespace embdemo::option_checks {
@@ -86,14 +87,38 @@ std::optional<std::string> validate_tied(const RawOptions& raw, Options& options
     const std::uint64_t vocab = options.request.vocab_size;
     const std::uint64_t n = options.request.ids.size();
     const std::uint64_t d = options.request.dim;
+    // Past k_max_held_logits the lesson keeps the rows the views print, the first and last
+    // k_logit_edge_rows (all of them when there are no more): never more logits than that cap.
+    const std::uint64_t kept_rows = std::min<std::uint64_t>(n, 2 * k_logit_edge_rows);
+    if (kept_rows * vocab > k_max_held_logits) {
+        return fmt::format("{}: the logits' rows the views keep (min(ids, {}) x vocab) would be {} x {} = {} values; "
+                           "the lesson holds at most {} logits (use a smaller vocab)",
+                           options.size_options, 2 * k_logit_edge_rows, kept_rows, group_thousands(vocab),
+                           group_thousands(kept_rows * vocab), group_thousands(k_max_held_logits));
+    }
+    // The lesson keeps every position's top K: n x K entries, capped like a matrix.
+    const std::uint64_t most_top = std::min<std::uint64_t>(vocab, k_max_top_entries / std::max<std::uint64_t>(1, n));
+    if (most_top == 0) {
+        return fmt::format("{}: the top-K table (ids x K) would be {} x 1 entries; the limit is {} (use fewer ids)",
+                           options.size_options, group_thousands(n), group_thousands(k_max_top_entries));
+    }
     TiedOptions& tied = options.tied;
-    tied.top = static_cast<std::size_t>(std::min<std::uint64_t>(5, vocab));
+    tied.top = static_cast<std::size_t>(std::min<std::uint64_t>(5, most_top));
     if (raw.top) {
-        const std::string allowed = fmt::format("K from 1 to the vocab, {}", vocab);
+        const std::string allowed =
+            most_top == vocab ? fmt::format("K from 1 to the vocab, {}", vocab)
+                              : fmt::format("K from 1 to {}: the top K of {} positions are kept, at most {} entries",
+                                            group_thousands(most_top), group_thousands(n), group_thousands(k_max_top_entries));
         const auto top = parse_decimal(*raw.top);
         if (!top) return bad_value("--top", *raw.top, top.error(), allowed);
-        if (top.value() < 1 || top.value() > vocab) {
-            return bad_value("--top", *raw.top, top.value() < 1 ? "is 0" : "is more than the vocab has ids", allowed);
+        if (top.value() < 1 || top.value() > most_top) {
+            return bad_value("--top", *raw.top,
+                             top.value() < 1       ? "is 0"
+                             : top.value() > vocab ? "is more than the vocab has ids"
+                                                   : fmt::format("would keep {} x {} = {} top entries", group_thousands(n),
+                                                                 group_thousands(top.value()),
+                                                                 group_thousands(n * top.value())),
+                             allowed);
         }
         tied.top = static_cast<std::size_t>(top.value());
     }
@@ -103,10 +128,19 @@ std::optional<std::string> validate_tied(const RawOptions& raw, Options& options
     }
     if (!prints_every_value(options.format)) return std::nullopt;
     // The script draws E itself; past 2^20 logits it embeds one checksum per row, not each logit.
-    const bool script = options.format == OutputFormat::python;
-    return check_printed("tied", options.format,
-                         script ? 2 * n * d + std::min<std::uint64_t>(n * vocab, std::uint64_t{1} << 20)
-                                : vocab * d + n * d + n * vocab);
+    if (options.format == OutputFormat::python) {
+        return check_printed("tied", options.format, 2 * n * d + std::min<std::uint64_t>(n * vocab, std::uint64_t{1} << 20));
+    }
+    const std::uint64_t tables = vocab * d + n * d;
+    if (tables <= k_max_printed_values && tables + n * vocab > k_max_printed_values) {
+        // The logits alone are too many: a chapter's are n x V (a gigabyte), never held whole.
+        return fmt::format("embdemo tied: json, csv and tsv would print {} numbers, {} x {} of them logits (allowed: "
+                           "at most {}; use the text, markdown, svg or html view, which summarise the logits and "
+                           "list every position's top K, or --format python, which checks every logit by a sum a row)",
+                           group_thousands(tables + n * vocab), group_thousands(n), group_thousands(vocab),
+                           group_thousands(k_max_printed_values));
+    }
+    return check_printed("tied", options.format, tables + n * vocab);
 }
 
 std::optional<std::string> validate_factor(const RawOptions& raw, Options& options) {

@@ -53,7 +53,8 @@ std::optional<std::string> check_demo_sizes(std::uint64_t id_count, std::uint64_
     if (auto problem = check_matrix("the embedding matrix E (vocab x dim)", vocab_size, dim)) {
         return problem;
     }
-    const bool in_blocks = held == OneHotHeld::in_blocks || held == OneHotHeld::in_blocks_budgeted;
+    const bool logits = held == OneHotHeld::none_logits_in_blocks;
+    const bool in_blocks = held == OneHotHeld::in_blocks || held == OneHotHeld::in_blocks_budgeted || logits;
     if (!in_blocks) {
         const std::string matrix = bags ? "the multi-hot matrix M" : "the one-hot matrix X";
         if (auto problem = check_matrix(matrix + " (" + rows + " x vocab)", id_count, vocab_size)) return problem;
@@ -65,7 +66,7 @@ std::optional<std::string> check_demo_sizes(std::uint64_t id_count, std::uint64_
     const auto terms = rows_by_vocab ? checked_multiply(*rows_by_vocab, dim) : std::nullopt;
     const std::uint64_t cap = in_blocks ? k_max_product_terms : k_max_held_product_terms;
     if (!terms || *terms > cap) {
-        return std::string(bags ? "the multi-hot product" : "the one-hot product") + " would take " +
+        return std::string(bags ? "the multi-hot product" : logits ? "the logits H @ E.T" : "the one-hot product") + " would take " +
                group_thousands(id_count) + " x " + group_thousands(vocab_size) + " x " + group_thousands(dim) +
                (terms ? " = " + group_thousands(*terms) : std::string(" (more than 2^64)")) +
                " multiply-adds; the limit is " + group_thousands(cap) + " (use fewer " + rows +

@@ -34,6 +34,9 @@ enum class OneHotHeld {
     in_blocks_budgeted,  // the lookup lesson: blocks of X, and its results are budgeted by
                          // --max-memory (run_memory.cpp) instead of capped here
     multihot,   // EmbeddingBag's M (B x V), summed by the in-order loop too
+    none_logits_in_blocks,  // the tied lesson: no X at all; its logits H @ E.T (n x V, the
+                            // product's shape) are made a block of rows of H at a time
+                            // (core/kernels/linear_blocks.hpp), and H (n x d) is under the cap
 };
 
 // nullopt when a demo with these sizes fits the caps; otherwise a message that names the

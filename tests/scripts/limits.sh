@@ -95,33 +95,26 @@ npy_header e_past.npy $((M / 64 + 1)) 64
 at_cap "E (V x d)" 2 "$truncated" --ids 0 --weights e_at.npy
 past_cap "E (V x d)" "E (vocab x dim) would be $(grouped $((M / 64 + 1))) x 64 = $(grouped $((M + 64))) values (256.0 MiB); the limit is $(grouped "$M") values" \
   --ids 0 --weights e_past.npy
-# X: tied holds it whole (drawn by the seed: it takes no --weights); the lookup lesson, grad,
-# positions and factor make X a block at a time, and the lookup budgets its results by
-# --max-memory (below).
-at_cap "X (n x V)" 0 "" tied --ids "$(ids 1024)" --vocab $((M / 1024)) --dim 1
-past_cap "X (n x V)" "X (ids x vocab) would be 1,024 x $(grouped $((M / 1024 + 1))) = $(grouped $((M + 1024))) values" \
-  tied --ids "$(ids 1024)" --vocab $((M / 1024 + 1)) --dim 1
+# X: no lesson holds it whole any more (lookup, positions and factor make it a block of rows at
+# a time, grad a block of columns, tied builds none); bag's multi-hot M is checked below.
 npy_header r_at.npy 1 $((M / 1024))
 npy_header r_past.npy 1 $((M / 1024 + 1))
 at_cap "the results (n x d)" 2 "$truncated" grad --ids "$(ids 1024)" --weights r_at.npy
 past_cap "the results (n x d)" "the result (ids x dim) would be 1,024 x $(grouped $((M / 1024 + 1)))" \
   grad --ids "$(ids 1024)" --weights r_past.npy
-# n has no cap of its own: the X and results cases above are its cap, with a batch too.
-expect_limit "ids (n)" "67,108,864 / max(V, d)"
-past_cap "a B x T batch's X" "X (ids x vocab) would be 1,024 x $(grouped $((M / 1024 + 1)))" \
-  tied --ids "$(ids 512);$(ids 512)" --vocab $((M / 1024 + 1)) --dim 1
+# n has no cap of its own: the results case above is its cap, with a batch too (B x T = n).
+expect_limit "ids (n)" "67,108,864 / d"
+past_cap "a B x T batch's results" "the result (ids x dim) would be 1,024 x $(grouped $((M / 1024 + 1)))" \
+  grad --ids "$(ids 512);$(ids 512)" --weights r_past.npy
 past_cap "E, seeded" "the limit is $(grouped "$M") values" --ids 0 --vocab $((M / 64 + 1)) --dim 64
 past_cap "bag's M (B x V)" "the limit is $(grouped "$M") values" bag --bags "0;0" --vocab $((M / 2 + 1)) --dim 1
 # positions' one_hot(arange(T), C) is made a block of rows at a time, so its T x C is not a
 # matrix of its own: P (C x d) is, and --context is refused past it (the table's "positions --context").
 
 # ---- multiply-adds: n x V x d with every matrix within its cap ----
-P=$(limit "multiply-adds of a held one-hot product")
+P=$(limit "multiply-adds of the multi-hot product")
 n=$((P / M))  # 32: V x d at the matrix cap, n of them
 npy_header p_at.npy 8192 $((M / 8192))
-at_cap "multiply-adds" 0 "" tied --ids "$(ids $n)" --vocab 8192 --dim $((M / 8192))
-past_cap "multiply-adds" "would take $((n + 1)) x 8,192 x $(grouped $((M / 8192))) = $(grouped $((P + M))) multiply-adds; the limit is $(grouped "$P")" \
-  tied --ids "$(ids $((n + 1)))" --vocab 8192 --dim $((M / 8192))
 # The lookup lesson's product, a block of X at a time: n x V x d at its own cap (E at the matrix
 # cap), accepted up to the data a header-only file lacks, and refused one id past it.
 S=$(limit "multiply-adds of the lookup's one-hot product")
@@ -136,6 +129,12 @@ ng=$((S / M))  # 16,384: E (32,768 x 2,048) at the matrix cap, n of them
 at_cap "multiply-adds (grad)" 2 "$truncated" grad --ids "$(ids $ng)" --weights g_at.npy --max-memory 4G
 past_cap "multiply-adds (grad)" "would take $(grouped $((ng + 1))) x $(grouped $((M / 2048))) x 2,048 = $(grouped $((S + M))) multiply-adds; the limit is $(grouped "$S")" \
   grad --ids "$(ids $((ng + 1)))" --weights g_at.npy
+# tied's logits H @ E.T, a block of rows of H at a time, obey the same cap (it builds no X): at
+# the cap json's printed-numbers check stops the run before E is drawn.
+nt=$((S / (2097152 * 32)))
+at_cap "multiply-adds (tied)" 2 "json, csv and tsv would print" tied --ids "$(ids $nt)" --vocab 2097152 --dim 32 --format json
+past_cap "multiply-adds (tied)" "the logits H @ E.T would take $(grouped $((nt + 1))) x 2,097,152 x 32" \
+  tied --ids "$(ids $((nt + 1)))" --vocab 2097152 --dim 32
 past_cap "bag's multiply-adds" "multiply-adds; the limit is $(grouped "$P")" bag --bags "$(ids $((n + 1)) | tr , ';')" --vocab 8192 --dim 8192
 
 # ---- printed numbers: the lookup lesson at the cap, every lesson's own count past it ----
@@ -254,9 +253,19 @@ past_cap "grad --optimizer values kept" "would keep $(grouped $((K + 65536))) va
 top=$(limit "grad --top")
 at_cap "grad --top" 0 "" grad --ids 0 --vocab "$top" --dim 2 --top "$top"
 past_cap "grad --top" "--top \"$((top + 1))\": is out of range (allowed: K from 1 to $top" grad --ids 0 --vocab 20 --dim 2 --top $((top + 1))
-expect_limit "tied --top" "V"
+expect_limit "tied --top" "min(V, 16,777,216 / n)"
 at_cap "tied --top" 0 "" tied --ids 0 --vocab 7 --dim 2 --top 7
 past_cap "tied --top" "--top \"8\": is more than the vocab has ids (allowed: K from 1 to the vocab, 7)" tied --ids 0 --vocab 7 --dim 2 --top 8
+# n x K at the formula's 16,777,216: 1,024 positions' top 16,384, the whole vocab, kept for each.
+at_cap "tied --top (n x K)" 0 "" tied --ids "$(ids 1024)" --vocab 16384 --dim 1 --top 16384
+past_cap "tied --top (n x K)" "--top \"16385\": would keep 1,024 x 16,385 = 16,778,240 top entries" \
+  tied --ids "$(ids 1024)" --vocab 16385 --dim 1 --top 16385
+# Past it the lesson keeps the logits' edge rows (tests/unit/tied_lesson_test.cpp), which obey
+# it too: 6 rows of V at the cap, stopped by json's printed-numbers check before E is drawn.
+H=$(limit "tied logits held whole")
+at_cap "tied's kept logits rows" 2 "json, csv and tsv would print" tied --ids 0,0,0,0,0,0 --vocab $((H / 6)) --dim 1 --format json
+past_cap "tied's kept logits rows" "the logits' rows the views keep (min(ids, 6) x vocab) would be 6 x $(grouped $((H / 6 + 1)))" \
+  tied --ids 0,0,0,0,0,0,0 --vocab $((H / 6 + 1)) --dim 1
 expect_limit "factor --rank" "d - 1"
 at_cap "factor --rank" 0 "" factor --ids 0 --dim 8 --rank 7
 past_cap "factor --rank" "--rank \"8\": is not below --dim 8" factor --ids 0 --dim 8 --rank 8

@@ -394,6 +394,59 @@ class Cases:
                    f"top[{t}] logits differ from torch.topk")
         return " ".join(cli)
 
+    def tied_blocks(self):
+        """Logits past one block (4,194,304 values), which embdemo makes a block of rows of H at a
+        time, on one or two threads: still F.linear's bits, H with special values (NaN payloads,
+        inf, -0.0) from a --hidden file in half the cases; each row's top K in torch.sort's
+        stable order."""
+        rng = self.rng
+        vocab, dim = rng.randint(700, 3000), rng.randint(1, 8)
+        n = 4194304 // vocab + rng.randint(2, 300)
+        ids = [rng.randrange(vocab) for _ in range(n)]
+        seed = random_seed(rng)
+        top = rng.randint(1, 5)
+        cli = seeded_cli("tied", "--ids", ids_arg(ids), vocab, dim, seed) + ["--top", str(top)]
+        torch.manual_seed(seed)
+        emb = torch.nn.Embedding(vocab, dim)
+        if rng.random() < 0.5:
+            array = special_weights(rng, n, dim)
+            cli += ["--hidden", self.save(array)]
+            h = torch.from_numpy(array.copy())
+        else:
+            h = emb(torch.tensor(ids)).detach()
+        threads = str(rng.randint(1, 2))
+        status, report = self.runner.run(cli, env={"EMBDEMO_THREADS": threads})
+        logits = F.linear(h, emb.weight.detach())
+        expect(status == 0, f"exit {status}")
+        expect_tensor(report, "logits", logits)
+        order = torch.sort(logits, dim=1, descending=True, stable=True).indices[:, :top]
+        got_ids = torch.tensor([[c["id"] for c in row] for row in report["top"]], dtype=torch.int64)
+        expect(torch.equal(got_ids, order), "the top ids differ from torch.sort's stable order")
+        got = torch.tensor([[float(c["logit"]) for c in row] for row in report["top"]], dtype=torch.float32)
+        expect(json_equal(got, logits.gather(1, order)), "the top logits differ from torch's")
+        return f"{n} ids, V {vocab}, d {dim}, {threads} threads"
+
+    def tied_past_held(self):
+        """More logits than embdemo holds (2^24): it keeps only the rows it prints, so the check
+        is its --format python script, run in PyTorch: a bit sum a row of the logits, every
+        row's top K and own rank."""
+        rng = self.rng
+        vocab, dim = rng.randint(45000, 50257), rng.randint(1, 8)
+        n = (1 << 24) // vocab + rng.randint(1, 40)
+        ids = [rng.randrange(vocab) for _ in range(n)]
+        cli = seeded_cli("tied", "--ids", ids_arg(ids), vocab, dim, random_seed(rng)) + ["--top", str(rng.randint(1, 5))]
+        threads = str(rng.randint(1, 2))
+        self.runner.last = [f"EMBDEMO_THREADS={threads}", "embdemo", *cli, "--format", "python"]
+        env = {**os.environ, "NO_COLOR": "1", "LC_ALL": "C", "EMBDEMO_THREADS": threads}
+        made = subprocess.run([self.runner.binary, *cli, "--format", "python"], cwd=self.tmp, capture_output=True,
+                              text=True, env=env)
+        expect(made.returncode == 0, f"exit {made.returncode}: {made.stderr.strip()}")
+        expect("expected_checksums" in made.stdout, "the script lists the logits instead of a sum a row")
+        ran = subprocess.run([sys.executable, "-"], input=made.stdout, cwd=self.tmp, capture_output=True, text=True,
+                             env=env)
+        expect(ran.returncode == 0, f"the script fails in PyTorch: {ran.stderr.strip()[-400:]}")
+        return f"{n} ids, V {vocab}, d {dim}, {threads} threads"
+
     def factor(self):
         rng = self.rng
         vocab, dim = random_shape(rng), rng.randint(2, 64)

@@ -304,7 +304,7 @@ TEST_CASE("tied_figure: H @ E.T = logits with each row's top k framed") {
             }
         }
         const FigureMatrix& logits = panel.items[2];
-        check_cells(logits, lesson.logits, flat_of);
+        check_cells(logits, lesson.logits.values, flat_of);
         for (std::size_t i = 0; i < 3; ++i) {
             CHECK(std::count(logits.rows[i].marked.begin(), logits.rows[i].marked.end(), true) == 2);
             for (const TopLogit& top : lesson.top[i]) CHECK(logits.rows[i].marked[top.id]);

@@ -27,6 +27,19 @@ TEST_CASE("check_demo_sizes caps the work of the dense product") {
     CHECK(problem->find("multiply-adds") != std::string::npos);
 }
 
+TEST_CASE("check_demo_sizes: tied's logits by blocks take a chapter at GPT-2's size, and name the logits past the cap") {
+    const OneHotHeld tied = OneHotHeld::none_logits_in_blocks;
+    CHECK_FALSE(check_demo_sizes(5145, 50257, 768, tied));   // the book's story
+    CHECK_FALSE(check_demo_sizes(28486, 50257, 768, tied));  // 1,099,484,852,736 multiply-adds, under 2^40
+    const auto past = check_demo_sizes(28487, 50257, 768, tied);
+    REQUIRE(past);
+    CHECK(*past == "the logits H @ E.T would take 28,487 x 50,257 x 768 = 1,099,523,450,112 multiply-adds; the limit "
+                   "is 1,099,511,627,776 (use fewer ids or a smaller vocab or dim)");
+    const auto hidden = check_demo_sizes(2, 1, std::uint64_t{1} << 26, tied);  // H = 2 x 2^26
+    REQUIRE(hidden);
+    CHECK(hidden->find("the result (ids x dim) would be 2 x 67,108,864") != std::string::npos);
+}
+
 TEST_CASE("group_thousands groups digits in threes") {
     CHECK(group_thousands(0) == "0");
     CHECK(group_thousands(999) == "999");

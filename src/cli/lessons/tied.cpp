@@ -45,7 +45,10 @@ int run_tied(const Options& options) {
         }
         hidden = std::move(loaded.value());
     }
-    const TiedLesson lesson = run_tied_lesson(request, std::move(hidden));
+    LinearBlockSettings blocks;
+    blocks.threads = product_threads(request.ids.values.size(), request.vocab_size, request.dim);
+    blocks.progress = terminal_progress("logits H @ E.T");
+    const TiedLesson lesson = run_tied_lesson(request, std::move(hidden), blocks);
     const LessonView view = table_view(lesson, tied_report, [](const TiedLesson& shown, const TextOptions& text, View) {
         return render_tied_text(shown, text);
     }, tied_figure, [&options](const TiedLesson& shown) { return render_tied_python(shown, options.tied.hidden_file); });
@@ -64,6 +67,9 @@ Examples:
   embdemo tied --ids 2,3,1 --dim 5                 logits = E[ids] @ E.T
   embdemo tied --ids 464,3290 --vocab 50257 --dim 768 --top 3   GPT-2 sizes
   embdemo tied --ids 2,3 --dim 5 --hidden h.npy    your own final hidden state
+  embdemo tied --text-file story.txt --dim 768     a chapter: the n x V logits
+                                                   are made a block of rows at
+                                                   a time, never held whole
   embdemo tied --ids 2,3,1 --dim 5 --format json
 
 Exit status: 0, 2 for bad input (including an unreadable --hidden file), 1 for

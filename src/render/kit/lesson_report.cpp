@@ -1,6 +1,7 @@
 #include "render/kit/lesson_report.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include <fmt/format.h>
 #include <xtensor/xadapt.hpp>
@@ -41,7 +42,13 @@ std::string mixed_rows(const LessonTable& table, char delimiter) {
     return out;
 }
 
+// The machine formats print every row: a table holding only some was to be refused earlier.
+void require_whole(const LessonTable& table) {
+    if (!table.held_rows.empty()) throw std::logic_error("table " + table.name + " holds only the rows a summary shows");
+}
+
 std::string table_rows(const LessonTable& table, char delimiter) {
+    require_whole(table);
     if (table.cell_text) {
         std::string out;
         for (std::size_t r = 0; r < table.matrix->rows; ++r) {
@@ -104,6 +111,7 @@ std::vector<std::size_t> rows_shape(std::size_t batch, std::size_t seq, bool bat
 }
 
 void append_json_table(std::string& out, const LessonTable& table) {
+    require_whole(table);
     const std::vector<float>& values = table.matrix->values;
     const auto tensor = xt::adapt(values.data(), values.size(), xt::no_ownership(), table.shape);
     xt::xstrided_slice_vector prefix;
@@ -202,10 +210,34 @@ std::string markdown_row_text(const std::string& text) {
     return '"' + markdown_escape(kept) + (kept.size() < text.size() ? "\"..." : "\"");
 }
 
+// The table's rows (batches flattened) whether or not it holds them all.
+std::size_t table_row_count(const LessonTable& table) {
+    if (table.held_rows.empty()) return table.matrix->rows;
+    std::size_t rows = 1;
+    for (std::size_t i = 0; i + 1 < table.shape.size(); ++i) rows *= table.shape[i];
+    return rows;
+}
+
+// The matrix row of each of the table's rows `rows` (k_gap kept).
+std::vector<std::size_t> matrix_rows(const LessonTable& table, const std::vector<std::size_t>& rows) {
+    if (table.held_rows.empty()) return rows;
+    std::vector<std::size_t> in_matrix;
+    for (const std::size_t r : rows) {
+        const auto at = std::lower_bound(table.held_rows.begin(), table.held_rows.end(), r);
+        if (r != k_gap && (at == table.held_rows.end() || *at != r)) {
+            throw std::logic_error("markdown: table " + table.name + " does not hold the row it shows");
+        }
+        in_matrix.push_back(r == k_gap ? k_gap : static_cast<std::size_t>(at - table.held_rows.begin()));
+    }
+    return in_matrix;
+}
+
 std::string markdown_table(const LessonTable& table, int precision) {
     const Matrix& m = *table.matrix;
-    const bool summarise = should_summarise(m.rows, m.cols);
-    const auto rows = visible_positions(m.rows, summarise, table.keep_rows);
+    const std::size_t row_count = table_row_count(table);
+    const bool summarise = should_summarise(row_count, m.cols);
+    const auto rows = visible_positions(row_count, summarise, table.keep_rows);
+    const auto held = matrix_rows(table, rows);
     const auto cols = visible_positions(m.cols, summarise);
     // The number format comes from the float columns alone: a step number must not make a
     // table of small deltas fixed-point.
@@ -213,7 +245,7 @@ std::string markdown_table(const LessonTable& table, int precision) {
     for (const std::size_t c : cols) {
         if (c != k_gap && !table.integral_column(c)) float_cols.push_back(c);
     }
-    NumberFormat format = visible_format(m, rows, float_cols, precision);
+    NumberFormat format = visible_format(m, held, float_cols, precision);
     format.width = 0;
     // A table of records numbers them "#": their own columns may hold a "row" (of E).
     std::vector<std::string> header{table.columns.empty() ? "row" : "#"};
@@ -224,7 +256,8 @@ std::string markdown_table(const LessonTable& table, int precision) {
     std::string out = "| " + fmt::format("{}", fmt::join(header, " | ")) + " |\n|";
     for (std::size_t i = 0; i < header.size(); ++i) out += i == 0 || (i == 1 && table.row_text) ? " --- |" : " ---: |";
     out += '\n';
-    for (const std::size_t r : rows) {
+    for (std::size_t shown = 0; shown < rows.size(); ++shown) {
+        const std::size_t r = rows[shown];
         std::vector<std::string> cells{r == k_gap ? "..." : std::to_string(r)};
         if (table.row_text) cells.push_back(r == k_gap ? "..." : markdown_row_text(table.row_text(r)));
         for (const std::size_t c : cols) {
@@ -233,9 +266,9 @@ std::string markdown_table(const LessonTable& table, int precision) {
             } else if (table.cell_text) {
                 cells.push_back(markdown_escape(table.cell_text(r, c)));
             } else if (table.integral_column(c)) {
-                cells.push_back(fmt::format("{}", static_cast<long long>(m.at(r, c))));
+                cells.push_back(fmt::format("{}", static_cast<long long>(m.at(held[shown], c))));
             } else {
-                cells.push_back(format_number(m.at(r, c), format));
+                cells.push_back(format_number(m.at(held[shown], c), format));
             }
         }
         out += "| " + fmt::format("{}", fmt::join(cells, " | ")) + " |\n";

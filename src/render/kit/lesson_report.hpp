@@ -49,6 +49,10 @@ struct LessonTable {
     // false: csv/tsv/markdown only, because the JSON says the same another way (a list of
     // objects) or not at all, and its bytes are a versioned schema.
     bool in_json = true;
+    // A table too large to hold, held by the rows a summary of it shows: `matrix` has its rows
+    // `held_rows` (ascending) of the rows `shape` gives. Only markdown, which summarises, takes
+    // one; the machine formats print every value and refuse such a table before it is made.
+    std::vector<std::size_t> held_rows;
 
     bool integral_column(std::size_t column) const;
 };

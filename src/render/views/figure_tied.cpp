@@ -16,16 +16,16 @@
 namespace embdemo {
 namespace {
 
-bool in_top(const std::vector<TopLogit>& top, std::size_t id) {
+bool in_top(const TopRow& top, std::size_t id) {
     return std::any_of(top.begin(), top.end(), [id](const TopLogit& t) { return t.id == id; });
 }
 
 // "top 2: 3 (1.52), 0 (0.98)", each logit as the logits are spelled; with --text each id also
 // names its token ("top 2: 7120 "Your" (1.52), ...").
-std::string top_note(const std::vector<TopLogit>& top, const NumberFormat& format, const IdSource& source) {
+std::string top_note(const TopRow& top, const NumberFormat& format, const IdSource& source) {
     std::string text = fmt::format("top {}:", top.size());
     for (const TopLogit& t : top) {
-        text += fmt::format("{} {} ({})", &t == top.data() ? "" : ",", short_id_label(t.id, source),
+        text += fmt::format("{} {} ({})", &t == top.begin() ? "" : ",", short_id_label(t.id, source),
                             format_plain(t.logit, format));
     }
     return text;
@@ -64,7 +64,8 @@ Figure tied_figure(const TiedLesson& lesson, int precision) {
     const IdBatch& ids = request.ids;
     const Matrix& e = lesson.weight;
     // H's rows are the logits' rows: the n x V logits are summarised first.
-    const std::vector<std::size_t> logit_rows = shown_rows(lesson.logits.rows, lesson.logits.cols);
+    const ShownLogits shown = shown_logits(lesson);
+    const std::vector<std::size_t>& logit_rows = shown.rows;
     const std::vector<std::size_t>& h_rows = logit_rows;
     // Each shown row's top logit stays in view, so the frame has a cell to go round.
     std::vector<std::size_t> best;
@@ -76,7 +77,7 @@ Figure tied_figure(const TiedLesson& lesson, int precision) {
     for (const std::size_t i : logit_rows) {
         if (i != k_gap) label = std::max(label, fmt::format("{}  id {}", flat_position_label(ids, i), ids.values[i]).size());
     }
-    const Screen logit_screen = choose_screen({{&lesson.logits, logit_rows}}, lesson.logits.cols, precision,
+    const Screen logit_screen = choose_screen({{shown.values, shown.in_values}}, shown.values->cols, precision,
                                               block_cells_budget(label, 0), best);
     // E's rows shown as E.T's columns: the logits' columns.
     const Screen screen = choose_screen({{&e, logit_screen.cols, 0}, {&lesson.hidden, h_rows, 1}}, e.cols, precision,
@@ -91,12 +92,14 @@ Figure tied_figure(const TiedLesson& lesson, int precision) {
         [](std::size_t, FigureRow&) {});
     et.name = "E.T = out_head.weight.T";
     et.shape = shape_text(e.cols, e.rows);
-    const NumberFormat& logit_format = logit_screen.format_of(lesson.logits);
-    FigureMatrix logits = numeric_matrix(lesson.logits, logit_rows, logit_screen.cols, logit_format,
-                                         [&](std::size_t i, FigureRow& row) {
-                                             per_id_row(ids, keys)(i, row);
-                                             row.note = top_note(lesson.top[i], logit_format, ids.source);
-                                         });
+    const NumberFormat& logit_format = logit_screen.format_of(*shown.values);
+    FigureMatrix logits = value_matrix(
+        logit_rows, logit_screen.cols, [&](std::size_t i, std::size_t k) { return shown.at(i, k); }, logit_format,
+        [&](std::size_t i, FigureRow& row) {
+            per_id_row(ids, keys)(i, row);
+            row.note = top_note(lesson.top[i], logit_format, ids.source);
+        });
+    logits.shape = shape_text(lesson.logits.rows, shown.values->cols);
     for (std::size_t r = 0; r < logit_rows.size(); ++r) {
         if (logit_rows[r] == k_gap) continue;
         for (std::size_t c = 0; c < logit_screen.cols.size(); ++c) {

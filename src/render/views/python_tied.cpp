@@ -3,8 +3,6 @@
 // up to k_full_logits values, else a checksum a row), the top K of each row in embdemo's order
 // (larger first, NaN on top, ties by the smaller id: torch.sort's stable order), each id's own
 // rank, how many rows the input side's backward touches, and the parameter counts.
-#include <cstring>
-
 #include <fmt/format.h>
 
 #include "render/kit/python_kit.hpp"
@@ -17,29 +15,12 @@ namespace {
 // Past this many logits the script carries a checksum a row rather than every value's bits.
 constexpr std::size_t k_full_logits = std::size_t{1} << 20;
 
-// sum over j of bits[i, j] * (j + 1), in int64 with wrap-around as torch's int64 arithmetic
-// has it: any changed bit, and any two values swapped, change the row's sum.
-std::vector<std::int64_t> row_checksums(const Matrix& m) {
-    std::vector<std::int64_t> sums;
-    for (std::size_t i = 0; i < m.rows; ++i) {
-        std::uint64_t sum = 0;
-        for (std::size_t j = 0; j < m.cols; ++j) {
-            std::int32_t bits = 0;  // as torch's view(torch.int32), then .long()
-            const float value = m.at(i, j);
-            std::memcpy(&bits, &value, sizeof bits);
-            sum += static_cast<std::uint64_t>(static_cast<std::int64_t>(bits)) * static_cast<std::uint64_t>(j + 1);
-        }
-        sums.push_back(static_cast<std::int64_t>(sum));
-    }
-    return sums;
-}
-
 std::string logits_python(const TiedLesson& lesson) {
-    if (lesson.logits.values.size() <= k_full_logits) {
-        return expect_bits("logits", lesson.logits, "logits");
+    if (lesson.logits.whole() && lesson.logits.values.values.size() <= k_full_logits) {
+        return expect_bits("logits", lesson.logits.values, "logits");
     }
     std::vector<std::string> sums;
-    for (const std::int64_t sum : row_checksums(lesson.logits)) sums.push_back(std::to_string(sum));
+    for (const std::int64_t sum : lesson.row_bit_sums) sums.push_back(std::to_string(sum));
     return "# Too many logits to list: per row, the sum of their bit patterns weighted by column.\n"
            "columns = torch.arange(1, logits.shape[1] + 1)\n"
            "checksums = (logits.view(torch.int32).long() * columns).sum(dim=1)\n" +

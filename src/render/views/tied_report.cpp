@@ -10,9 +10,9 @@ namespace {
 // [[{"id": 2, "logit": 3.01}, ...], ...]: one list per row of H, flat over a batch's rows.
 std::string top_json(const TiedLesson& lesson) {
     std::vector<std::string> rows;
-    for (const std::vector<TopLogit>& row : lesson.top) {
+    for (std::size_t i = 0; i < lesson.top.size(); ++i) {
         std::vector<std::string> entries;
-        for (const TopLogit& entry : row) {
+        for (const TopLogit& entry : lesson.top[i]) {
             entries.push_back(fmt::format("{{\"id\": {}, \"logit\": {}}}", entry.id, json_number(entry.logit)));
         }
         rows.push_back(fmt::format("[{}]", fmt::join(entries, ", ")));
@@ -43,9 +43,11 @@ LessonReport tied_report(const TiedLesson& lesson) {
     report.tables = {
         {"weight", "E = tok_emb.weight = out_head.weight", &lesson.weight, {request.vocab_size, request.dim}, false},
         {"hidden", "H", &lesson.hidden, rows_shape(ids.batch, ids.seq, ids.batched, request.dim), false},
-        {"logits", "F.linear(H, E) = H @ E.T", &lesson.logits, rows_shape(ids.batch, ids.seq, ids.batched, request.vocab_size),
-         false},
+        {"logits", "F.linear(H, E) = H @ E.T", &lesson.logits.values,
+         rows_shape(ids.batch, ids.seq, ids.batched, request.vocab_size), false},
     };
+    // A chapter's logits are too many to hold: markdown summarises the rows the lesson kept.
+    if (!lesson.logits.whole()) report.tables.back().held_rows = lesson.logits.held;
     report.checks = {
         {"top", top_json(lesson)},
         {"parameters", parameters_json(lesson.here)},

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -30,11 +31,16 @@ std::string header(const TiedLesson& lesson) {
          {"top", std::to_string(request.top), "the K largest logits per position"}}, ids);
 }
 
-std::vector<BlockRow> per_id_rows(const TiedLesson& lesson, const std::vector<std::size_t>& shown) {
+// Rows `shown` of an n-row matrix labelled by their ids; `in_matrix` (when given) says which row
+// of the printed matrix each one is.
+std::vector<BlockRow> per_id_rows(const TiedLesson& lesson, const std::vector<std::size_t>& shown,
+                                  const std::vector<std::size_t>& in_matrix = {}) {
     const IdBatch& ids = lesson.request.ids;
     std::vector<BlockRow> rows;
-    for (const std::size_t i : shown) {
-        rows.push_back({i, i == k_gap ? "" : fmt::format("{}  id {}", flat_position_label(ids, i), ids.values[i]), "", false});
+    for (std::size_t r = 0; r < shown.size(); ++r) {
+        const std::size_t i = shown[r];
+        rows.push_back({in_matrix.empty() ? i : in_matrix[r],
+                        i == k_gap ? "" : fmt::format("{}  id {}", flat_position_label(ids, i), ids.values[i]), "", false});
     }
     return rows;
 }
@@ -118,6 +124,28 @@ std::string explanations(const TiedLesson& lesson) {
 
 }  // namespace
 
+// The lesson keeps the logits' first and last k_logit_edge_rows rows for the summary PyTorch
+// prints, which keeps k_edge_items rows at each edge.
+static_assert(k_logit_edge_rows == k_edge_items, "the kept rows are the rows a summary shows");
+
+float ShownLogits::at(std::size_t row, std::size_t col) const {
+    const auto at = std::find(rows.begin(), rows.end(), row);
+    return values->at(in_values[static_cast<std::size_t>(at - rows.begin())], col);
+}
+
+ShownLogits shown_logits(const TiedLesson& lesson) {
+    const HeldLogits& held = lesson.logits;
+    ShownLogits shown;
+    shown.rows = shown_rows(held.rows, held.values.cols);
+    shown.values = &held.values;
+    for (const std::size_t i : shown.rows) {
+        const std::size_t kept = i == k_gap ? k_gap : held.index_of(i);
+        if (kept == held.held.size()) throw std::logic_error("tied: a shown row of the logits was not kept");
+        shown.in_values.push_back(kept);
+    }
+    return shown;
+}
+
 std::string own_rank_sentence(const TiedLesson& lesson) {
     const auto first = static_cast<std::size_t>(std::count(lesson.own_rank.begin(), lesson.own_rank.end(), std::size_t{0}));
     const std::size_t positions = lesson.own_rank.size();
@@ -149,15 +177,15 @@ std::string render_tied_text(const TiedLesson& lesson, const TextOptions& option
         e_rows.push_back({k, k == k_gap ? "" : std::to_string(k), "", used_set.count(k) > 0});
     }
     const std::vector<std::size_t> shown_h = shown_rows(lesson.hidden.rows, lesson.hidden.cols);
-    const std::vector<std::size_t> shown_logits = shown_rows(lesson.logits.rows, lesson.logits.cols);
+    const ShownLogits logits = shown_logits(lesson);
     const std::vector<BlockRow> h_rows = per_id_rows(lesson, shown_h);
-    const std::vector<BlockRow> logit_rows = per_id_rows(lesson, shown_logits);
+    const std::vector<BlockRow> logit_rows = per_id_rows(lesson, logits.rows, logits.in_values);
     const std::size_t label_width = std::max(widest_label(e_rows), widest_label(h_rows));
     // E and H are separate tensors, each spelled as PyTorch prints it.
     const Screen screen = choose_screen({{&e, shown_rows(e.rows, e.cols, {used_set.begin(), used_set.end()}), 0},
                                          {&lesson.hidden, shown_h, 1}},
                                         e.cols, options.precision, block_cells_budget(label_width, 0));
-    const Screen logit_screen = choose_screen({{&lesson.logits, shown_logits}}, lesson.logits.cols, options.precision,
+    const Screen logit_screen = choose_screen({{logits.values, logits.in_values}}, logits.values->cols, options.precision,
                                               block_cells_budget(widest_label(logit_rows), 0));
 
     std::string out = header(lesson) + '\n';
@@ -169,11 +197,11 @@ std::string render_tied_text(const TiedLesson& lesson, const TextOptions& option
                        group_thousands(lesson.hidden.rows), group_thousands(lesson.hidden.cols)), "", "  ");
     out += render_block(lesson.hidden, h_rows, widest_label(h_rows), screen, options.palette);
     out += '\n' + wrap_words(fmt::format("logits = H @ E.T = F.linear(H, E)   {} x {}   column k is token id k",
-                       group_thousands(lesson.logits.rows), group_thousands(lesson.logits.cols)), "", "  ");
-    out += render_block(lesson.logits, logit_rows, widest_label(logit_rows), logit_screen, options.palette);
+                       group_thousands(lesson.logits.rows), group_thousands(logits.values->cols)), "", "  ");
+    out += render_block(*logits.values, logit_rows, widest_label(logit_rows), logit_screen, options.palette);
     out += '\n' + wrap_words((lesson.request.top == 1 ? std::string("Top token id per position (logit in parentheses)")
                                                   : fmt::format("Top {} token ids per position (logit in parentheses)", lesson.request.top)), "", "  ");
-    out += top_lines(lesson, shown_logits, logit_screen.format);
+    out += top_lines(lesson, logits.rows, logit_screen.format);
     return out + '\n' + explanations(lesson);
 }
 
