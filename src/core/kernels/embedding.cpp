@@ -14,6 +14,10 @@
 // out, and every other multiply and add is rounded on its own.
 #include "core/kernels/embedding.hpp"
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -42,6 +46,30 @@ std::uint32_t bits_of(float value) {
 // 1 * B[id][j] = B[id][j] exactly; adding ±0 after it changes nothing (unless it is -0.0, see
 // difference.hpp), so the sum is the looked-up value bit for bit. That argument needs the fixed
 // order, which is why no term is skipped, reordered or fused here.
+// c[j] = a * b[j] + c[j] for j < d: each product rounded, then added with the product as the
+// first operand of the add. When both are NaN, x86 keeps the first operand's payload, and a
+// compiler may swap the operands of a plain `+` (GCC and clang did differently), so on x86 the
+// add is written in assembly, as the dense kernel's is (onehot_dense.cpp): both then give the
+// same bits whatever compiled them.
+void add_products(float* c, float a, const float* b, std::size_t d) {
+#if defined(__x86_64__)
+    std::size_t j = 0;
+    const __m128 a4 = _mm_set1_ps(a);
+    for (; j + 4 <= d; j += 4) {
+        __m128 term = _mm_mul_ps(a4, _mm_loadu_ps(b + j));
+        __asm__("addps %1, %0" : "+x"(term) : "x"(_mm_loadu_ps(c + j)));
+        _mm_storeu_ps(c + j, term);
+    }
+    for (; j < d; ++j) {
+        float term = a * b[j];
+        __asm__("addss %1, %0" : "+x"(term) : "x"(c[j]));
+        c[j] = term;
+    }
+#else
+    for (std::size_t j = 0; j < d; ++j) c[j] = a * b[j] + c[j];
+#endif
+}
+
 // The loops run k outside i and j only so that B is read row by row, once per tile of rows, and
 // the innermost loop is contiguous (the compiler vectorises it across j, which never mixes two
 // outputs); each C[i][j] still receives its terms in the same order of k.
@@ -55,7 +83,7 @@ Matrix product_in_order_of_k(const Matrix& a, const Matrix& b) {
             for (std::size_t i = i0; i < i_end; ++i) {
                 const float a_ik = a.at(i, k);
                 float* c_row = c.values.data() + i * d;
-                for (std::size_t j = 0; j < d; ++j) c_row[j] += a_ik * b_row[j];
+                add_products(c_row, a_ik, b_row, d);
             }
         }
     }
