@@ -35,7 +35,7 @@ int guarded(const Run& run) {
 
 int dispatch(const CommandLine& command_line) {
     // embdemo-bench inherits ignored signals across exec: it keeps the caller's.
-    if (command_line.options.lesson != Lesson::bench) ignore_write_signals();
+    if (!command_line.options.lesson->caps.own_parser) ignore_write_signals();
     if (!command_line.run) {
         if (!command_line.error.empty()) {
             print_error(command_line.error);
@@ -44,7 +44,7 @@ int dispatch(const CommandLine& command_line) {
         const int status = write_stdout(command_line.stdout_text);
         return status != k_exit_ok ? status : command_line.exit_code;
     }
-    return lesson_spec(command_line.options.lesson).run(command_line.options);
+    return command_line.options.lesson->run(command_line.options);
 }
 
 }  // namespace

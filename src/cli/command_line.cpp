@@ -1,5 +1,6 @@
 #include "cli/command_line.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -104,21 +105,35 @@ namespace {
 void declare(CLI::App& app, const LessonHelp& help, RawOptions& raw) {
     for (std::size_t i = 0; i < help.option_count; ++i) {
         const OptionSpec& spec = help.options[i];
-        CLI::Option* option = spec.flag ? app.add_flag(spec.name, raw.*spec.flag, spec.help)
-                              : spec.value ? app.add_option(spec.name, raw.*spec.value, spec.help)
-                                           : app.add_option(spec.name, raw.*spec.with_default, spec.help)->capture_default_str();
+        const std::string name = spec.name;
+        const bool flag = spec.flag || spec.own_flag;
+        CLI::Option* option =
+            spec.flag              ? app.add_flag(spec.name, raw.*spec.flag, spec.help)
+            : spec.own_flag        ? app.add_flag_function(spec.name, [&raw, name](std::int64_t) { raw.own[name]; }, spec.help)
+            : spec.value           ? app.add_option(spec.name, raw.*spec.value, spec.help)
+            : spec.with_default    ? app.add_option(spec.name, raw.*spec.with_default, spec.help)->capture_default_str()
+                                   : app.add_option_function<std::string>(
+                                         spec.name, [&raw, name](const std::string& value) { raw.own[name] = value; }, spec.help);
         option->multi_option_policy(CLI::MultiOptionPolicy::Throw);
-        if (!spec.flag) option->type_name(spec.type_name);
+        if (!flag) option->type_name(spec.type_name);
     }
 }
 
-// `embdemo bench ARGS` runs the program embdemo-bench with ARGS.
-CommandLine forward_to_bench(std::vector<std::string> args) {
+// `embdemo bench ARGS` runs the program embdemo-bench with ARGS: a lesson with a parser of its
+// own gets the words as they are.
+CommandLine forward_to(const LessonSpec& lesson, std::vector<std::string> args) {
     CommandLine result;
     result.run = true;
-    result.options.lesson = Lesson::bench;
+    result.options.lesson = &lesson;
     result.options.bench_args = std::move(args);
     return result;
+}
+
+// The lesson named by the first word when it parses its own options, or null.
+const LessonSpec* own_parser_lesson(int argc, const char* const argv[]) {
+    if (argc < 2) return nullptr;
+    const LessonSpec* lesson = find_lesson(argv[1]);
+    return lesson != nullptr && lesson->caps.own_parser ? lesson : nullptr;
 }
 
 }  // namespace
@@ -173,7 +188,7 @@ struct CommandLineParser::Parts {
         }
         const LessonSpec* spec = find_lesson(argv[2]);
         if (spec == nullptr) return fail(unknown_lesson(argv[2]));
-        if (spec->caps.own_parser) return forward_to_bench({"--help"});
+        if (spec->caps.own_parser) return forward_to(*spec, {"--help"});
         for (const auto& [subcommand, each] : lessons) {
             if (each == spec) result.stdout_text = subcommand->help(app.get_name());
         }
@@ -187,7 +202,7 @@ CommandLineParser::~CommandLineParser() = default;
 CommandLine CommandLineParser::parse(int argc, const char* const argv[]) {
     // git-style: `embdemo bench ARGS` runs the separate program embdemo-bench with ARGS, which
     // parses them itself (it alone links a BLAS, which would slow every embdemo start).
-    if (argc >= 2 && std::string_view(argv[1]) == "bench") return forward_to_bench({argv + 2, argv + argc});
+    if (const LessonSpec* own = own_parser_lesson(argc, argv)) return forward_to(*own, {argv + 2, argv + argc});
     if (argc >= 2 && std::string_view(argv[1]) == "help") return m_parts->help(argc, argv);
     if (argc == 2 && std::string_view(argv[1]) == "--completion-data") {  // hidden: for bash completion
         CommandLine result;
@@ -233,13 +248,13 @@ CommandLine CommandLineParser::parse(int argc, const char* const argv[]) {
             return fail(std::string(spec->name) + " must be the first word: embdemo " + spec->name +
                         " [OPTIONS] (its options: embdemo " + spec->name + " --help)");
         }
-        raw.lesson = spec->id;
+        raw.lesson = spec;
     }
     for (const CLI::Option* option : app.get_options()) {
         if (option->count() > 0) raw.shared_given.push_back(option->get_name());
     }
-    if (raw.lesson == Lesson::bag) {
-        if (auto problem = prepare_bag_ids(raw)) return fail(*problem);
+    if (raw.lesson->checks.read_ids) {
+        if (auto problem = raw.lesson->checks.read_ids(raw)) return fail(*problem);
     }
     raw.precision_given = app.count("--precision") > 0;
     return validate(raw);

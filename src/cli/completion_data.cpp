@@ -50,21 +50,20 @@ bool listed(const char* const (&options)[N], const std::string& option) {
     return std::find(std::begin(options), std::end(options), option) != std::end(options);
 }
 
-// bag reads its ids from --bags, or from a text's data loader windows: never from --ids.
-constexpr const char* k_bag_refused_options[] = {"--ids"};
-
 // The shared options a lesson reads: those its checks do not refuse by name.
 Words shared_options_of(const LessonSpec& lesson, const Words& all) {
     using namespace option_checks;
-    if (lesson.id == Lesson::cost) return {std::begin(k_cost_shared_options), std::end(k_cost_shared_options)};
-    if (lesson.id == Lesson::tokens) return {std::begin(k_tokens_shared_options), std::end(k_tokens_shared_options)};
+    if (lesson.shared_options != nullptr) return {lesson.shared_options, lesson.shared_options + lesson.shared_option_count};
+    const auto refused_by_lesson = [&lesson](const std::string& option) {
+        return std::find(lesson.refused_options, lesson.refused_options + lesson.refused_option_count, option) !=
+               lesson.refused_options + lesson.refused_option_count;
+    };
     Words taken;
     for (const std::string& option : all) {
-        const bool refused = (lesson.id != Lesson::lookup && listed(k_lookup_only_options, option)) ||
+        const bool refused = (!lesson.caps.demo_views && listed(k_lookup_only_options, option)) ||
                              (!lesson.caps.trace && option == "--trace") ||
                              (lesson.caps.table_ids && listed(k_table_lesson_refused_options, option)) ||
-                             // bag's ids come from --bags or a text's windows
-                             (lesson.id == Lesson::bag && listed(k_bag_refused_options, option));
+                             refused_by_lesson(option);
         if (!refused) taken.push_back(option);
     }
     return taken;

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iterator>
+#include <algorithm>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -82,7 +83,24 @@ std::optional<std::string> check_path(const char* option, const std::optional<st
     return std::nullopt;
 }
 
-bool is_table_lesson(const RawOptions& raw) { return lesson_spec(raw.lesson).caps.table_ids; }
+const std::string* unread_shared_option(const RawOptions& raw) {
+    const LessonSpec& lesson = *raw.lesson;
+    const auto read = [&lesson](const std::string& option) {
+        return std::find(lesson.shared_options, lesson.shared_options + lesson.shared_option_count, option) !=
+               lesson.shared_options + lesson.shared_option_count;
+    };
+    for (const std::string& option : raw.shared_given) {
+        if (!read(option)) return &option;
+    }
+    return nullptr;
+}
+
+std::string seed_with_weights() {
+    return "--seed cannot be combined with --weights: E comes from the file, so the seed would have no effect "
+           "(allowed: one of them)";
+}
+
+bool is_table_lesson(const RawOptions& raw) { return raw.lesson->caps.table_ids; }
 
 // Options of the lookup lesson that mean nothing to another lesson, refused rather than ignored.
 std::optional<std::string> check_lookup_only(const RawOptions& raw, const char* lesson) {
@@ -90,7 +108,7 @@ std::optional<std::string> check_lookup_only(const RawOptions& raw, const char* 
     const bool given[] = {raw.trace_positions.has_value(), raw.walkthrough, raw.pause, raw.timing, raw.show.has_value(),
                           raw.save_weights.has_value(), raw.export_projector.has_value(), raw.labels.has_value()};
     static_assert(std::size(given) == std::size(k_lookup_only_options));
-    if (raw.trace && !lesson_spec(raw.lesson).caps.trace) {
+    if (raw.trace && !raw.lesson->caps.trace) {
         return fmt::format("--trace is a step-by-step view of {}; {} has none (allowed "
                            "with {}: the options of embdemo {} --help)", lessons_with(&LessonCaps::trace), lesson,
                            lesson, lesson);
@@ -125,7 +143,7 @@ std::optional<std::string> parse_padding_idx(const std::string& text, std::uint6
 // A format the lesson's view cannot carry (for these options) is refused by name, with the
 // formats it can.
 std::optional<std::string> check_lesson_format(const RawOptions& raw, OutputFormat format) {
-    const LessonSpec& spec = lesson_spec(raw.lesson);
+    const LessonSpec& spec = *raw.lesson;
     const FormatSet formats = spec.formats(raw);
     if (formats & format_bit(format)) return std::nullopt;
     std::string allowed;
@@ -133,9 +151,9 @@ std::optional<std::string> check_lesson_format(const RawOptions& raw, OutputForm
         if (formats & format_bit(each)) allowed += (allowed.empty() ? "" : ", ") + std::string(name);
     }
     RawOptions plain;  // the lesson with no options that narrow its views
-    plain.lesson = spec.id;
+    plain.lesson = &spec;
     const bool narrowed = formats != spec.formats(plain);
-    const char* mode = !narrowed ? "" : raw.optimizer ? " --optimizer" : raw.max_norm ? " --max-norm" : " with these options";
+    const char* mode = !narrowed ? "" : raw.value("--optimizer") ? " --optimizer" : raw.max_norm ? " --max-norm" : " with these options";
     return bad_value("--format", raw.format, fmt::format("embdemo {}{} has no {} view", spec.name, mode, raw.format),
                      allowed);
 }

@@ -5,8 +5,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -22,7 +25,7 @@ constexpr std::size_t k_max_traced_positions = 64;
 constexpr std::uint64_t k_max_steps = 100;  // each step is a screenful
 
 struct RawOptions {
-    Lesson lesson = Lesson::lookup;  // the subcommand given, or the default
+    const LessonSpec* lesson = &k_lookup_lesson;  // the subcommand given, or the default
     std::optional<std::string> ids;
     std::optional<std::string> text;       // --text: GPT-2 tokens instead of --ids
     std::optional<std::string> text_file;  // --text-file
@@ -46,36 +49,28 @@ struct RawOptions {
     bool walkthrough = false;
     bool pause = false;
     bool timing = false;
-    // embdemo grad
-    std::optional<std::string> padding_idx;
-    bool scale_grad_by_freq = false;
-    std::optional<std::string> upstream;
-    std::optional<std::string> optimizer;
-    std::optional<std::string> steps;
-    std::optional<std::string> lr;
-    std::optional<std::string> momentum;
-    std::optional<std::string> weight_decay;
-    // embdemo cost
-    std::optional<std::string> model;
-    std::optional<std::string> tokens;
     std::vector<std::string> shared_given;  // the main command's options on the command line
-    // embdemo tokens
-    std::optional<std::string> piece;
-    // embdemo positions, tied, factor, bag: the table lessons
+    // The data loader over a text (--context T --stride S --batch B), which every lesson but
+    // cost and tokens takes; positions also reads --context alone as C.
     std::optional<std::string> context;
-    std::optional<std::string> encoding;  // positions: learned, sinusoidal or rope
-    std::optional<std::string> stride;  // positions with text: the data loader
+    std::optional<std::string> stride;
     std::optional<std::string> batch;
-    std::optional<std::string> top;
-    std::optional<std::string> hidden;
-    std::optional<std::string> rank;
-    std::optional<std::string> bags;
-    std::optional<std::string> mode;
-    std::optional<std::string> per_sample_weights;
-    // Where the two forms part ways: --max-norm/--norm-type (lookup, grad), grad's --sparse and --top
+    // nn.Embedding's max_norm and norm_type: the lookup and grad lessons.
     std::optional<std::string> max_norm;
     std::optional<std::string> norm_type;
-    bool sparse = false;
+    // The lesson's own options (its LessonHelp), by name: "--rank" -> "8", a flag given -> "".
+    std::map<std::string, std::string, std::less<>> own;
+
+    // The value of the lesson's own option `name`, or null when it was not given.
+    const std::string* value(std::string_view name) const {
+        const auto found = own.find(name);
+        return found == own.end() ? nullptr : &found->second;
+    }
+    std::string value_or(std::string_view name, const char* fallback) const {
+        const std::string* given = value(name);
+        return given != nullptr ? *given : fallback;
+    }
+    bool flag(std::string_view name) const { return own.find(name) != own.end(); }
 };
 
 // A lesson that reads --ids as B x T rows and draws its tables itself.
@@ -92,10 +87,6 @@ inline constexpr std::pair<const char*, ColorMode> k_color_modes[] = {
 inline constexpr std::pair<const char*, PaletteMode> k_palettes[] = {
     {"auto", PaletteMode::automatic}, {"dark", PaletteMode::dark}, {"light", PaletteMode::light}};
 
-// The shared options cost and tokens read; any other one given is refused rather than ignored
-// (validate_cost_tokens.cpp), and completion does not offer it.
-inline constexpr const char* k_cost_shared_options[] = {"--ids", "--text", "--text-file", "--vocab", "--dim", "--format"};
-inline constexpr const char* k_tokens_shared_options[] = {"--text", "--text-file", "--ids", "--dim", "--format"};
 
 // The shared options only the lookup lesson reads (check_lookup_only refuses them elsewhere), and
 // those the table lessons refuse besides (check_table_lesson_exclusive, validate_max_norm).
@@ -141,6 +132,11 @@ std::optional<std::string> parse_positive(const char* option, const std::string&
                                           double& value);
 std::optional<std::string> parse_padding_idx(const std::string& text, std::uint64_t vocab_size,
                                              std::optional<std::int64_t>& padding_idx);
+// A shared option given that the lesson does not read (one not in its LessonSpec::shared_options),
+// or null: those lessons refuse it rather than ignore it.
+const std::string* unread_shared_option(const RawOptions& raw);
+// The message when --seed would not draw anything because --weights fills E.
+std::string seed_with_weights();
 std::optional<std::string> check_path(const char* option, const std::optional<std::string>& path, const char* allowed);
 std::optional<std::string> check_lookup_only(const RawOptions& raw, const char* lesson);
 std::optional<std::string> check_table_lesson_exclusive(const RawOptions& raw, const char* lesson);
@@ -156,20 +152,11 @@ ParseResult<IdBatch> read_ids(const RawOptions& raw);
 // The whole validation: the shared options, then the lesson's own (validate_options.cpp).
 CommandLine validate(const RawOptions& raw);
 
-// embdemo grad's options, and --max-norm/--norm-type for lookup and grad (validate_grad.cpp).
+// --max-norm/--norm-type, for the lookup and grad lessons (validate_max_norm.cpp).
 std::optional<std::string> validate_max_norm(const RawOptions& raw, Options& options);
-std::optional<std::string> validate_grad(const RawOptions& raw, Options& options);
-// --top's default and bound once V is known (a --weights file without --vocab sets it late).
-std::optional<std::string> grad_top_for_vocab(GradOptions& grad, std::uint64_t vocab);
 
-// embdemo cost and embdemo tokens, each whole (validate_cost_tokens.cpp).
-CommandLine validate_tokens(const RawOptions& raw);
-CommandLine validate_cost(const RawOptions& raw);
-
-// The table lessons: positions, tied, factor, bag (validate_tables.cpp).
-std::optional<std::string> prepare_bag_ids(RawOptions& raw);
-std::optional<std::string> validate_table_lesson(const RawOptions& raw, Options& options);
-std::optional<std::string> apply_data_loader(const RawOptions& raw, IdBatch& ids, Options& options);
+// The book's data loader over a text's ids (validate_loader.cpp).
+std::optional<std::string> apply_data_loader(const RawOptions& raw, IdBatch& ids);
 
 }  // namespace embdemo::option_checks
 

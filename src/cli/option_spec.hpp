@@ -1,7 +1,9 @@
-// An option as data: its name, the name of its value and its help line, and the RawOptions
-// member the parser fills. Each lesson lists its own (cli/lessons/NAME.cpp); cli/options.cpp
-// hands every list to CLI11, which stays in that one translation unit. Values are read as
-// strings and checked by embdemo's own parsers, so every message is in embdemo's words.
+// An option as data: its name, the name of its value and its help line, and where the parser
+// puts it: a shared option in its RawOptions member, a lesson's own in RawOptions::own under
+// its name, so that a lesson declares its options without touching a shared file. Each lesson
+// lists its own (cli/lessons/NAME.cpp); cli/command_line.cpp hands every list to CLI11, which
+// stays in that one translation unit. Values are read as strings and checked by embdemo's own
+// parsers, so every message is in embdemo's words.
 #pragma once
 
 #include <cstddef>
@@ -19,6 +21,7 @@ struct OptionSpec {
     std::optional<std::string> option_checks::RawOptions::*value = nullptr;
     std::string option_checks::RawOptions::*with_default = nullptr;  // shown in --help
     bool option_checks::RawOptions::*flag = nullptr;
+    bool own_flag = false;  // a lesson's own flag (no member): RawOptions::flag(name)
 };
 
 constexpr OptionSpec value_option(const char* name, const char* type_name, const char* help,
@@ -34,6 +37,14 @@ constexpr OptionSpec defaulted_option(const char* name, const char* type_name, c
 constexpr OptionSpec flag_option(const char* name, const char* help, bool option_checks::RawOptions::*member) {
     return {name, "", help, nullptr, nullptr, member};
 }
+
+// A lesson's own option with a value, read as RawOptions::value(name).
+constexpr OptionSpec own_value(const char* name, const char* type_name, const char* help) {
+    return {name, type_name, help, nullptr, nullptr, nullptr, false};
+}
+
+// A lesson's own flag, read as RawOptions::flag(name).
+constexpr OptionSpec own_flag(const char* name, const char* help) { return {name, "", help, nullptr, nullptr, nullptr, true}; }
 
 // A lesson's options and the footer of its --help.
 struct LessonHelp {

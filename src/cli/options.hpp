@@ -3,23 +3,18 @@
 // cli/command_line; the checks that fill Options, cli/option_checks and cli/validate_*.
 #pragma once
 
+#include <any>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/terminal.hpp"
-#include "core/lessons/cost.hpp"
-#include "core/lessons/bag_lesson.hpp"
-#include "core/lessons/grad_lesson.hpp"
-#include "core/gpt2/data_loader.hpp"
 #include "core/ids.hpp"
-#include "core/kernels/position_encodings.hpp"
-#include "core/lessons/tokens_lesson.hpp"
 #include "core/kernels/max_norm.hpp"
-#include "core/kernels/optim.hpp"
 #include "core/memory.hpp"
 #include "core/lessons/report.hpp"
 #include "core/lessons/report_matrices.hpp"
@@ -27,63 +22,18 @@
 
 namespace embdemo {
 
-// The lessons, one subcommand each; the notebook's demonstration is the default.
-enum class Lesson { lookup, grad, cost, bench, positions, tied, factor, bag, tokens };
-
-// `embdemo grad`'s own options.
-struct GradOptions {
-    std::optional<std::int64_t> padding_idx;  // -V <= K < V, checked
-    bool scale_grad_by_freq = false;
-    UpstreamSource upstream = UpstreamSource::randn;
-    std::string upstream_file;  // with UpstreamSource::file
-    std::optional<OptimizerSettings> optimizer;  // --optimizer: steps instead of one backward
-    std::size_t steps = 1;
-    bool sparse = false;   // --sparse: nn.Embedding(sparse=True)
-    std::size_t top = 3;   // --top: swaps per position in the text view, 1 to min(10, V)
-    bool top_given = false;  // --top was given: a --weights file's V can still refuse it
-};
-
-// `embdemo positions`' own option.
-struct PositionsOptions {
-    std::uint64_t context = 0;   // C >= T, rows of the position table
-    bool context_inferred = false;  // --context not given: C = T
-    PositionEncoding encoding = PositionEncoding::learned;
-    bool encoding_given = false;
-    std::vector<std::uint64_t> targets;  // the data loader's (--context T with text), or empty
-    LoaderSettings loader;
-    std::size_t windows = 0;
-};
-
-// `embdemo tied`'s own options.
-struct TiedOptions {
-    std::size_t top = 5;       // 1 <= K <= V; default min(5, V)
-    std::string hidden_file;   // --hidden FILE (n x d), or empty for H = E[ids]
-};
-
-// `embdemo factor`'s own option.
-struct FactorOptions {
-    std::uint64_t rank = 0;  // 1 <= r < d
-};
-
-// `embdemo bag`'s own options; --bags also stands in for --ids in the shared checks.
-struct BagOptions {
-    Bags bags;
-    BagMode mode = BagMode::mean;
-    std::optional<std::int64_t> padding_idx;  // -V <= K < V, checked
-    std::vector<float> per_sample_weights;    // one per id, or empty
-};
+// The lessons, one subcommand each (cli/lessons/lesson.hpp); the notebook's demonstration, the
+// lookup, is the default.
+struct LessonSpec;
+extern const LessonSpec k_lookup_lesson;
 
 struct Options {
-    Lesson lesson = Lesson::lookup;
+    const LessonSpec* lesson = &k_lookup_lesson;
     IdBatch id_batch;     // --ids as written: a list, or a batch of rows
-    GradOptions grad;
-    CostRequest cost;                     // embdemo cost: the sizes, checked
+    // The lesson's own settings, of a type only its cli/lessons files know: filled by its
+    // checks (LessonChecks), read by its run, through own_settings<T>.
+    std::any own;
     std::vector<std::string> bench_args;  // embdemo bench: the words after "bench", for embdemo-bench
-    PositionsOptions positions;
-    TiedOptions tied;
-    FactorOptions factor;
-    BagOptions bag;
-    TokensRequest tokens;  // embdemo tokens: the text, checked
     DemoRequest request;  // with --weights, vocab_size and dim are 0 unless given: the file decides
     OutputFormat format = OutputFormat::text;
     View view = View::plain;
@@ -98,12 +48,26 @@ struct Options {
     std::string export_projector;  // --export-projector DIR, or empty
     std::string labels;            // --labels FILE for the projector's metadata, or empty
     std::string text_file;         // --text-file FILE (read while validating), or empty: an input
+    // The lesson's own input files by option ("--upstream", path): no output may replace one.
+    std::vector<std::pair<const char*, std::string>> lesson_inputs;
     std::uint64_t max_memory = k_default_memory_budget;  // --max-memory, in bytes
     std::optional<MaxNorm> max_norm;  // --max-norm/--norm-type: the lookup and grad lessons only
     // The options the user typed that set the sizes, for messages about them:
     // "--ids/--vocab/--dim", or "--text-file/--context/--batch/--dim".
     std::string size_options = "--ids/--vocab/--dim";
 };
+
+// The lesson's own settings in `options`, made (default) on first use by its checks.
+template <typename Settings>
+Settings& own_settings(Options& options) {
+    if (!options.own.has_value()) options.own.emplace<Settings>();
+    return std::any_cast<Settings&>(options.own);
+}
+
+template <typename Settings>
+const Settings& own_settings(const Options& options) {
+    return std::any_cast<const Settings&>(options.own);
+}
 
 struct CommandLine {
     bool run = false;        // true: go ahead with `options`

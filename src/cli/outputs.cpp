@@ -86,13 +86,12 @@ std::optional<std::string> check_output_paths(const Options& options) {
     // and inode, so hard and symbolic links count). --text-file was read while validating, the
     // others are read after this check; an output that does not exist yet is none of them.
     const bool weights_file = options.request.origin.kind == WeightOrigin::Kind::file;
-    const std::pair<const char*, std::string> inputs[] = {
+    std::vector<std::pair<const char*, std::string>> inputs = {
         {"--weights", weights_file ? options.request.origin.detail : std::string()},
         {"--text-file", options.text_file},
         {"--labels", options.labels},
-        {"--upstream", options.grad.upstream_file},
-        {"--hidden", options.tied.hidden_file},
     };
+    inputs.insert(inputs.end(), options.lesson_inputs.begin(), options.lesson_inputs.end());
     for (const OutputFile& file : requested_output_files(options)) {
         // The files embdemo names inside the projector's directory: never through a link. In a
         // directory still to be made, there is nothing to check.

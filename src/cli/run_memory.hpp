@@ -12,14 +12,14 @@
 
 namespace embdemo {
 
+// The text of a json, csv or tsv output of `values` numbers, held as it is built and written.
+Buffer printed_output(OutputFormat format, std::uint64_t values);
+
 std::vector<Buffer> run_buffers(const Options& options, const DemoRequest& request);
 
 // Everything about the run's size that is known once vocab and dim are: the printed numbers of
 // a machine format and the memory budget. A message (without the option prefix) or nullopt.
 std::optional<std::string> check_run_size(const Options& options, const DemoRequest& request);
 
-// embdemo grad's buffers: E, G and the two gradients, or with --optimizer every step's E and
-// gradient (the view shows them all), plus a machine format's text.
-std::vector<Buffer> grad_buffers(const Options& options, std::uint64_t vocab_size, std::uint64_t dim);
 
 }  // namespace embdemo

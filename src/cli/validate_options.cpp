@@ -56,12 +56,7 @@ std::optional<std::string> check_combinations(const RawOptions& raw, const Optio
     for (const auto& path : paths) {
         if (auto problem = check_path(path.option, path.path, path.allowed)) return problem;
     }
-    // In grad the seed still draws G (--upstream randn, the default).
-    const bool seed_draws_upstream = raw.lesson == Lesson::grad && raw.upstream.value_or("randn") == "randn";
-    if (raw.weights && raw.seed && !seed_draws_upstream) {
-        return std::string("--seed cannot be combined with --weights: E comes from the file, so the seed "
-                           "would have no effect (allowed: one of them)");
-    }
+    if (raw.weights && raw.seed && !raw.lesson->caps.seed_draws_more) return seed_with_weights();
     const std::string& save = options.save_weights;
     if (!save.empty() && (save.size() < 5 || save.compare(save.size() - 4, 4, ".npy") != 0)) {
         return bad_value("--save-weights", save, "does not end in .npy", "a file name ending in .npy");
@@ -122,7 +117,7 @@ std::optional<std::string> validate_view(const RawOptions& raw, Options& options
     }
     // The other lessons refuse --trace-positions and --pause by name (check_lookup_only), with or
     // without --trace: "needs --trace" would send the user to a second refusal.
-    const bool lookup = raw.lesson != Lesson::grad && !is_table_lesson(raw);
+    const bool lookup = raw.lesson->caps.demo_views;
     if (lookup && raw.trace_positions && !raw.trace) {
         return std::string("--trace-positions needs --trace");
     }
@@ -163,19 +158,6 @@ std::optional<std::string> validate_view(const RawOptions& raw, Options& options
     return std::nullopt;
 }
 
-// How a lesson's run holds X (core/limits.hpp): the lessons whose products go through
-// onehot_mm make it a block of rows at a time; tied has no X, and makes its logits by blocks.
-OneHotHeld one_hot_held(Lesson lesson) {
-    switch (lesson) {
-        case Lesson::lookup: return OneHotHeld::in_blocks_budgeted;
-        case Lesson::grad:  // one_hot(ids).T @ G and G @ E.T (core/lessons/grad_lesson.hpp)
-        case Lesson::positions:
-        case Lesson::factor: return OneHotHeld::in_blocks;
-        case Lesson::tied: return OneHotHeld::none_logits_in_blocks;
-        default: return OneHotHeld::whole;
-    }
-}
-
 // The ids (from --ids, --text or --text-file), V, d and the seed.
 std::optional<std::string> validate_sizes(const RawOptions& raw, Options& options) {
     DemoRequest& request = options.request;
@@ -191,7 +173,7 @@ std::optional<std::string> validate_sizes(const RawOptions& raw, Options& option
     }
     auto ids = read_ids(raw);
     if (!ids) return ids.error();
-    if (auto problem = apply_data_loader(raw, ids.value(), options)) return *problem;
+    if (auto problem = apply_data_loader(raw, ids.value())) return *problem;
     options.id_batch = ids.value();
     request.shape = ids.value().shape();
     request.source = ids.value().source;
@@ -282,35 +264,30 @@ std::optional<std::string> validate_output(const RawOptions& raw, Options& optio
 
 }  // namespace
 
-// Turns the raw strings into a validated Options, or the first problem found.
+// Turns the raw strings into a validated Options, or the first problem found: the shared
+// options, then the lesson's own (its LessonChecks).
 CommandLine validate(const RawOptions& raw) {
-    if (raw.lesson == Lesson::cost) return validate_cost(raw);
-    if (raw.lesson == Lesson::tokens) return validate_tokens(raw);
+    const LessonSpec& lesson = *raw.lesson;
+    if (lesson.checks.whole) return lesson.checks.whole(raw);
     CommandLine result;
     Options& options = result.options;
+    options.lesson = &lesson;
     DemoRequest& request = options.request;
 
     options.size_options = size_options(raw);
     if (auto problem = validate_sizes(raw, options)) return fail(*problem);
     if (auto problem = validate_output(raw, options)) return fail(*problem);
 
-    // With --weights the sizes are checked against the file's header, before its data is read;
-    // bag's product is B x V x d, checked by validate_bag.
-    if (auto too_big = check_demo_sizes(request.ids.size(), request.vocab_size, request.dim,
-                                        one_hot_held(raw.lesson));
-        too_big && !raw.weights && raw.lesson != Lesson::bag) {
-        return fail(options.size_options + ": " + *too_big);
+    // With --weights the sizes are checked against the file's header, before its data is read.
+    if (lesson.caps.one_hot && !raw.weights) {
+        if (auto too_big = check_demo_sizes(request.ids.size(), request.vocab_size, request.dim, *lesson.caps.one_hot)) {
+            return fail(options.size_options + ": " + *too_big);
+        }
     }
     if (auto problem = validate_init(raw, request)) return fail(*problem);
-    if (!raw.weights && raw.lesson != Lesson::grad && !is_table_lesson(raw)) {  // a file's sizes are checked once its header is read
-        if (auto too_big = check_output_size(options, request)) return fail(*too_big);
-    }
     if (auto problem = validate_view(raw, options)) return fail(*problem);
-    if (raw.lesson == Lesson::grad) {
-        if (auto problem = validate_grad(raw, options)) return fail(*problem);
-    }
-    if (is_table_lesson(raw)) {
-        if (auto problem = validate_table_lesson(raw, options)) return fail(*problem);
+    if (lesson.checks.own) {
+        if (auto problem = lesson.checks.own(raw, options)) return fail(*problem);
     }
     result.run = true;
     return result;

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <any>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -30,6 +31,11 @@
 
 #include "cli/app.hpp"
 #include "cli/command_line.hpp"
+#include "cli/lessons/grad/settings.hpp"
+#include "cli/lessons/lesson.hpp"
+#include "core/lessons/bag_lesson.hpp"
+#include "core/lessons/positions_lesson.hpp"
+#include "core/lessons/tokens_lesson.hpp"
 #include "core/escape.hpp"
 #include "core/gpt2/gpt2_tokenizer.hpp"
 #include "fuzz_check.hpp"
@@ -107,15 +113,19 @@ bool product_fits(std::uint64_t a, std::uint64_t b, std::uint64_t cap) { return 
 
 // Small enough to compute many times a second; the caps of the program itself are tested elsewhere.
 bool small_enough(const embdemo::Options& options) {
-    if (options.lesson == embdemo::Lesson::bench) return false;
+    if (options.lesson->caps.own_parser) return false;
     const std::uint64_t dim = options.request.dim;
     const std::uint64_t vocab = options.request.vocab_size;
     if (!product_fits(vocab, dim, k_max_table_values)) return false;
-    if (!product_fits(options.positions.context, dim, k_max_table_values)) return false;
-    if (options.lesson == embdemo::Lesson::tokens) return options.tokens.text.size() <= k_max_text_bytes;
-    const std::uint64_t ids = std::max(options.id_batch.values.size(), options.bag.bags.ids.size());
+    // Each lesson's own settings (options.own), by their type.
+    const auto* positions = std::any_cast<embdemo::PositionsRequest>(&options.own);
+    if (positions && !product_fits(positions->context, dim, k_max_table_values)) return false;
+    if (const auto* tokens = std::any_cast<embdemo::TokensRequest>(&options.own)) return tokens->text.size() <= k_max_text_bytes;
+    const auto* bag = std::any_cast<embdemo::BagRequest>(&options.own);
+    const std::uint64_t ids = std::max(options.id_batch.values.size(), bag ? bag->bags.ids.size() : 0);
     if (!product_fits(ids, vocab * dim, k_max_product_values)) return false;
-    return ids <= k_max_ids && options.grad.steps <= 10;
+    const auto* grad = std::any_cast<embdemo::GradOptions>(&options.own);
+    return ids <= k_max_ids && (!grad || grad->steps <= 10);
 }
 
 // A memory file standing in for fd 1 or 2 during a run.

@@ -142,19 +142,17 @@ void positions_case(Cases& c, std::size_t forced) {
         const std::size_t context = c.between(1, 6);
         while (tokens.values.size() < context + 1 + 3 * 4) tokens.values.push_back(c.below(r.vocab_size));
         tokens.seq = tokens.values.size();
-        r.loader = {context, c.between(1, context + 3), c.between(1, 3)};
-        const auto batch = first_loader_batch(tokens, r.loader);
+        const LoaderSettings loader = {context, c.between(1, context + 3), c.between(1, 3)};
+        const auto batch = first_loader_batch(tokens, loader);
         if (!batch) return positions_case(c, forced);  // too few windows for the batch: another case
-        r.ids = batch.value().inputs;
-        r.targets = batch.value().targets;
-        r.windows = batch.value().windows;
+        r.ids = batch.value().inputs;  // its source carries the targets and the windows
     } else {
         r.ids = c.batch(r.vocab_size, 12);
     }
     r.context = r.ids.seq + (c.chance(50) ? 0 : c.between(1, 20));
     c.write("positions", fmt::format("{} V {} d {} C {} seed {} ids {} ({} x {}) compared {} loader {}",
                                      encoding_name(r.encoding), r.vocab_size, r.dim, r.context, r.seed,
-                                     join_ids(r.ids.values), r.ids.batch, r.ids.seq, r.encoding_given, !r.targets.empty()),
+                                     join_ids(r.ids.values), r.ids.batch, r.ids.seq, r.encoding_given, r.ids.source.loader.used()),
             render_positions_python(run_positions_lesson(r)));
 }
 

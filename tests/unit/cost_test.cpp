@@ -7,6 +7,7 @@
 
 #include "cli/exit_codes.hpp"
 #include "cli/command_line.hpp"
+#include "cli/lessons/lesson.hpp"
 #include "core/lessons/cost.hpp"
 #include "render/views/cost_report.hpp"
 #include "render/views/cost_text.hpp"
@@ -139,20 +140,20 @@ TEST_CASE("the cost narration follows the sizes: one id in a vocab of 2") {
 TEST_CASE("embdemo cost reads a preset, --tokens, or --ids") {
     const CommandLine model = parse({"cost", "--model", "gpt2-xl", "--tokens", "7"});
     REQUIRE(model.run);
-    CHECK(model.options.lesson == Lesson::cost);
-    CHECK(model.options.cost.ids == 7);
-    CHECK(model.options.cost.dim == 1600);
-    CHECK(model.options.cost.token_source == TokenSource::tokens);
+    CHECK(std::string(model.options.lesson->name) == "cost");
+    CHECK(own_settings<CostRequest>(model.options).ids == 7);
+    CHECK(own_settings<CostRequest>(model.options).dim == 1600);
+    CHECK(own_settings<CostRequest>(model.options).token_source == TokenSource::tokens);
     const CommandLine ids = parse({"cost", "--ids", "2,3;1,9", "--dim", "5", "--format", "json"});
     REQUIRE(ids.run);
-    CHECK(ids.options.cost.ids == 4);
-    CHECK(ids.options.cost.vocab_size == 10);
-    CHECK(ids.options.cost.vocab_inferred);
+    CHECK(own_settings<CostRequest>(ids.options).ids == 4);
+    CHECK(own_settings<CostRequest>(ids.options).vocab_size == 10);
+    CHECK(own_settings<CostRequest>(ids.options).vocab_inferred);
     CHECK(ids.options.format == OutputFormat::json);
     const CommandLine context = parse({"cost", "--model", "llama3-8b"});
     REQUIRE(context.run);
-    CHECK(context.options.cost.ids == 8192);
-    CHECK(context.options.cost.token_source == TokenSource::context);
+    CHECK(own_settings<CostRequest>(context.options).ids == 8192);
+    CHECK(own_settings<CostRequest>(context.options).token_source == TokenSource::context);
 }
 
 TEST_CASE("embdemo cost refuses what it cannot use, naming the option") {
@@ -187,7 +188,7 @@ TEST_CASE("embdemo cost refuses what it cannot use, naming the option") {
 TEST_CASE("embdemo bench hands every later word to embdemo-bench unparsed") {
     const CommandLine command_line = parse({"bench", "--model", "gpt2", "--ids", "whatever"});
     REQUIRE(command_line.run);
-    CHECK(command_line.options.lesson == Lesson::bench);
+    CHECK(std::string(command_line.options.lesson->name) == "bench");
     CHECK(command_line.options.bench_args == std::vector<std::string>{"--model", "gpt2", "--ids", "whatever"});
 }
 

@@ -268,10 +268,7 @@ TEST_CASE("positions_figure: the data loader's inputs beside their targets") {
     PositionsRequest request;
     const IdBatch tokens = batch("10,11,12,13,14,15,16");
     const LoaderBatch loaded = first_loader_batch(tokens, {3, 2, 2}).value();
-    request.ids = loaded.inputs;
-    request.targets = loaded.targets;
-    request.loader = {3, 2, 2};
-    request.windows = 2;
+    request.ids = loaded.inputs;  // its source carries the loader's targets and windows
     request.vocab_size = 17;
     request.dim = 2;
     request.context = 3;

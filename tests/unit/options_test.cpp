@@ -1,11 +1,15 @@
 #include <doctest/doctest.h>
 
+#include <any>
 #include <cmath>
 #include <string>
 #include <vector>
 
 #include "cli/exit_codes.hpp"
 #include "cli/command_line.hpp"
+#include "cli/lessons/grad/settings.hpp"
+#include "cli/lessons/lesson.hpp"
+#include "core/lessons/bag_lesson.hpp"
 
 using namespace embdemo;
 
@@ -170,11 +174,11 @@ TEST_CASE("--max-norm and --norm-type reach the lookup lesson and grad") {
     const CommandLine grad = parse({"grad", "--ids", "1,2", "--dim", "3", "--max-norm", "2", "--sparse", "--top", "2"});
     REQUIRE(grad.run);
     CHECK(grad.options.max_norm->norm_type == 2.0);  // nn.Embedding's default
-    CHECK(grad.options.grad.sparse);
-    CHECK(grad.options.grad.top == 2);
+    CHECK(own_settings<GradOptions>(grad.options).sparse);
+    CHECK(own_settings<GradOptions>(grad.options).top == 2);
     const CommandLine small = parse({"grad", "--ids", "1", "--dim", "3"});
     REQUIRE(small.run);
-    CHECK(small.options.grad.top == 2);  // min(3, V) with V = 2
+    CHECK(own_settings<GradOptions>(small.options).top == 2);  // min(3, V) with V = 2
     CHECK_FALSE(small.options.max_norm);
 }
 
@@ -261,8 +265,12 @@ TEST_CASE("a reused parser starts each parse from nothing given") {
         CHECK(reused.options.request.seed == fresh.options.request.seed);
         CHECK(reused.options.format == fresh.options.format);
         CHECK(reused.options.precision == fresh.options.precision);
-        CHECK(reused.options.grad.padding_idx == fresh.options.grad.padding_idx);
-        CHECK(reused.options.bag.mode == fresh.options.bag.mode);
-        CHECK(reused.options.tied.top == fresh.options.tied.top);
+        CHECK(reused.options.own.type() == fresh.options.own.type());
+        if (const auto* grad = std::any_cast<GradOptions>(&fresh.options.own)) {
+            CHECK(own_settings<GradOptions>(reused.options).padding_idx == grad->padding_idx);
+        }
+        if (const auto* bag = std::any_cast<BagRequest>(&fresh.options.own)) {
+            CHECK(own_settings<BagRequest>(reused.options).mode == bag->mode);
+        }
     }
 }

@@ -1,21 +1,115 @@
 // embdemo bag: nn.EmbeddingBag as a multi-hot product, sum, mean or max.
+#include <iterator>
+#include <optional>
+#include <string>
+
+#include <fmt/format.h>
+
 #include "cli/lesson_kit.hpp"
+#include "cli/option_checks.hpp"
 #include "cli/lessons/lesson.hpp"
 #include "cli/option_spec.hpp"
 #include "cli/lessons/table_request.hpp"
 #include "core/lessons/bag_lesson.hpp"
+#include "core/limits.hpp"
 #include "render/views/bag_report.hpp"
 #include "render/views/bag_text.hpp"
 
 namespace embdemo {
+namespace {
+
+using namespace option_checks;
+
+// --bags stands in for --ids in the shared checks: the bags' ids, in one list, are checked and
+// sized like any other ids, after the checks that only --bags can name properly.
+std::optional<std::string> read_bag_ids(RawOptions& raw) {
+    if (raw.ids) {
+        return std::string("--ids belongs to the other lessons: embdemo bag reads its ids from --bags "
+                           "(allowed: --bags \"2,3;1,1,0\")");
+    }
+    const bool text = raw.text || raw.text_file;
+    if (text && raw.value("--bags")) {
+        return std::string("--bags and ") + (raw.text ? "--text" : "--text-file") +
+               " each give the bags (allowed: one of them; with a text, --context T makes each window a bag)";
+    }
+    if (text && !raw.context) {
+        return std::string("embdemo bag with ") + (raw.text ? "--text" : "--text-file") +
+               " needs --context T: each window of the book's data loader is one bag (allowed: --context T "
+               "[--stride S] [--batch B], or --bags)";
+    }
+    if (text) return std::nullopt;  // the ids and their windows come from the text (validate_sizes)
+    if (!raw.value("--bags") || (!raw.dim && !raw.weights)) {
+        return std::string(!raw.value("--bags") ? "--bags is" : "--dim is") +
+               " required, e.g. embdemo bag --bags \"2,3;1,1,0\" --dim 5; see embdemo bag --help";
+    }
+    const auto bags = parse_bags(*raw.value("--bags"));
+    const char* allowed = "bags of comma-separated ids separated by ';', an empty bag as nothing between two ';'";
+    if (!bags) return bad_value("--bags", *raw.value("--bags"), bags.error(), allowed);
+    if (bags.value().ids.empty()) return bad_value("--bags", *raw.value("--bags"), "has no id in any bag", "at least one id");
+    if (raw.vocab) {
+        const auto vocab = parse_bounded("--vocab", *raw.vocab, 1, UINT64_MAX);
+        if (!vocab) return vocab.error();
+        const Bags& parsed = bags.value();
+        for (std::size_t b = 0; b < parsed.count(); ++b) {
+            for (std::size_t i = parsed.offsets[b]; i < parsed.offsets[b + 1]; ++i) {
+                if (parsed.ids[i] < vocab.value()) continue;
+                return fmt::format("--bags: bag {} item {} = {} is out of range for --vocab {} (allowed: ids 0 to {})",
+                                   b, i - parsed.offsets[b] + 1, parsed.ids[i], vocab.value(), vocab.value() - 1);
+            }
+        }
+    }
+    raw.ids = fmt::format("{}", fmt::join(bags.value().ids, ","));
+    return std::nullopt;
+}
+
+std::optional<std::string> check_bag(const RawOptions& raw, Options& options) {
+    BagRequest& bag = own_settings<BagRequest>(options);
+    if (raw.value("--bags")) {
+        bag.bags = parse_bags(*raw.value("--bags")).value();  // checked by read_bag_ids
+    } else {
+        // A text's data loader batch: each window one bag, as nn.EmbeddingBag reads a 2-D input
+        // (B bags of T ids each).
+        const IdBatch& windows = options.id_batch;
+        bag.bags.ids = windows.values;
+        for (std::size_t b = 0; b <= windows.batch; ++b) bag.bags.offsets.push_back(b * windows.seq);
+    }
+    const std::string mode = raw.value_or("--mode", "mean");
+    if (mode == "sum" || mode == "mean" || mode == "max") {
+        bag.mode = mode == "sum" ? BagMode::sum : mode == "max" ? BagMode::max : BagMode::mean;
+    } else {
+        return bad_value("--mode", mode, "is not a mode of nn.EmbeddingBag", "sum, mean, max");
+    }
+    const std::uint64_t v = options.request.vocab_size;
+    if (raw.value("--padding-idx")) {
+        if (auto problem = parse_padding_idx(*raw.value("--padding-idx"), v, bag.padding_idx)) return problem;
+    }
+    if (raw.value("--per-sample-weights")) {
+        if (bag.mode != BagMode::sum) {
+            return bad_value("--per-sample-weights", *raw.value("--per-sample-weights"),
+                             "needs --mode sum: PyTorch supports per_sample_weights only for mode='sum'",
+                             "--mode sum with --per-sample-weights");
+        }
+        const auto weights = parse_bag_weights(*raw.value("--per-sample-weights"), bag.bags);
+        if (!weights) {
+            return bad_value("--per-sample-weights", *raw.value("--per-sample-weights"), weights.error(),
+                             "one finite decimal number per id of --bags, in the same layout");
+        }
+        bag.per_sample_weights = weights.value();
+    }
+    const std::uint64_t b = bag.bags.count();
+    const std::uint64_t d = options.request.dim;
+    if (auto too_big = check_demo_sizes(b, v, d, OneHotHeld::multihot)) return "--bags/--vocab/--dim: " + *too_big;
+    if (!prints_every_value(options.format)) return std::nullopt;
+    // The script draws E itself and embeds the bags' outputs and products.
+    const bool script = options.format == OutputFormat::python;
+    return check_printed("bag", options.format, script ? 3 * b * d : v * d + b * v + 2 * b * d);
+}
+
+}  // namespace
 
 int run_bag(const Options& options) {
     auto request = table_request<BagRequest>(options);
-    request.bags = options.bag.bags;
     if (options.id_batch.source.from_text()) request.windows = options.id_batch;
-    request.mode = options.bag.mode;
-    request.padding_idx = options.bag.padding_idx;
-    request.per_sample_weights = options.bag.per_sample_weights;
     const BagLesson lesson = run_bag_lesson(request);
     const LessonView view = table_view(lesson, bag_report, [](const BagLesson& shown, const TextOptions& text, View view_kind) {
         return render_bag_text(shown, text, view_kind == View::trace);
@@ -48,15 +142,30 @@ Exit status: 0 (M @ E may differ from the bag's output in the last bits, which
 the view measures), 2 for bad input, 1 for a failed write.)";
 
 const OptionSpec k_bag_options[] = {
-    value_option("--bags", "BAGS", "the bags, e.g. \"2,3;1,1,0\"; \"2;;1\": empty middle bag", &option_checks::RawOptions::bags),
-    value_option("--mode", "MODE", "sum, mean (default, as PyTorch) or max", &option_checks::RawOptions::mode),
-    value_option("--per-sample-weights", "W", "with sum: a weight per id, e.g. \"0.5,2;1,1,1\"", &option_checks::RawOptions::per_sample_weights),
-    value_option("--padding-idx", "K", "nn.EmbeddingBag's padding_idx, -V to V-1", &option_checks::RawOptions::padding_idx),
+    own_value("--bags", "BAGS", "the bags, e.g. \"2,3;1,1,0\"; \"2;;1\": empty middle bag"),
+    own_value("--mode", "MODE", "sum, mean (default, as PyTorch) or max"),
+    own_value("--per-sample-weights", "W", "with sum: a weight per id, e.g. \"0.5,2;1,1,1\""),
+    own_value("--padding-idx", "K", "nn.EmbeddingBag's padding_idx, -V to V-1"),
 };
 
 }  // namespace
 
-extern const LessonSpec k_bag_lesson = {Lesson::bag, "bag", "nn.EmbeddingBag as a multi-hot product: sum/mean/max", {true, true},
-                                         lesson_help(k_bag_options, "", k_bag_footer), fixed_formats<k_every_format>, run_bag};
+// bag reads its ids from --bags, or from a text's data loader windows: never from --ids.
+constexpr const char* k_bag_refused_options[] = {"--ids"};
+
+extern const LessonSpec k_bag_lesson = [] {
+    LessonSpec spec{"bag", "nn.EmbeddingBag as a multi-hot product: sum/mean/max"};
+    spec.caps.table_ids = true;
+    spec.caps.trace = true;
+    spec.caps.one_hot = std::nullopt;  // its product is bags x V x d: check_bag checks it
+    spec.help = lesson_help(k_bag_options, "", k_bag_footer);
+    spec.formats = fixed_formats<k_every_format>;
+    spec.checks.read_ids = read_bag_ids;
+    spec.checks.own = table_checks<check_bag>;
+    spec.run = run_bag;
+    spec.refused_options = k_bag_refused_options;
+    spec.refused_option_count = std::size(k_bag_refused_options);
+    return spec;
+}();
 
 }  // namespace embdemo

@@ -16,7 +16,12 @@ int run_bench(const Options& options) {
 }
 
 // Listed for --help; `embdemo bench ...` itself is handed over before parsing.
-extern const LessonSpec k_bench_lesson = {Lesson::bench, "bench", "time both forms on this machine (embdemo bench --help)",
-                                          {false, false, true}, {}, fixed_formats<0>, run_bench};
+extern const LessonSpec k_bench_lesson = [] {
+    LessonSpec spec{"bench", "time both forms on this machine (embdemo bench --help)"};
+    spec.caps.own_parser = true;
+    spec.formats = fixed_formats<0>;
+    spec.run = run_bench;
+    return spec;
+}();
 
 }  // namespace embdemo

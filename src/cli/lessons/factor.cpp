@@ -1,5 +1,12 @@
 // embdemo factor: ALBERT's factorised table, E1[ids] @ E2 beside (one_hot(ids) @ E1) @ E2.
+#include <algorithm>
+#include <optional>
+#include <string>
+
+#include <fmt/format.h>
+
 #include "cli/lesson_kit.hpp"
+#include "cli/option_checks.hpp"
 #include "cli/lessons/lesson.hpp"
 #include "cli/option_spec.hpp"
 #include "cli/lessons/table_request.hpp"
@@ -8,11 +15,40 @@
 #include "render/views/factor_text.hpp"
 
 namespace embdemo {
+namespace {
+
+using namespace option_checks;
+
+std::optional<std::string> check_factor(const RawOptions& raw, Options& options) {
+    const std::uint64_t d = options.request.dim;
+    const std::string allowed = fmt::format("a rank from 1 to {}, below --dim", d - 1);
+    if (!raw.value("--rank")) return "embdemo factor needs --rank R (allowed: " + allowed + ", e.g. --rank " + std::to_string(std::max<std::uint64_t>(1, d / 4)) + ")";
+    const auto rank = parse_decimal(*raw.value("--rank"));
+    if (!rank) return bad_value("--rank", *raw.value("--rank"), rank.error(), allowed);
+    if (rank.value() == 0) {
+        return bad_value("--rank", *raw.value("--rank"), "is 0: E1 would have no columns and every vector would be 0", allowed);
+    }
+    if (rank.value() >= d) {
+        return bad_value("--rank", *raw.value("--rank"),
+                         fmt::format("is not below --dim {}: then V*r + r*d >= V*d, and the two factors save "
+                                     "nothing over one table", d),
+                         d > 1 ? allowed : "a --dim of at least 2, and a rank below it");
+    }
+    own_settings<FactorRequest>(options).rank = rank.value();
+    const std::uint64_t v = options.request.vocab_size;
+    const std::uint64_t n = options.request.ids.size();
+    const std::uint64_t r = rank.value();
+    if (!prints_every_value(options.format)) return std::nullopt;
+    // The script draws E1 and E2 itself and embeds the per-id results.
+    const bool script = options.format == OutputFormat::python;
+    return check_printed("factor", options.format, script ? n * r + 2 * n * d : v * r + r * d + n * r + 2 * n * d);
+}
+
+}  // namespace
 
 int run_factor(const Options& options) {
     auto request = table_request<FactorRequest>(options);
     request.ids = options.id_batch;
-    request.rank = options.factor.rank;
     const FactorLesson lesson = run_factor_lesson(request);
     const LessonView view = table_view(lesson, factor_report, [](const FactorLesson& shown, const TextOptions& text, View) {
         return render_factor_text(shown, text);
@@ -36,12 +72,20 @@ Exit status: 0 when E1[ids] @ E2 and (one_hot(ids) @ E1) @ E2 agree bit for
 bit, 2 for bad input, 1 for a failed write.)";
 
 const OptionSpec k_factor_options[] = {
-    value_option("--rank", "R", "r, the width of E1: 1 to D-1 (required)", &option_checks::RawOptions::rank),
+    own_value("--rank", "R", "r, the width of E1: 1 to D-1 (required)"),
 };
 
 }  // namespace
 
-extern const LessonSpec k_factor_lesson = {Lesson::factor, "factor", "ALBERT's factorised table: E1[ids] @ E2", {true, false},
-                                         lesson_help(k_factor_options, k_table_lesson_shared, k_factor_footer), fixed_formats<k_every_format>, run_factor};
+extern const LessonSpec k_factor_lesson = [] {
+    LessonSpec spec{"factor", "ALBERT's factorised table: E1[ids] @ E2"};
+    spec.caps.table_ids = true;
+    spec.caps.one_hot = OneHotHeld::in_blocks;
+    spec.help = lesson_help(k_factor_options, k_table_lesson_shared, k_factor_footer);
+    spec.formats = fixed_formats<k_every_format>;
+    spec.checks.own = table_checks<check_factor>;
+    spec.run = run_factor;
+    return spec;
+}();
 
 }  // namespace embdemo

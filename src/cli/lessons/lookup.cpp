@@ -163,8 +163,26 @@ int run_lookup(const Options& options) {
 }
 
 
+namespace {
+
+// A machine format's printed numbers; a --weights file's sizes are checked once its header is read.
+std::optional<std::string> check_lookup(const option_checks::RawOptions& raw, Options& options) {
+    if (raw.weights) return std::nullopt;
+    return check_output_size(options, options.request);
+}
+
+}  // namespace
+
 // Its options are the main command's (k_shared_help), which every lesson shares.
-extern const LessonSpec k_lookup_lesson = {Lesson::lookup, "lookup", "the notebook's demonstration (the default)",
-                                           {false, true, false}, {}, fixed_formats<k_every_format>, run_lookup};
+extern const LessonSpec k_lookup_lesson = [] {
+    LessonSpec spec{"lookup", "the notebook's demonstration (the default)"};
+    spec.caps.trace = true;
+    spec.caps.demo_views = true;
+    spec.caps.one_hot = OneHotHeld::in_blocks_budgeted;
+    spec.formats = fixed_formats<k_every_format>;
+    spec.checks.own = check_lookup;
+    spec.run = run_lookup;
+    return spec;
+}();
 
 }  // namespace embdemo

@@ -1,24 +1,91 @@
 // embdemo positions: token + position tables, E[ids] + P[0..T), and the data loader's batch.
+#include <algorithm>
+#include <optional>
+#include <string>
+
+#include <fmt/format.h>
+
 #include "cli/lesson_kit.hpp"
+#include "cli/option_checks.hpp"
 #include "cli/lessons/lesson.hpp"
 #include "cli/option_spec.hpp"
 #include "cli/lessons/table_request.hpp"
 #include "core/lessons/positions_lesson.hpp"
+#include "core/limits.hpp"
 #include "render/views/positions_report.hpp"
 #include "render/views/positions_text.hpp"
 
 namespace embdemo {
+namespace {
+
+using namespace option_checks;
+
+constexpr std::pair<const char*, PositionEncoding> k_encodings[] = {
+    {"learned", PositionEncoding::learned},
+    {"sinusoidal", PositionEncoding::sinusoidal},
+    {"rope", PositionEncoding::rope},
+};
+
+std::optional<std::string> check_encoding(const RawOptions& raw, const DemoRequest& sizes, PositionsRequest& positions) {
+    if (!raw.value("--encoding")) return std::nullopt;
+    const auto encoding = find_named(k_encodings, *raw.value("--encoding"));
+    if (!encoding) return bad_value("--encoding", *raw.value("--encoding"), "is not a known encoding", names_of(k_encodings));
+    if (*encoding == PositionEncoding::rope && sizes.dim % 2 != 0) {
+        return bad_value("--encoding", *raw.value("--encoding"),
+                         "needs an even --dim: RoPE turns pairs of columns (j, j + d/2), and --dim is " +
+                             std::to_string(sizes.dim),
+                         "an even --dim with rope");
+    }
+    positions.encoding = *encoding;
+    positions.encoding_given = true;
+    return std::nullopt;
+}
+
+std::optional<std::string> check_positions(const RawOptions& raw, Options& options) {
+    PositionsRequest& positions = own_settings<PositionsRequest>(options);
+    const DemoRequest& request = options.request;
+    if (auto problem = check_encoding(raw, request, positions)) return problem;
+    const std::uint64_t seq = options.id_batch.seq;
+    const std::uint64_t max_context = std::max<std::uint64_t>(seq, k_max_matrix_values / request.dim);
+    positions.context = seq;
+    positions.context_inferred = !raw.context;
+    if (raw.context) {
+        const std::string allowed = fmt::format("C >= T: a decimal integer from {} to {}", seq, max_context);
+        const auto context = parse_decimal(*raw.context);
+        if (!context) return bad_value("--context", *raw.context, context.error(), allowed);
+        if (context.value() < seq) {
+            return bad_value("--context", *raw.context,
+                             fmt::format("is shorter than the sequence (T = {}): P would have no row for "
+                                         "position {}", seq, context.value()),
+                             allowed);
+        }
+        if (context.value() > max_context) {
+            return bad_value("--context", *raw.context,
+                             fmt::format("would make P {} x {}, over the limit of {} values per matrix",
+                                         group_thousands(context.value()), group_thousands(request.dim),
+                                         group_thousands(k_max_matrix_values)),
+                             allowed);
+        }
+        positions.context = context.value();
+    }
+    // one_hot(arange(T), C) @ P obeys the caps the token product does.
+    if (auto too_big = check_demo_sizes(seq, positions.context, request.dim, OneHotHeld::in_blocks)) {
+        return "--context: the position table's one-hot product: " + *too_big;
+    }
+    const std::uint64_t n = request.ids.size();
+    const std::uint64_t d = request.dim;
+    if (!prints_every_value(options.format)) return std::nullopt;
+    // The script draws E and P itself and embeds the lookups, P[0..T) and the outputs.
+    const bool script = options.format == OutputFormat::python;
+    return check_printed("positions", options.format,
+                         script ? 4 * n * d + seq * d : request.vocab_size * d + positions.context * d + 4 * n * d + seq * d);
+}
+
+}  // namespace
 
 int run_positions(const Options& options) {
     auto request = table_request<PositionsRequest>(options);
     request.ids = options.id_batch;
-    request.context = options.positions.context;
-    request.context_inferred = options.positions.context_inferred;
-    request.encoding = options.positions.encoding;
-    request.encoding_given = options.positions.encoding_given;
-    request.targets = options.positions.targets;
-    request.loader = options.positions.loader;
-    request.windows = options.positions.windows;
     const PositionsLesson lesson = run_positions_lesson(request);
     const LessonView view = table_view(lesson, positions_report, [](const PositionsLesson& shown, const TextOptions& text, View) {
         return render_positions_text(shown, text);
@@ -46,12 +113,21 @@ Exit status: 0 when both lookups equal their one-hot products bit for bit, 2 for
 bad input, 1 for a failed write.)";
 
 const OptionSpec k_positions_options[] = {
-    value_option("--encoding", "KIND", "learned (default), sinusoidal or rope", &option_checks::RawOptions::encoding),
+    own_value("--encoding", "KIND", "learned (default), sinusoidal or rope"),
 };
 
 }  // namespace
 
-extern const LessonSpec k_positions_lesson = {Lesson::positions, "positions", "token + position tables: E[ids] + P[0..T)", {true, false},
-                                         lesson_help(k_positions_options, k_table_lesson_shared, k_positions_footer), fixed_formats<k_every_format>, run_positions};
+extern const LessonSpec k_positions_lesson = [] {
+    LessonSpec spec{"positions", "token + position tables: E[ids] + P[0..T)"};
+    spec.caps.table_ids = true;
+    spec.caps.one_hot = OneHotHeld::in_blocks;
+    spec.caps.own_context = true;
+    spec.help = lesson_help(k_positions_options, k_table_lesson_shared, k_positions_footer);
+    spec.formats = fixed_formats<k_every_format>;
+    spec.checks.own = table_checks<check_positions>;
+    spec.run = run_positions;
+    return spec;
+}();
 
 }  // namespace embdemo

@@ -1,11 +1,15 @@
 #include "cli/lessons/lesson.hpp"
 
 #include <iterator>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace embdemo {
+
+// Each lesson's spec, defined in its own cli/lessons/NAME.cpp.
+extern const LessonSpec k_lookup_lesson, k_grad_lesson, k_cost_lesson, k_bench_lesson, k_positions_lesson,
+    k_tied_lesson, k_factor_lesson, k_tokens_lesson, k_bag_lesson;
+
 namespace {
 
 // The one list of lessons: their order is --help's.
@@ -18,13 +22,6 @@ const LessonSpec* const k_lessons[] = {
 
 const LessonSpec* const* lessons_begin() { return std::begin(k_lessons); }
 const LessonSpec* const* lessons_end() { return std::end(k_lessons); }
-
-const LessonSpec& lesson_spec(Lesson id) {
-    for (const LessonSpec* spec : k_lessons) {
-        if (spec->id == id) return *spec;
-    }
-    throw std::logic_error("a lesson missing from k_lessons");
-}
 
 std::string lessons_with(bool LessonCaps::*capability) {
     std::vector<std::string> names;

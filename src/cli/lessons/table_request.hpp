@@ -1,4 +1,6 @@
-// A table lesson's request with the sizes and seed validation filled (core/table_sizes.hpp).
+// What the table lessons (positions, tied, factor, bag) share: their checks' first step, their
+// request, made by their checks and given the sizes and seed validation filled
+// (core/table_sizes.hpp), and their view.
 #pragma once
 
 #include <cstddef>
@@ -6,6 +8,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "cli/option_checks.hpp"
 #include "cli/options.hpp"
 #include "render/views/lesson_figures.hpp"
 #include "render/formats/lesson_view.hpp"
@@ -13,9 +16,17 @@
 
 namespace embdemo {
 
+// A table lesson's LessonChecks::own: the options every table lesson refuses, then its own `Check`.
+template <std::optional<std::string> (*Check)(const option_checks::RawOptions&, Options&)>
+std::optional<std::string> table_checks(const option_checks::RawOptions& raw, Options& options) {
+    if (auto problem = option_checks::check_table_lesson_exclusive(raw, raw.lesson->name)) return problem;
+    return Check(raw, options);
+}
+
+// The request its checks made (own_settings), with the shared sizes and seed.
 template <typename Request>
 Request table_request(const Options& options) {
-    Request request;
+    Request request = own_settings<Request>(options);
     request.sizes() = options.request.sizes();
     return request;
 }

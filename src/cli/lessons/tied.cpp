@@ -1,11 +1,17 @@
 // embdemo tied: the output layer reuses E, logits = H @ E.T, with H = E[ids] or --hidden FILE.
+#include <algorithm>
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <utility>
 
 #include "cli/exit_codes.hpp"
 #include "cli/lesson_kit.hpp"
 #include "cli/lessons/lesson.hpp"
+#include "cli/option_checks.hpp"
 #include "cli/option_spec.hpp"
+#include <fmt/format.h>
+#include "core/limits.hpp"
 #include "cli/lessons/table_request.hpp"
 #include "cli/weight_files.hpp"
 #include "core/lessons/tied_lesson.hpp"
@@ -14,6 +20,76 @@
 
 namespace embdemo {
 namespace {
+
+using namespace option_checks;
+
+// tied's own options, as its checks leave them.
+struct TiedSettings {
+    std::size_t top = 5;       // 1 <= K <= V; default min(5, V)
+    std::string hidden_file;   // --hidden FILE (n x d), or empty for H = E[ids]
+};
+
+std::optional<std::string> check_tied(const RawOptions& raw, Options& options) {
+    const std::uint64_t vocab = options.request.vocab_size;
+    const std::uint64_t n = options.request.ids.size();
+    const std::uint64_t d = options.request.dim;
+    // Past k_max_held_logits the lesson keeps the rows the views print, the first and last
+    // k_logit_edge_rows (all of them when there are no more): never more logits than that cap.
+    const std::uint64_t kept_rows = std::min<std::uint64_t>(n, 2 * k_logit_edge_rows);
+    if (kept_rows * vocab > k_max_held_logits) {
+        return fmt::format("{}: the logits' rows the views keep (min(ids, {}) x vocab) would be {} x {} = {} values; "
+                           "the lesson holds at most {} logits (use a smaller vocab)",
+                           options.size_options, 2 * k_logit_edge_rows, kept_rows, group_thousands(vocab),
+                           group_thousands(kept_rows * vocab), group_thousands(k_max_held_logits));
+    }
+    // The lesson keeps every position's top K: n x K entries, capped like a matrix.
+    const std::uint64_t most_top = std::min<std::uint64_t>(vocab, k_max_top_entries / std::max<std::uint64_t>(1, n));
+    if (most_top == 0) {
+        return fmt::format("{}: the top-K table (ids x K) would be {} x 1 entries; the limit is {} (use fewer ids)",
+                           options.size_options, group_thousands(n), group_thousands(k_max_top_entries));
+    }
+    TiedSettings& tied = own_settings<TiedSettings>(options);
+    tied.top = static_cast<std::size_t>(std::min<std::uint64_t>(5, most_top));
+    if (raw.value("--top")) {
+        const std::string allowed =
+            most_top == vocab ? fmt::format("K from 1 to the vocab, {}", vocab)
+                              : fmt::format("K from 1 to {}: the top K of {} positions are kept, at most {} entries",
+                                            group_thousands(most_top), group_thousands(n), group_thousands(k_max_top_entries));
+        const auto top = parse_decimal(*raw.value("--top"));
+        if (!top) return bad_value("--top", *raw.value("--top"), top.error(), allowed);
+        if (top.value() < 1 || top.value() > most_top) {
+            return bad_value("--top", *raw.value("--top"),
+                             top.value() < 1       ? "is 0"
+                             : top.value() > vocab ? "is more than the vocab has ids"
+                                                   : fmt::format("would keep {} x {} = {} top entries", group_thousands(n),
+                                                                 group_thousands(top.value()),
+                                                                 group_thousands(n * top.value())),
+                             allowed);
+        }
+        tied.top = static_cast<std::size_t>(top.value());
+    }
+    if (raw.value("--hidden")) {
+        if (raw.value("--hidden")->empty()) return bad_value("--hidden", *raw.value("--hidden"), "is empty", "a .npy, .csv or .tsv file of n x D");
+        tied.hidden_file = *raw.value("--hidden");
+        options.lesson_inputs.emplace_back("--hidden", tied.hidden_file);
+    }
+    if (!prints_every_value(options.format)) return std::nullopt;
+    // The script draws E itself; past 2^20 logits it embeds one checksum per row, not each logit.
+    if (options.format == OutputFormat::python) {
+        return check_printed("tied", options.format, 2 * n * d + std::min<std::uint64_t>(n * vocab, std::uint64_t{1} << 20));
+    }
+    const std::uint64_t tables = vocab * d + n * d;
+    if (tables <= k_max_printed_values && tables + n * vocab > k_max_printed_values) {
+        // The logits alone are too many: a chapter's are n x V (a gigabyte), never held whole.
+        return fmt::format("embdemo tied: json, csv and tsv would print {} numbers, {} x {} of them logits (allowed: "
+                           "at most {}; use the text, markdown, svg or html view, which summarise the logits and "
+                           "list every position's top K, or --format python, which checks every logit by a sum a row)",
+                           group_thousands(tables + n * vocab), group_thousands(n), group_thousands(vocab),
+                           group_thousands(k_max_printed_values));
+    }
+    return check_printed("tied", options.format, tables + n * vocab);
+}
+
 
 // H from --hidden FILE: one hidden state of d values per id.
 ParseResult<Matrix> load_hidden(const Options& options, const TiedRequest& request) {
@@ -24,7 +100,7 @@ ParseResult<Matrix> load_hidden(const Options& options, const TiedRequest& reque
                std::to_string(rows) + " x " + std::to_string(request.dim) +
                ", one hidden state of --dim values per id, a batch's B x T ids flattened in order)";
     };
-    return load_matrix_file("--hidden", options.tied.hidden_file, check,
+    return load_matrix_file("--hidden", own_settings<TiedSettings>(options).hidden_file, check,
                             std::to_string(rows) + " x " + std::to_string(request.dim) +
                                 ", n x d: one hidden state per id");
 }
@@ -32,10 +108,12 @@ ParseResult<Matrix> load_hidden(const Options& options, const TiedRequest& reque
 }  // namespace
 
 int run_tied(const Options& options) {
-    auto request = table_request<TiedRequest>(options);
+    const TiedSettings& tied = own_settings<TiedSettings>(options);
+    TiedRequest request;
+    request.sizes() = options.request.sizes();
     request.ids = options.id_batch;
-    request.top = options.tied.top;
-    request.hidden_given = !options.tied.hidden_file.empty();
+    request.top = tied.top;
+    request.hidden_given = !tied.hidden_file.empty();
     Matrix hidden;
     if (request.hidden_given) {
         auto loaded = load_hidden(options, request);
@@ -51,7 +129,7 @@ int run_tied(const Options& options) {
     const TiedLesson lesson = run_tied_lesson(request, std::move(hidden), blocks);
     const LessonView view = table_view(lesson, tied_report, [](const TiedLesson& shown, const TextOptions& text, View) {
         return render_tied_text(shown, text);
-    }, tied_figure, [&options](const TiedLesson& shown) { return render_tied_python(shown, options.tied.hidden_file); });
+    }, tied_figure, [&tied](const TiedLesson& shown) { return render_tied_python(shown, tied.hidden_file); });
     return write_view(options, view);
 }
 
@@ -76,13 +154,21 @@ Exit status: 0, 2 for bad input (including an unreadable --hidden file), 1 for
 a failed write.)";
 
 const OptionSpec k_tied_options[] = {
-    value_option("--top", "K", "top-K token ids per position, 1 to V (default 5)", &option_checks::RawOptions::top),
-    value_option("--hidden", "FILE", "H from a .npy/.csv/.tsv file, n x D (default E[ids])", &option_checks::RawOptions::hidden),
+    own_value("--top", "K", "top-K token ids per position, 1 to V (default 5)"),
+    own_value("--hidden", "FILE", "H from a .npy/.csv/.tsv file, n x D (default E[ids])"),
 };
 
 }  // namespace
 
-extern const LessonSpec k_tied_lesson = {Lesson::tied, "tied", "the output layer reuses E: logits = H @ E.T", {true, false},
-                                         lesson_help(k_tied_options, k_table_lesson_shared, k_tied_footer), fixed_formats<k_every_format>, run_tied};
+extern const LessonSpec k_tied_lesson = [] {
+    LessonSpec spec{"tied", "the output layer reuses E: logits = H @ E.T"};
+    spec.caps.table_ids = true;
+    spec.caps.one_hot = OneHotHeld::none_logits_in_blocks;
+    spec.help = lesson_help(k_tied_options, k_table_lesson_shared, k_tied_footer);
+    spec.formats = fixed_formats<k_every_format>;
+    spec.checks.own = table_checks<check_tied>;
+    spec.run = run_tied;
+    return spec;
+}();
 
 }  // namespace embdemo

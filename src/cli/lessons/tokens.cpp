@@ -1,8 +1,14 @@
 // embdemo tokens: GPT-2's tokenizer, text -> pieces -> merges -> ids.
+#include <iterator>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/lesson_kit.hpp"
+#include "cli/option_checks.hpp"
+#include "core/gpt2/gpt2_tokenizer.hpp"
+#include "core/limits.hpp"
 #include "cli/lessons/lesson.hpp"
 #include "cli/option_spec.hpp"
 #include "io/text_input.hpp"
@@ -12,10 +18,78 @@
 #include "render/views/tokens_text.hpp"
 
 namespace embdemo {
+namespace {
+
+using namespace option_checks;
+
+// --ids for tokens: GPT-2 ids to decode, each one of GPT-2's 50,257.
+ParseResult<std::vector<std::uint64_t>> tokens_decode_ids(const std::string& text) {
+    using Result = ParseResult<std::vector<std::uint64_t>>;
+    const auto ids = parse_id_list(text);
+    if (!ids) return Result::fail(bad_value("--ids", text, ids.error(), "comma-separated GPT-2 token ids, e.g. 464,3290"));
+    for (std::size_t i = 0; i < ids.value().size(); ++i) {
+        const std::uint64_t id = ids.value()[i];
+        if (id < k_gpt2_vocab_size) continue;
+        return Result::fail("--ids: ids[" + std::to_string(i) + "] = " + std::to_string(id) +
+                            " is out of range for GPT-2's vocab of " + group_thousands(k_gpt2_vocab_size) +
+                            " (allowed: ids 0 to " + std::to_string(k_gpt2_vocab_size - 1) + ")");
+    }
+    return ids;
+}
+
+CommandLine check_tokens(const RawOptions& raw) {
+    CommandLine result;
+    Options& options = result.options;
+    options.lesson = raw.lesson;
+    TokensRequest& tokens = own_settings<TokensRequest>(options);
+    if (const std::string* option = unread_shared_option(raw)) {
+        return fail(*option + " has no effect on embdemo tokens (allowed with tokens: --text, --text-file, --ids, "
+                    "--dim, --format and --piece)");
+    }
+    const int sources = (raw.text ? 1 : 0) + (raw.text_file ? 1 : 0) + (raw.ids ? 1 : 0);
+    if (sources == 0) return fail("embdemo tokens needs --text TEXT or --text-file FILE (or --ids LIST to decode)");
+    const auto format = find_named(k_formats, raw.format);
+    if (!format) return fail(bad_value("--format", raw.format, "is not a known format", names_of(k_formats)));
+    if (auto problem = check_lesson_format(raw, *format)) return fail(*problem);
+    options.format = *format;
+    if (raw.ids) {
+        if (sources > 1) return fail(std::string(raw.text ? "--text" : "--text-file") + " and --ids each give the tokens (allowed: one of them)");
+        if (raw.value("--piece")) return fail("--piece follows a piece of --text through BPE; --ids decodes ids (allowed: one of them)");
+        if (raw.dim) return fail("--dim sets d for the table sizes of --text; --ids decodes ids (allowed: one of them)");
+        auto ids = tokens_decode_ids(*raw.ids);
+        if (!ids) return fail(ids.error());
+        const auto vocab = gpt2_vocabulary();  // the run reads GPT-2's token bytes from it
+        if (!vocab) return fail(vocab.error());
+        tokens.decode_ids = std::move(ids.value());
+        result.run = true;
+        return result;
+    }
+    if (raw.text && raw.text_file) return fail("--text and --text-file each give the text (allowed: one of them)");
+    auto text = given_text(raw);
+    if (!text) return fail(text.error());
+    // The same checks and messages as every lesson's --text; the lesson cuts the text itself.
+    if (auto problem = check_text(text.value())) return fail(*problem);
+    tokens.text = std::move(text.value().text);
+    if (raw.dim) {
+        const auto dim = parse_bounded("--dim", *raw.dim, 1, k_max_cost_dim);
+        if (!dim) return fail(dim.error());
+        tokens.dim = dim.value();
+    }
+    if (raw.value("--piece")) {
+        const std::size_t pieces = count_gpt2_pieces(tokens.text);
+        const auto piece = parse_bounded("--piece", *raw.value("--piece"), 0, pieces - 1);
+        if (!piece) return fail(piece.error());
+        tokens.piece = piece.value();
+    }
+    result.run = true;
+    return result;
+}
+
+}  // namespace
 
 // --ids: the ids decoded back to text.
 int run_tokens_decode(const Options& options, const Gpt2Vocabulary& vocab) {
-    const Gpt2Decoding decoding = decode_gpt2(vocab, *options.tokens.decode_ids);
+    const Gpt2Decoding decoding = decode_gpt2(vocab, *own_settings<TokensRequest>(options).decode_ids);
     LessonView view;
     view.report = [&](const std::vector<std::string>&) { return tokens_decode_report(decoding); };
     view.figure = [&](int) { return tokens_decode_figure(decoding); };
@@ -25,8 +99,8 @@ int run_tokens_decode(const Options& options, const Gpt2Vocabulary& vocab) {
 
 int run_tokens(const Options& options) {
     const Gpt2Vocabulary& vocab = *gpt2_vocabulary().value();  // validation loaded it
-    if (options.tokens.decode_ids) return run_tokens_decode(options, vocab);
-    const TokensLesson lesson = run_tokens_lesson(vocab, options.tokens);
+    if (own_settings<TokensRequest>(options).decode_ids) return run_tokens_decode(options, vocab);
+    const TokensLesson lesson = run_tokens_lesson(vocab, own_settings<TokensRequest>(options));
     LessonView view;
     view.report = [&](const std::vector<std::string>&) { return tokens_report(lesson, vocab); };
     view.figure = [&](int precision) { return tokens_figure(lesson, vocab, precision); };
@@ -55,12 +129,24 @@ Examples:
 )";
 
 const OptionSpec k_tokens_options[] = {
-    value_option("--piece", "K", "the piece to follow, from 0 (default: most merges)", &option_checks::RawOptions::piece),
+    own_value("--piece", "K", "the piece to follow, from 0 (default: most merges)"),
 };
 
 }  // namespace
 
-extern const LessonSpec k_tokens_lesson = {Lesson::tokens, "tokens", "GPT-2's tokenizer: text -> pieces -> merges -> ids", {},
-                                         lesson_help(k_tokens_options, "", k_tokens_footer), fixed_formats<k_every_format & ~format_bit(OutputFormat::python)>, run_tokens};
+// The shared options tokens reads; any other one given is refused rather than ignored.
+constexpr const char* k_tokens_shared_options[] = {"--text", "--text-file", "--ids", "--dim", "--format"};
+
+extern const LessonSpec k_tokens_lesson = [] {
+    LessonSpec spec{"tokens", "GPT-2's tokenizer: text -> pieces -> merges -> ids"};
+    spec.caps.one_hot = std::nullopt;  // no table: the tokenizer alone
+    spec.help = lesson_help(k_tokens_options, "", k_tokens_footer);
+    spec.formats = fixed_formats<k_every_format & ~format_bit(OutputFormat::python)>;
+    spec.checks.whole = check_tokens;
+    spec.run = run_tokens;
+    spec.shared_options = k_tokens_shared_options;
+    spec.shared_option_count = std::size(k_tokens_shared_options);
+    return spec;
+}();
 
 }  // namespace embdemo

@@ -19,13 +19,9 @@
 namespace embdemo {
 
 struct PositionsRequest : TableSizes {
-    IdBatch ids;                  // B x T (or a flat T)
+    IdBatch ids;                  // B x T (or a flat T); the data loader's first batch with a text
     std::uint64_t context = 0;    // C >= T, rows of P (the caller checks C >= T)
     bool context_inferred = false;  // C defaulted to T
-    // From the book's data loader (--context T with text): ids is its first batch, B x T.
-    std::vector<std::uint64_t> targets;  // B x T, the windows shifted by one; empty without the loader
-    LoaderSettings loader;
-    std::size_t windows = 0;             // windows in the whole text
     PositionEncoding encoding = PositionEncoding::learned;
     bool encoding_given = false;         // --encoding: also compare the three encodings
 };

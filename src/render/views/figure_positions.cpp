@@ -88,10 +88,10 @@ std::vector<std::string> positions_caption(const PositionsLesson& lesson) {
                                       "RoPE's score depends on the offset k alone.",
                                       lesson.rope_scores->widest_spread));
     }
-    if (!lesson.request.targets.empty()) {
+    if (lesson.request.ids.source.loader.used()) {
         caption.push_back(fmt::format("The loader's first batch: each target row is its input row shifted by one "
                                       "token; the text makes {}.",
-                                      count_of(lesson.request.windows, "window", "windows")));
+                                      count_of(lesson.request.ids.source.loader.windows, "window", "windows")));
     }
     return caption;
 }
@@ -165,9 +165,9 @@ Figure positions_figure(const PositionsLesson& lesson, int precision) {
         figure.panels.push_back(
             joined_panel("The input of the first block: tok + pos, row by row", {tok, pos_per_row, output}, {"+", "="}));
     }
-    if (!request.targets.empty()) {
+    if (request.ids.source.loader.used()) {
         figure.panels.push_back(joined_panel("The data loader's first batch: inputs, and targets shifted by one token",
-                                             {batch_matrix(ids.values, ids, "inputs"), batch_matrix(request.targets, ids, "targets")},
+                                             {batch_matrix(ids.values, ids, "inputs"), batch_matrix(request.ids.source.loader.targets, ids, "targets")},
                                              {"->"}));
     }
     figure.caption = positions_caption(lesson);

@@ -67,20 +67,20 @@ class GPTDatasetV1(torch.utils.data.Dataset):
 std::string flat_rows(const std::string& name) { return name + ".reshape(-1, " + name + ".shape[-1])"; }
 
 std::string loader_python(const PositionsRequest& request) {
-    const LoaderSettings& loader = request.loader;
+    const LoaderWindows& loader = request.ids.source.loader;
     std::string out = k_loader;
-    IdBatch targets = target_batch(request.targets, loader.batch, loader.context);
+    IdBatch targets = target_batch(loader.targets, loader.batch, loader.context);
     out += "\n" + ids_tensor_python(targets).replace(0, 3, "expected_targets") + '\n';
     out += fmt::format("B, T, S = {}, {}, {}    # batch_size, max_length, stride\n", loader.batch, loader.context,
                        loader.stride);
     std::vector<std::uint64_t> next_tokens;
     for (std::size_t b = 0; b < loader.batch; ++b) {
-        next_tokens.push_back(request.targets[b * loader.context + loader.context - 1]);
+        next_tokens.push_back(loader.targets[b * loader.context + loader.context - 1]);
     }
     out += python_ints("next_tokens = ", next_tokens,
                        "    # the token after each window: the text's, as only a target shows it\n");
     out += "# The tokens the first batch reads (0 stands for one no window reads; the whole text made " +
-           std::to_string(request.windows) + " windows):\n"
+           std::to_string(loader.windows) + " windows):\n"
            "# each window's next token, then the windows, which must agree with it where they overlap.\n";
     out += "token_ids = [0] * ((B - 1) * S + T + 1)\n"
            "for b in range(B):\n"
@@ -210,7 +210,7 @@ std::string render_positions_python(const PositionsLesson& lesson) {
     out += repeated_python(lesson.repeated);
     if (lesson.rope_scores) out += rope_scores_python(*lesson.rope_scores);
     if (lesson.compared) out += compared_python(lesson, out_shape);
-    if (!request.targets.empty()) out += loader_python(request);
+    if (request.ids.source.loader.used()) out += loader_python(request);
     out += fmt::format("print(\"PyTorch agrees with embdemo bit for bit: E[idx], {}, the output and {}.\")\n",
                        rope_only ? "its rotation" : "P[t]",
                        lesson.output_check.identical ? "its one-hot form, identical"

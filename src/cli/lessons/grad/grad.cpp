@@ -9,6 +9,7 @@
 #include "cli/lessons/lesson.hpp"
 #include "cli/option_spec.hpp"
 #include "cli/option_checks.hpp"
+#include "cli/lessons/grad/settings.hpp"
 #include "cli/run_memory.hpp"
 #include "cli/weight_files.hpp"
 #include "core/torch/init.hpp"
@@ -33,7 +34,7 @@ ParseResult<Matrix> load_upstream(const Options& options, std::uint64_t dim) {
                std::to_string(rows) + " x " + std::to_string(dim) + ", one row of dL/d(lookup) per id, " +
                "a batch's B x T ids flattened in order)";
     };
-    return load_matrix_file("--upstream", options.grad.upstream_file, check,
+    return load_matrix_file("--upstream", own_settings<GradOptions>(options).upstream_file, check,
                             std::to_string(rows) + " x " + std::to_string(dim) + ", n x d: one row of G per id");
 }
 
@@ -42,14 +43,14 @@ int run_training_steps(const Options& options) {
     TrainingArgs args;
     args.sizes() = options.request.sizes();
     args.ids = options.id_batch;
-    if (options.grad.padding_idx) {
-        args.embedding.padding_row = resolve_padding_idx(*options.grad.padding_idx, args.vocab_size).value();
+    if (own_settings<GradOptions>(options).padding_idx) {
+        args.embedding.padding_row = resolve_padding_idx(*own_settings<GradOptions>(options).padding_idx, args.vocab_size).value();
     }
-    args.embedding.scale_grad_by_freq = options.grad.scale_grad_by_freq;
-    args.upstream = options.grad.upstream == UpstreamSource::ones ? UpstreamKind::ones : UpstreamKind::randn;
-    args.optimizer = *options.grad.optimizer;
-    args.steps = options.grad.steps;
-    args.sparse = options.grad.sparse;
+    args.embedding.scale_grad_by_freq = own_settings<GradOptions>(options).scale_grad_by_freq;
+    args.upstream = own_settings<GradOptions>(options).upstream == UpstreamSource::ones ? UpstreamKind::ones : UpstreamKind::randn;
+    args.optimizer = *own_settings<GradOptions>(options).optimizer;
+    args.steps = own_settings<GradOptions>(options).steps;
+    args.sparse = own_settings<GradOptions>(options).sparse;
     const TrainingRun run = run_training(args);
     LessonView view;
     view.report = [&](const std::vector<std::string>&) { return ParseResult<LessonReport>::ok(training_report(args, run)); };
@@ -70,8 +71,8 @@ ParseResult<Matrix> grad_weight(DemoRequest& demo) {
 
 // What --weights decided, checked now that V is known: --top's bound and --padding-idx's range.
 std::optional<std::string> check_against_vocab(const Options& options, GradRequest& request) {
-    GradOptions grad = options.grad;
-    if (auto problem = option_checks::grad_top_for_vocab(grad, request.vocab_size)) return problem;
+    GradOptions grad = own_settings<GradOptions>(options);
+    if (auto problem = grad_top_for_vocab(grad, request.vocab_size)) return problem;
     request.top = grad.top;
     if (request.padding_idx && !resolve_padding_idx(*request.padding_idx, request.vocab_size)) {
         return "--padding-idx " + std::to_string(*request.padding_idx) + ": is out of range for the " +
@@ -93,14 +94,14 @@ LessonView grad_view(const GradLesson& lesson, const Options& options) {
     };
     view.figure = [&lesson](int precision) { return grad_figure(lesson, precision); };
     view.page = [&lesson](int precision) { return grad_page(lesson, precision); };
-    view.python = [&lesson, &options] { return render_grad_python(lesson, options.grad.upstream_file); };
+    view.python = [&lesson, &options] { return render_grad_python(lesson, own_settings<GradOptions>(options).upstream_file); };
     return view;
 }
 
 }  // namespace
 
 int run_grad(const Options& options) {
-    if (options.grad.optimizer) {
+    if (own_settings<GradOptions>(options).optimizer) {
         const DemoRequest& sizes = options.request;
         if (auto too_big = check_memory_budget(grad_buffers(options, sizes.vocab_size, sizes.dim), options.max_memory)) {
             print_error(options.size_options + ": " + *too_big);
@@ -118,11 +119,11 @@ int run_grad(const Options& options) {
     request.sizes() = demo.sizes();  // a --weights file has set V and d by now
     request.ids = options.id_batch;
     request.origin = demo.origin;
-    request.padding_idx = options.grad.padding_idx;
-    request.scale_grad_by_freq = options.grad.scale_grad_by_freq;
-    request.upstream = options.grad.upstream;
+    request.padding_idx = own_settings<GradOptions>(options).padding_idx;
+    request.scale_grad_by_freq = own_settings<GradOptions>(options).scale_grad_by_freq;
+    request.upstream = own_settings<GradOptions>(options).upstream;
     request.max_norm = options.max_norm;
-    request.sparse = options.grad.sparse;
+    request.sparse = own_settings<GradOptions>(options).sparse;
     if (auto problem = check_against_vocab(options, request)) {
         print_error(*problem);
         return k_exit_usage;
@@ -168,16 +169,16 @@ Exit status: 0 when both gradients agree bit for bit, 3 when they differ (with
 input, 1 for a failed write.)";
 
 const OptionSpec k_grad_options[] = {
-    value_option("--padding-idx", "K", "nn.Embedding's padding_idx, -V to V-1", &option_checks::RawOptions::padding_idx),
-    flag_option("--scale-grad-by-freq", "divide each row of G by its id's count", &option_checks::RawOptions::scale_grad_by_freq),
-    value_option("--upstream", "G", "G: randn (default), ones, or a file", &option_checks::RawOptions::upstream),
-    value_option("--optimizer", "OPT", "take optimizer steps: sgd, adam, adamw", &option_checks::RawOptions::optimizer),
-    value_option("--steps", "N", "with --optimizer: 1 to 100 (default 1)", &option_checks::RawOptions::steps),
-    value_option("--lr", "LR", "learning rate (sgd 0.1, adam/adamw 0.001)", &option_checks::RawOptions::lr),
-    value_option("--momentum", "M", "sgd's momentum (default 0)", &option_checks::RawOptions::momentum),
-    value_option("--weight-decay", "W", "default 0, adamw 0.01", &option_checks::RawOptions::weight_decay),
-    flag_option("--sparse", "nn.Embedding(sparse=True): the COO gradient", &option_checks::RawOptions::sparse),
-    value_option("--top", "K", "swaps listed per position by dL/dX, 1 to 10 (3)", &option_checks::RawOptions::top),
+    own_value("--padding-idx", "K", "nn.Embedding's padding_idx, -V to V-1"),
+    own_flag("--scale-grad-by-freq", "divide each row of G by its id's count"),
+    own_value("--upstream", "G", "G: randn (default), ones, or a file"),
+    own_value("--optimizer", "OPT", "take optimizer steps: sgd, adam, adamw"),
+    own_value("--steps", "N", "with --optimizer: 1 to 100 (default 1)"),
+    own_value("--lr", "LR", "learning rate (sgd 0.1, adam/adamw 0.001)"),
+    own_value("--momentum", "M", "sgd's momentum (default 0)"),
+    own_value("--weight-decay", "W", "default 0, adamw 0.01"),
+    own_flag("--sparse", "nn.Embedding(sparse=True): the COO gradient"),
+    own_value("--top", "K", "swaps listed per position by dL/dX, 1 to 10 (3)"),
 };
 
 }  // namespace
@@ -189,7 +190,16 @@ FormatSet grad_formats(const option_checks::RawOptions&) { return k_every_format
 
 }  // namespace
 
-extern const LessonSpec k_grad_lesson = {Lesson::grad, "grad", "backward two ways: only used rows get a gradient", {false, true},
-                                         lesson_help(k_grad_options, "", k_grad_footer), grad_formats, run_grad};
+extern const LessonSpec k_grad_lesson = [] {
+    LessonSpec spec{"grad", "backward two ways: only used rows get a gradient"};
+    spec.caps.trace = true;
+    spec.caps.one_hot = OneHotHeld::in_blocks;  // one_hot(ids).T @ G and G @ E.T (core/lessons/grad_lesson.hpp)
+    spec.caps.seed_draws_more = true;           // G, with --upstream randn
+    spec.help = lesson_help(k_grad_options, "", k_grad_footer);
+    spec.formats = grad_formats;
+    spec.checks.own = check_grad;
+    spec.run = run_grad;
+    return spec;
+}();
 
 }  // namespace embdemo

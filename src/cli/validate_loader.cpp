@@ -1,0 +1,89 @@
+// The book's data loader over a text's ids (--context T --stride S --batch B), for every lesson
+// that reads ids: its first batch replaces the text's ids.
+#include "cli/option_checks.hpp"
+
+#include "cli/lessons/lesson.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <string_view>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "io/text_input.hpp"
+#include "core/gpt2/data_loader.hpp"
+#include "core/escape.hpp"
+#include "core/gpt2/gpt2_tokenizer.hpp"
+#include "core/ids.hpp"
+#include "core/limits.hpp"
+
+namespace embdemo::option_checks {
+
+// With a text and --context T, the first batch of the book's data loader replaces the text's
+// ids (B x T windows); --stride and --batch mean nothing without it.
+std::optional<std::string> apply_data_loader(const RawOptions& raw, IdBatch& ids) {
+    const bool loader = ids.source.from_text() && raw.context;
+    if (!loader) {
+        // Without a text, positions' --context is C, the rows of its position table.
+        if (raw.context && !raw.lesson->caps.own_context) {
+            return "--context " + quote_for_message(*raw.context) + " sets the book's data loader's T, which cuts a "
+                   "text into windows (allowed: --context with --text or --text-file)";
+        }
+        if (!raw.stride && !raw.batch) return std::nullopt;
+        return std::string(raw.stride ? "--stride" : "--batch") +
+               " sets the book's data loader, which runs for --text or --text-file with --context T (allowed: "
+               "those together)";
+    }
+    const std::uint64_t n = ids.values.size();
+    // A window of T tokens needs T + 1 (its target is shifted by one), so T < n: the bounds
+    // said are the bounds kept.
+    if (n < 2) {
+        return fmt::format("--context {}: the text has {}, and the data loader needs at least 2 (a window and "
+                           "its target shifted by one) (allowed: a longer text, or no --context)",
+                           quote_for_message(*raw.context), count_of(n, "token", "tokens"));
+    }
+    const std::string context_allowed = fmt::format("a decimal integer from 1 to {}", n - 1);
+    const auto context = parse_decimal(*raw.context, UINT64_MAX);
+    if (!context) return bad_value("--context", *raw.context, context.error(), context_allowed);
+    if (context.value() == 0) return bad_value("--context", *raw.context, "is less than 1", context_allowed);
+    if (context.value() >= n) {
+        return bad_value("--context", *raw.context,
+                         fmt::format("the text has {}, and one window of T = {} needs {} (its target is the window "
+                                     "shifted by one)", count_of(n, "token", "tokens"), group_thousands(context.value()),
+                                     context.value() == UINT64_MAX ? std::string("more") : group_thousands(context.value() + 1)),
+                         context_allowed + ", or a longer text");
+    }
+    LoaderSettings settings;
+    settings.context = context.value();
+    settings.stride = settings.context;
+    settings.batch = 4;  // create_dataloader_v1's own default
+    if (raw.stride) {
+        if (auto problem = read_bounded("--stride", *raw.stride, 1, std::max<std::uint64_t>(n, 1), settings.stride)) {
+            return problem;
+        }
+    }
+    if (raw.batch) {
+        // B windows of T every S tokens must fit the text (drop_last=True).
+        const std::uint64_t windows = count_windows(n, settings.context, settings.stride);
+        const std::string allowed = fmt::format("a decimal integer from 1 to {}, a smaller --stride or --context, "
+                                                "or a longer text", windows);
+        const auto batch = parse_decimal(*raw.batch, UINT64_MAX);
+        if (!batch) return bad_value("--batch", *raw.batch, batch.error(), allowed);
+        if (batch.value() == 0) return bad_value("--batch", *raw.batch, "is less than 1", allowed);
+        if (batch.value() > windows) {
+            return bad_value("--batch", *raw.batch,
+                             fmt::format("the text makes {} of T = {} every S = {} tokens (drop_last=True drops "
+                                         "a short batch)", count_of(windows, "window", "windows"),
+                                         group_thousands(settings.context), group_thousands(settings.stride)),
+                             allowed);
+        }
+        settings.batch = batch.value();
+    }
+    auto first = first_loader_batch(ids, settings);
+    if (!first) return std::string(ids_option(raw)) + ": " + first.error();
+    ids = std::move(first.value().inputs);  // its source carries the targets and the windows
+    return std::nullopt;
+}
+
+}  // namespace embdemo::option_checks
