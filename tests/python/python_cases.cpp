@@ -25,6 +25,10 @@
 #include "core/file_formats/npy.hpp"
 #include "render/views/python_script.hpp"
 #include "render/views/train_text.hpp"
+#include "render/views/factor/view.hpp"
+#include "render/views/positions/view.hpp"
+#include "render/views/tied/view.hpp"
+#include "render/views/bag/view.hpp"
 
 namespace embdemo {
 namespace {

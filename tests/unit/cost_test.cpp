@@ -9,8 +9,8 @@
 #include "cli/command_line.hpp"
 #include "cli/lessons/lesson.hpp"
 #include "core/lessons/cost.hpp"
-#include "render/views/cost_report.hpp"
-#include "render/views/cost_text.hpp"
+#include "render/views/cost/report.hpp"
+#include "render/views/cost/text.hpp"
 #include "render/kit/lesson_report.hpp"
 
 using namespace embdemo;

@@ -12,7 +12,7 @@
 #include "core/gpt2/gpt2_tokenizer.hpp"
 #include "core/ids.hpp"
 #include "gpt2_vocabulary.hpp"
-#include "render/views/tokens_decode.hpp"
+#include "render/views/tokens/decode.hpp"
 
 namespace embdemo {
 namespace {

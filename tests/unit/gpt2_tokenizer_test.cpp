@@ -12,7 +12,7 @@
 #include "core/ids.hpp"
 #include "core/limits.hpp"
 #include "core/lessons/tokens_lesson.hpp"
-#include "render/views/tokens_text.hpp"
+#include "render/views/tokens/text.hpp"
 #include "gpt2_vocabulary.hpp"
 #include "../fuzz/reference_bpe.hpp"
 

@@ -15,13 +15,19 @@
 #include "core/gpt2/data_loader.hpp"
 #include "core/gpt2/gpt2_tokenizer.hpp"
 #include "core/torch/init.hpp"
-#include "render/views/bag_text.hpp"
+#include "render/views/bag/text.hpp"
 #include "render/views/lesson_figures.hpp"
 #include "render/kit/number_format.hpp"
 #include "render/formats/svg.hpp"
 #include "render/kit/table.hpp"
 #include "render/kit/text_sections.hpp"
 #include "text_checks.hpp"
+#include "render/views/factor/view.hpp"
+#include "render/views/positions/view.hpp"
+#include "render/views/tied/view.hpp"
+#include "render/views/bag/view.hpp"
+#include "render/views/cost/view.hpp"
+#include "render/views/tokens/view.hpp"
 
 #include <fmt/format.h>
 

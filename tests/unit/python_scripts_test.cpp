@@ -10,6 +10,8 @@
 #include "core/lessons/tied_lesson.hpp"
 #include "render/kit/python_kit.hpp"
 #include "render/views/python_script.hpp"
+#include "render/views/tied/view.hpp"
+#include "render/views/bag/view.hpp"
 
 namespace embdemo {
 namespace {

@@ -14,10 +14,10 @@
 #include "core/lessons/positions_lesson.hpp"
 #include "core/lessons/tied_lesson.hpp"
 #include "core/kernels/torch_matmul.hpp"
-#include "render/views/factor_text.hpp"
-#include "render/views/positions_text.hpp"
+#include "render/views/factor/text.hpp"
+#include "render/views/positions/text.hpp"
 #include "render/views/text.hpp"
-#include "render/views/tied_text.hpp"
+#include "render/views/tied/text.hpp"
 #include "text_checks.hpp"
 
 namespace embdemo {

@@ -9,8 +9,8 @@
 #include <string>
 
 #include "core/lessons/tokens_lesson.hpp"
-#include "render/views/tokens_report.hpp"
-#include "render/views/tokens_text.hpp"
+#include "render/views/tokens/report.hpp"
+#include "render/views/tokens/text.hpp"
 #include "golden_files.hpp"
 #include "gpt2_vocabulary.hpp"
 

@@ -12,8 +12,7 @@
 #include "cli/lessons/table_request.hpp"
 #include "core/lessons/bag_lesson.hpp"
 #include "core/limits.hpp"
-#include "render/views/bag_report.hpp"
-#include "render/views/bag_text.hpp"
+#include "render/views/bag/view.hpp"
 
 namespace embdemo {
 namespace {

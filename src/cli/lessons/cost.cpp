@@ -12,8 +12,7 @@
 #include "cli/lessons/lesson.hpp"
 #include "cli/option_spec.hpp"
 #include "cli/lessons/table_request.hpp"
-#include "render/views/cost_report.hpp"
-#include "render/views/cost_text.hpp"
+#include "render/views/cost/view.hpp"
 
 namespace embdemo {
 namespace {

@@ -11,8 +11,7 @@
 #include "cli/option_spec.hpp"
 #include "cli/lessons/table_request.hpp"
 #include "core/lessons/factor_lesson.hpp"
-#include "render/views/factor_report.hpp"
-#include "render/views/factor_text.hpp"
+#include "render/views/factor/view.hpp"
 
 namespace embdemo {
 namespace {
@@ -22,14 +21,15 @@ using namespace option_checks;
 std::optional<std::string> check_factor(const RawOptions& raw, Options& options) {
     const std::uint64_t d = options.request.dim;
     const std::string allowed = fmt::format("a rank from 1 to {}, below --dim", d - 1);
-    if (!raw.value("--rank")) return "embdemo factor needs --rank R (allowed: " + allowed + ", e.g. --rank " + std::to_string(std::max<std::uint64_t>(1, d / 4)) + ")";
-    const auto rank = parse_decimal(*raw.value("--rank"));
-    if (!rank) return bad_value("--rank", *raw.value("--rank"), rank.error(), allowed);
+    const std::string* given = raw.value("--rank");
+    if (!given) return "embdemo factor needs --rank R (allowed: " + allowed + ", e.g. --rank " + std::to_string(std::max<std::uint64_t>(1, d / 4)) + ")";
+    const auto rank = parse_decimal(*given);
+    if (!rank) return bad_value("--rank", *given, rank.error(), allowed);
     if (rank.value() == 0) {
-        return bad_value("--rank", *raw.value("--rank"), "is 0: E1 would have no columns and every vector would be 0", allowed);
+        return bad_value("--rank", *given, "is 0: E1 would have no columns and every vector would be 0", allowed);
     }
     if (rank.value() >= d) {
-        return bad_value("--rank", *raw.value("--rank"),
+        return bad_value("--rank", *given,
                          fmt::format("is not below --dim {}: then V*r + r*d >= V*d, and the two factors save "
                                      "nothing over one table", d),
                          d > 1 ? allowed : "a --dim of at least 2, and a rank below it");

@@ -12,8 +12,7 @@
 #include "cli/lessons/table_request.hpp"
 #include "core/lessons/positions_lesson.hpp"
 #include "core/limits.hpp"
-#include "render/views/positions_report.hpp"
-#include "render/views/positions_text.hpp"
+#include "render/views/positions/view.hpp"
 
 namespace embdemo {
 namespace {

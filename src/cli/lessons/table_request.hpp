@@ -10,9 +10,7 @@
 
 #include "cli/option_checks.hpp"
 #include "cli/options.hpp"
-#include "render/views/lesson_figures.hpp"
 #include "render/formats/lesson_view.hpp"
-#include "render/views/python_script.hpp"
 
 namespace embdemo {
 

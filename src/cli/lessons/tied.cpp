@@ -15,8 +15,7 @@
 #include "cli/lessons/table_request.hpp"
 #include "cli/weight_files.hpp"
 #include "core/lessons/tied_lesson.hpp"
-#include "render/views/tied_report.hpp"
-#include "render/views/tied_text.hpp"
+#include "render/views/tied/view.hpp"
 
 namespace embdemo {
 namespace {

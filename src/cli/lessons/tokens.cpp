@@ -8,14 +8,12 @@
 #include "cli/lesson_kit.hpp"
 #include "cli/option_checks.hpp"
 #include "core/gpt2/gpt2_tokenizer.hpp"
+#include "core/lessons/cost.hpp"  // k_max_cost_dim: the d of the table sizes it lists
 #include "core/limits.hpp"
 #include "cli/lessons/lesson.hpp"
 #include "cli/option_spec.hpp"
 #include "io/text_input.hpp"
-#include "render/views/lesson_figures.hpp"
-#include "render/views/tokens_decode.hpp"
-#include "render/views/tokens_report.hpp"
-#include "render/views/tokens_text.hpp"
+#include "render/views/tokens/view.hpp"
 
 namespace embdemo {
 namespace {
