@@ -149,7 +149,7 @@ past_cap "printed numbers (python)" "embed $(grouped $((L + 2))) numbers (allowe
 past_cap "printed numbers (--max-norm)" "at most $(grouped "$L")" --ids 0 --dim $((L / 5 + 1)) --max-norm 1 --format csv
 past_cap "printed numbers (grad)" "at most $(grouped "$L")" grad --ids 0 --dim $((L / 4 + 1)) --format json
 past_cap "printed numbers (grad python)" "at most $(grouped "$L")" grad --ids 0 --dim $((L / 2 + 1)) --format python
-past_cap "printed numbers (positions)" "at most $(grouped "$L")" positions --ids 0 --dim $((L / 7 + 1)) --format tsv
+past_cap "printed numbers (positions)" "at most $(grouped "$L")" positions --ids 0 --dim $((L / 6 + 1)) --format tsv
 past_cap "printed numbers (tied)" "at most $(grouped "$L")" tied --ids 0 --dim $((L / 2 + 1)) --format json
 past_cap "printed numbers (factor)" "at most $(grouped "$L")" factor --ids 0 --dim $((L / 3 + 1)) --rank 1 --format csv
 past_cap "printed numbers (bag)" "at most $(grouped "$L")" bag --bags 0 --dim $((L / 3 + 1)) --format json

@@ -174,11 +174,11 @@ TEST_CASE("--max-norm and --norm-type reach the lookup lesson and grad") {
     const CommandLine grad = parse({"grad", "--ids", "1,2", "--dim", "3", "--max-norm", "2", "--sparse", "--top", "2"});
     REQUIRE(grad.run);
     CHECK(grad.options.max_norm->norm_type == 2.0);  // nn.Embedding's default
-    CHECK(own_settings<GradOptions>(grad.options).sparse);
-    CHECK(own_settings<GradOptions>(grad.options).top == 2);
+    CHECK(own_settings<GradOptions>(grad.options).request.sparse);
+    CHECK(own_settings<GradOptions>(grad.options).request.top == 2);
     const CommandLine small = parse({"grad", "--ids", "1", "--dim", "3"});
     REQUIRE(small.run);
-    CHECK(own_settings<GradOptions>(small.options).top == 2);  // min(3, V) with V = 2
+    CHECK(own_settings<GradOptions>(small.options).request.top == 2);  // min(3, V) with V = 2
     CHECK_FALSE(small.options.max_norm);
 }
 
@@ -267,7 +267,7 @@ TEST_CASE("a reused parser starts each parse from nothing given") {
         CHECK(reused.options.precision == fresh.options.precision);
         CHECK(reused.options.own.type() == fresh.options.own.type());
         if (const auto* grad = std::any_cast<GradOptions>(&fresh.options.own)) {
-            CHECK(own_settings<GradOptions>(reused.options).padding_idx == grad->padding_idx);
+            CHECK(own_settings<GradOptions>(reused.options).request.padding_idx == grad->request.padding_idx);
         }
         if (const auto* bag = std::any_cast<BagRequest>(&fresh.options.own)) {
             CHECK(own_settings<BagRequest>(reused.options).mode == bag->mode);

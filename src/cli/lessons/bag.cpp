@@ -71,6 +71,7 @@ std::optional<std::string> check_bag(const RawOptions& raw, Options& options) {
         const IdBatch& windows = options.id_batch;
         bag.bags.ids = windows.values;
         for (std::size_t b = 0; b <= windows.batch; ++b) bag.bags.offsets.push_back(b * windows.seq);
+        bag.windows = windows;  // its text, tokens and targets, for the views
     }
     const std::string mode = raw.value_or("--mode", "mean");
     if (mode == "sum" || mode == "mean" || mode == "max") {
@@ -98,18 +99,14 @@ std::optional<std::string> check_bag(const RawOptions& raw, Options& options) {
     const std::uint64_t b = bag.bags.count();
     const std::uint64_t d = options.request.dim;
     if (auto too_big = check_demo_sizes(b, v, d, OneHotHeld::multihot)) return "--bags/--vocab/--dim: " + *too_big;
-    if (!prints_every_value(options.format)) return std::nullopt;
-    // The script draws E itself and embeds the bags' outputs and products.
-    const bool script = options.format == OutputFormat::python;
-    return check_printed("bag", options.format, script ? 3 * b * d : v * d + b * v + 2 * b * d);
+    bag.sizes() = options.request.sizes();
+    return check_printed_plan(options, bag, bag_report_values, bag_script_values);
 }
 
 }  // namespace
 
 int run_bag(const Options& options) {
-    auto request = table_request<BagRequest>(options);
-    if (options.id_batch.source.from_text()) request.windows = options.id_batch;
-    const BagLesson lesson = run_bag_lesson(request);
+    const BagLesson lesson = run_bag_lesson(own_settings<BagRequest>(options));
     const LessonView view = table_view(lesson, bag_report, [](const BagLesson& shown, const TextOptions& text, View view_kind) {
         return render_bag_text(shown, text, view_kind == View::trace);
     }, bag_figure, render_bag_python);

@@ -34,22 +34,17 @@ std::optional<std::string> check_factor(const RawOptions& raw, Options& options)
                                      "nothing over one table", d),
                          d > 1 ? allowed : "a --dim of at least 2, and a rank below it");
     }
-    own_settings<FactorRequest>(options).rank = rank.value();
-    const std::uint64_t v = options.request.vocab_size;
-    const std::uint64_t n = options.request.ids.size();
-    const std::uint64_t r = rank.value();
-    if (!prints_every_value(options.format)) return std::nullopt;
-    // The script draws E1 and E2 itself and embeds the per-id results.
-    const bool script = options.format == OutputFormat::python;
-    return check_printed("factor", options.format, script ? n * r + 2 * n * d : v * r + r * d + n * r + 2 * n * d);
+    FactorRequest& factor = own_settings<FactorRequest>(options);
+    factor.sizes() = options.request.sizes();
+    factor.ids = options.id_batch;
+    factor.rank = rank.value();
+    return check_printed_plan(options, factor, factor_report_values, factor_script_values);
 }
 
 }  // namespace
 
 int run_factor(const Options& options) {
-    auto request = table_request<FactorRequest>(options);
-    request.ids = options.id_batch;
-    const FactorLesson lesson = run_factor_lesson(request);
+    const FactorLesson lesson = run_factor_lesson(own_settings<FactorRequest>(options));
     const LessonView view = table_view(lesson, factor_report, [](const FactorLesson& shown, const TextOptions& text, View) {
         return render_factor_text(shown, text);
     }, factor_figure, render_factor_python);

@@ -42,15 +42,18 @@ struct LessonChecks {
 };
 
 struct LessonSpec {
+    // Each lesson's file fills the rest by name: `spec.caps.trace = true; spec.run = run_grad;`.
+    LessonSpec(const char* lesson_name, const char* help_summary) : name(lesson_name), summary(help_summary) {}
+
     const char* name;     // the subcommand: "grad"
     const char* summary;  // its line in embdemo --help
     LessonCaps caps;
     LessonHelp help;      // its options and its --help footer
     // The formats its view carries for these options (a mode such as --optimizer may carry
     // fewer); any other --format is refused before the run, naming these.
-    FormatSet (*formats)(const option_checks::RawOptions& raw);
+    FormatSet (*formats)(const option_checks::RawOptions& raw) = nullptr;
     LessonChecks checks;
-    int (*run)(const Options& options);
+    int (*run)(const Options& options) = nullptr;
     // The shared options it reads, when not all but those its caps refuse (cost, tokens).
     const char* const* shared_options = nullptr;
     std::size_t shared_option_count = 0;

@@ -71,21 +71,15 @@ std::optional<std::string> check_positions(const RawOptions& raw, Options& optio
     if (auto too_big = check_demo_sizes(seq, positions.context, request.dim, OneHotHeld::in_blocks)) {
         return "--context: the position table's one-hot product: " + *too_big;
     }
-    const std::uint64_t n = request.ids.size();
-    const std::uint64_t d = request.dim;
-    if (!prints_every_value(options.format)) return std::nullopt;
-    // The script draws E and P itself and embeds the lookups, P[0..T) and the outputs.
-    const bool script = options.format == OutputFormat::python;
-    return check_printed("positions", options.format,
-                         script ? 4 * n * d + seq * d : request.vocab_size * d + positions.context * d + 4 * n * d + seq * d);
+    positions.sizes() = request.sizes();
+    positions.ids = options.id_batch;
+    return check_printed_plan(options, positions, positions_report_values, positions_script_values);
 }
 
 }  // namespace
 
 int run_positions(const Options& options) {
-    auto request = table_request<PositionsRequest>(options);
-    request.ids = options.id_batch;
-    const PositionsLesson lesson = run_positions_lesson(request);
+    const PositionsLesson lesson = run_positions_lesson(own_settings<PositionsRequest>(options));
     const LessonView view = table_view(lesson, positions_report, [](const PositionsLesson& shown, const TextOptions& text, View) {
         return render_positions_text(shown, text);
     }, positions_figure, render_positions_python);

@@ -21,6 +21,19 @@ std::optional<std::string> table_checks(const option_checks::RawOptions& raw, Op
     return Check(raw, options);
 }
 
+// The printed-numbers cap on a table lesson's plan: what its report (json, csv, tsv) or its
+// script (python) would print, as its view folder's *_report_values and *_script_values count
+// them from the request, before anything is drawn.
+template <typename Request>
+std::optional<std::string> check_printed_plan(const Options& options, const Request& request,
+                                              std::uint64_t (*report_values)(const Request&),
+                                              std::uint64_t (*script_values)(const Request&)) {
+    if (!prints_every_value(options.format)) return std::nullopt;
+    const bool script = options.format == OutputFormat::python;
+    return option_checks::check_printed(options.lesson->name, options.format,
+                                        script ? script_values(request) : report_values(request));
+}
+
 // The request its checks made (own_settings), with the shared sizes and seed.
 template <typename Request>
 Request table_request(const Options& options) {

@@ -24,7 +24,7 @@ using namespace option_checks;
 
 // tied's own options, as its checks leave them.
 struct TiedSettings {
-    std::size_t top = 5;       // 1 <= K <= V; default min(5, V)
+    TiedRequest request;       // its top K: 1 <= K <= V, default min(5, V)
     std::string hidden_file;   // --hidden FILE (n x d), or empty for H = E[ids]
 };
 
@@ -48,7 +48,10 @@ std::optional<std::string> check_tied(const RawOptions& raw, Options& options) {
                            options.size_options, group_thousands(n), group_thousands(k_max_top_entries));
     }
     TiedSettings& tied = own_settings<TiedSettings>(options);
-    tied.top = static_cast<std::size_t>(std::min<std::uint64_t>(5, most_top));
+    TiedRequest& request = tied.request;
+    request.sizes() = options.request.sizes();
+    request.ids = options.id_batch;
+    request.top = static_cast<std::size_t>(std::min<std::uint64_t>(5, most_top));
     if (raw.value("--top")) {
         const std::string allowed =
             most_top == vocab ? fmt::format("K from 1 to the vocab, {}", vocab)
@@ -65,28 +68,26 @@ std::optional<std::string> check_tied(const RawOptions& raw, Options& options) {
                                                                  group_thousands(n * top.value())),
                              allowed);
         }
-        tied.top = static_cast<std::size_t>(top.value());
+        request.top = static_cast<std::size_t>(top.value());
     }
-    if (raw.value("--hidden")) {
-        if (raw.value("--hidden")->empty()) return bad_value("--hidden", *raw.value("--hidden"), "is empty", "a .npy, .csv or .tsv file of n x D");
-        tied.hidden_file = *raw.value("--hidden");
+    if (const std::string* hidden = raw.value("--hidden")) {
+        if (hidden->empty()) return bad_value("--hidden", *hidden, "is empty", "a .npy, .csv or .tsv file of n x D");
+        tied.hidden_file = *hidden;
+        request.hidden_given = true;
         options.lesson_inputs.emplace_back("--hidden", tied.hidden_file);
     }
     if (!prints_every_value(options.format)) return std::nullopt;
-    // The script draws E itself; past 2^20 logits it embeds one checksum per row, not each logit.
-    if (options.format == OutputFormat::python) {
-        return check_printed("tied", options.format, 2 * n * d + std::min<std::uint64_t>(n * vocab, std::uint64_t{1} << 20));
-    }
     const std::uint64_t tables = vocab * d + n * d;
-    if (tables <= k_max_printed_values && tables + n * vocab > k_max_printed_values) {
+    if (options.format != OutputFormat::python && tables <= k_max_printed_values &&
+        tied_report_values(request) > k_max_printed_values) {
         // The logits alone are too many: a chapter's are n x V (a gigabyte), never held whole.
         return fmt::format("embdemo tied: json, csv and tsv would print {} numbers, {} x {} of them logits (allowed: "
                            "at most {}; use the text, markdown, svg or html view, which summarise the logits and "
                            "list every position's top K, or --format python, which checks every logit by a sum a row)",
-                           group_thousands(tables + n * vocab), group_thousands(n), group_thousands(vocab),
+                           group_thousands(tied_report_values(request)), group_thousands(n), group_thousands(vocab),
                            group_thousands(k_max_printed_values));
     }
-    return check_printed("tied", options.format, tables + n * vocab);
+    return check_printed_plan(options, request, tied_report_values, tied_script_values);
 }
 
 
@@ -108,11 +109,7 @@ ParseResult<Matrix> load_hidden(const Options& options, const TiedRequest& reque
 
 int run_tied(const Options& options) {
     const TiedSettings& tied = own_settings<TiedSettings>(options);
-    TiedRequest request;
-    request.sizes() = options.request.sizes();
-    request.ids = options.id_batch;
-    request.top = tied.top;
-    request.hidden_given = !tied.hidden_file.empty();
+    const TiedRequest& request = tied.request;
     Matrix hidden;
     if (request.hidden_given) {
         auto loaded = load_hidden(options, request);

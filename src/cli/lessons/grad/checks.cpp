@@ -36,7 +36,7 @@ std::optional<std::string> validate_optimizer(const RawOptions& raw, Options& op
     if (name != "sgd" && name != "adam" && name != "adamw") {
         return bad_value("--optimizer", name, "is not a known optimizer", "sgd, adam, adamw");
     }
-    if (raw.weights || raw.init != "torch" || own_settings<GradOptions>(options).upstream == UpstreamSource::file) {
+    if (raw.weights || raw.init != "torch" || own_settings<GradOptions>(options).request.upstream == UpstreamSource::file) {
         return std::string("--optimizer trains nn.Embedding as PyTorch draws it: it cannot be combined with "
                            "--weights, --init index|randint or an --upstream file (allowed: --upstream randn or ones)");
     }
@@ -98,7 +98,7 @@ std::optional<std::string> validate_grad_partways(const RawOptions& raw, Options
     // With --weights and no --vocab, V is 0 here: the file sets it when it is read, and
     // grad_top_for_vocab applies the bound by V then.
     const std::uint64_t vocab = options.request.vocab_size;
-    grad.top = static_cast<std::size_t>(vocab == 0 ? 3 : std::min<std::uint64_t>(3, vocab));
+    grad.request.top = static_cast<std::size_t>(vocab == 0 ? 3 : std::min<std::uint64_t>(3, vocab));
     if (raw.value("--top")) {
         const std::uint64_t most = vocab == 0 ? 10 : std::min<std::uint64_t>(10, vocab);
         const auto top = parse_decimal(*raw.value("--top"));
@@ -108,7 +108,7 @@ std::optional<std::string> validate_grad_partways(const RawOptions& raw, Options
             return bad_value("--top", *raw.value("--top"), "picks the swaps the text view lists",
                              "--top with --format text; the machine formats hold every score");
         }
-        grad.top = static_cast<std::size_t>(top.value());
+        grad.request.top = static_cast<std::size_t>(top.value());
         grad.top_given = true;
     }
     if (raw.value("--optimizer") && (raw.max_norm || raw.value("--top"))) {
@@ -139,19 +139,19 @@ std::optional<std::string> validate_grad_partways(const RawOptions& raw, Options
                                               : "AdamW does not support sparse gradients");
         }
     }
-    grad.sparse = true;
+    grad.request.sparse = true;
     return std::nullopt;
 }
 
 }  // namespace
 
-std::optional<std::string> grad_top_for_vocab(GradOptions& grad, std::uint64_t vocab) {
+std::optional<std::string> grad_top_for_vocab(const GradOptions& grad, std::uint64_t vocab, GradRequest& request) {
     if (!grad.top_given) {
-        grad.top = static_cast<std::size_t>(std::min<std::uint64_t>(3, vocab));
+        request.top = static_cast<std::size_t>(std::min<std::uint64_t>(3, vocab));
         return std::nullopt;
     }
-    if (grad.top <= vocab) return std::nullopt;
-    const std::string text = std::to_string(grad.top);
+    if (grad.request.top <= vocab) return std::nullopt;
+    const std::string text = std::to_string(grad.request.top);
     return bad_value("--top", text, "is out of range for the " + std::to_string(vocab) + " rows of the --weights file",
                      top_allowed(std::min<std::uint64_t>(10, vocab)));
 }
@@ -164,11 +164,11 @@ std::optional<std::string> check_grad(const RawOptions& raw, Options& options) {
         // the file's rows once it has them.
         const std::uint64_t vocab = options.request.vocab_size == 0 ? static_cast<std::uint64_t>(INT64_MAX)
                                                                     : options.request.vocab_size;
-        if (auto problem = parse_padding_idx(*raw.value("--padding-idx"), vocab, grad.padding_idx)) {
+        if (auto problem = parse_padding_idx(*raw.value("--padding-idx"), vocab, grad.request.padding_idx)) {
             return problem;
         }
     }
-    grad.scale_grad_by_freq = raw.flag("--scale-grad-by-freq");
+    grad.request.scale_grad_by_freq = raw.flag("--scale-grad-by-freq");
     if (auto problem = check_grad_picture_size(options)) return problem;
     if (options.format != OutputFormat::text && options.format != OutputFormat::markdown &&
         !is_picture_format(options.format)) {
@@ -186,19 +186,21 @@ std::optional<std::string> check_grad(const RawOptions& raw, Options& options) {
     }
     const std::string upstream = raw.value_or("--upstream", "randn");
     if (upstream == "randn") {
-        grad.upstream = UpstreamSource::randn;
+        grad.request.upstream = UpstreamSource::randn;
     } else if (upstream == "ones") {
-        grad.upstream = UpstreamSource::ones;
+        grad.request.upstream = UpstreamSource::ones;
     } else if (upstream.empty()) {
         return bad_value("--upstream", upstream, "is empty", "randn, ones or a .npy/.csv/.tsv file");
     } else {
-        grad.upstream = UpstreamSource::file;
+        grad.request.upstream = UpstreamSource::file;
         grad.upstream_file = upstream;
         options.lesson_inputs.emplace_back("--upstream", upstream);
     }
     // The seed still draws G with --upstream randn (the default), whatever fills E.
-    if (raw.weights && raw.seed && grad.upstream != UpstreamSource::randn) return seed_with_weights();
+    if (raw.weights && raw.seed && grad.request.upstream != UpstreamSource::randn) return seed_with_weights();
     if (auto problem = validate_grad_partways(raw, options)) return problem;
+    grad.request.ids = options.id_batch;
+    grad.request.max_norm = options.max_norm;
     return validate_optimizer(raw, options);
 }
 

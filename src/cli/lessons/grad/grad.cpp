@@ -43,14 +43,15 @@ int run_training_steps(const Options& options) {
     TrainingArgs args;
     args.sizes() = options.request.sizes();
     args.ids = options.id_batch;
-    if (own_settings<GradOptions>(options).padding_idx) {
-        args.embedding.padding_row = resolve_padding_idx(*own_settings<GradOptions>(options).padding_idx, args.vocab_size).value();
+    const GradOptions& grad = own_settings<GradOptions>(options);
+    if (grad.request.padding_idx) {
+        args.embedding.padding_row = resolve_padding_idx(*grad.request.padding_idx, args.vocab_size).value();
     }
-    args.embedding.scale_grad_by_freq = own_settings<GradOptions>(options).scale_grad_by_freq;
-    args.upstream = own_settings<GradOptions>(options).upstream == UpstreamSource::ones ? UpstreamKind::ones : UpstreamKind::randn;
-    args.optimizer = *own_settings<GradOptions>(options).optimizer;
-    args.steps = own_settings<GradOptions>(options).steps;
-    args.sparse = own_settings<GradOptions>(options).sparse;
+    args.embedding.scale_grad_by_freq = grad.request.scale_grad_by_freq;
+    args.upstream = grad.request.upstream == UpstreamSource::ones ? UpstreamKind::ones : UpstreamKind::randn;
+    args.optimizer = *grad.optimizer;
+    args.steps = grad.steps;
+    args.sparse = grad.request.sparse;
     const TrainingRun run = run_training(args);
     LessonView view;
     view.report = [&](const std::vector<std::string>&) { return ParseResult<LessonReport>::ok(training_report(args, run)); };
@@ -71,9 +72,7 @@ ParseResult<Matrix> grad_weight(DemoRequest& demo) {
 
 // What --weights decided, checked now that V is known: --top's bound and --padding-idx's range.
 std::optional<std::string> check_against_vocab(const Options& options, GradRequest& request) {
-    GradOptions grad = own_settings<GradOptions>(options);
-    if (auto problem = grad_top_for_vocab(grad, request.vocab_size)) return problem;
-    request.top = grad.top;
+    if (auto problem = grad_top_for_vocab(own_settings<GradOptions>(options), request.vocab_size, request)) return problem;
     if (request.padding_idx && !resolve_padding_idx(*request.padding_idx, request.vocab_size)) {
         return "--padding-idx " + std::to_string(*request.padding_idx) + ": is out of range for the " +
                std::to_string(request.vocab_size) + " rows of the --weights file (allowed: -" +
@@ -115,15 +114,9 @@ int run_grad(const Options& options) {
         print_error(weight.error());
         return k_exit_usage;
     }
-    GradRequest request;
+    GradRequest request = own_settings<GradOptions>(options).request;
     request.sizes() = demo.sizes();  // a --weights file has set V and d by now
-    request.ids = options.id_batch;
     request.origin = demo.origin;
-    request.padding_idx = own_settings<GradOptions>(options).padding_idx;
-    request.scale_grad_by_freq = own_settings<GradOptions>(options).scale_grad_by_freq;
-    request.upstream = own_settings<GradOptions>(options).upstream;
-    request.max_norm = options.max_norm;
-    request.sparse = own_settings<GradOptions>(options).sparse;
     if (auto problem = check_against_vocab(options, request)) {
         print_error(*problem);
         return k_exit_usage;

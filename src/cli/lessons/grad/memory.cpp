@@ -46,7 +46,7 @@ std::vector<Buffer> grad_buffers(const Options& options, std::uint64_t vocab_siz
                               : Buffer{"dL/dX's rows the views show (16 x vocab)",
                                        values(std::min<std::uint64_t>(n, 2 * k_kept_score_positions), vocab_size), 4});
         if (options.max_norm) buffers.push_back({"E after max_norm (vocab x dim)", table, 4});
-        if (own_settings<GradOptions>(options).sparse) buffers.push_back({"the sparse gradient, two forms (2 x ids x dim)", values(2 * n, dim), 4});
+        if (own_settings<GradOptions>(options).request.sparse) buffers.push_back({"the sparse gradient, two forms (2 x ids x dim)", values(2 * n, dim), 4});
     }
     if (options.format == OutputFormat::json || options.format == OutputFormat::csv ||
         options.format == OutputFormat::tsv) {

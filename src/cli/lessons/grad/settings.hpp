@@ -17,22 +17,22 @@
 namespace embdemo {
 
 struct GradOptions {
-    std::optional<std::int64_t> padding_idx;  // -V <= K < V, checked
-    bool scale_grad_by_freq = false;
-    UpstreamSource upstream = UpstreamSource::randn;
+    // The core request as the checks leave it: the ids, --padding-idx (-V <= K < V),
+    // --scale-grad-by-freq, --upstream, --max-norm, --sparse and --top (1 to min(10, V)). The run
+    // adds the sizes and E's origin, which a --weights file settles only when it is read.
+    GradRequest request;
     std::string upstream_file;  // with UpstreamSource::file
     std::optional<OptimizerSettings> optimizer;  // --optimizer: steps instead of one backward
     std::size_t steps = 1;
-    bool sparse = false;   // --sparse: nn.Embedding(sparse=True)
-    std::size_t top = 3;   // --top: swaps per position in the text view, 1 to min(10, V)
     bool top_given = false;  // --top was given: a --weights file's V can still refuse it
 };
 
 // Its LessonChecks::own: grad's options into a GradOptions in options.own.
 std::optional<std::string> check_grad(const option_checks::RawOptions& raw, Options& options);
 
-// --top's default and bound once V is known (a --weights file without --vocab sets it late).
-std::optional<std::string> grad_top_for_vocab(GradOptions& grad, std::uint64_t vocab);
+// --top's default and bound once V is known (a --weights file without --vocab sets it late):
+// request.top set, or the problem.
+std::optional<std::string> grad_top_for_vocab(const GradOptions& grad, std::uint64_t vocab, GradRequest& request);
 
 // E, G and the two gradients, or with --optimizer every step's E and gradient (the view shows
 // them all), plus a machine format's text.

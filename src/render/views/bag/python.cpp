@@ -166,4 +166,15 @@ std::string render_bag_python(const BagLesson& lesson) {
     return out;
 }
 
+std::uint64_t bag_script_values(const BagRequest& request) {
+    const std::uint64_t v = request.vocab_size, d = request.dim, b = request.bags.count();
+    const std::uint64_t ids = request.bags.ids.size();
+    // output and the per-sample weights; then the winners (max), or M's used columns (at most
+    // one a distinct id), M @ E and the in-order M @ E
+    const std::uint64_t used_columns = std::min(ids, v);
+    const std::uint64_t weights = request.per_sample_weights.size();
+    if (request.mode == BagMode::max) return 2 * b * d + weights;
+    return b * d + weights + b * used_columns + 2 * b * d;
+}
+
 }  // namespace embdemo

@@ -89,4 +89,11 @@ LessonReport bag_report(const BagLesson& lesson) {
     return report;
 }
 
+std::uint64_t bag_report_values(const BagRequest& request) {
+    const std::uint64_t v = request.vocab_size, d = request.dim, b = request.bags.count();
+    // weight and output; M, the in-order M @ E and the BLAS's (sum, mean) or the winners (max)
+    if (request.mode == BagMode::max) return v * d + 2 * b * d;
+    return v * d + b * v + 3 * b * d;
+}
+
 }  // namespace embdemo

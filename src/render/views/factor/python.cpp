@@ -52,4 +52,9 @@ std::string render_factor_python(const FactorLesson& lesson) {
     return out;
 }
 
+std::uint64_t factor_script_values(const FactorRequest& request) {
+    const std::uint64_t d = request.dim, r = request.rank, n = request.ids.values.size();
+    return 2 * n * r + 2 * n * d;  // first, first_onehot, output, onehot_output
+}
+
 }  // namespace embdemo

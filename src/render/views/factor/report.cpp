@@ -45,4 +45,9 @@ LessonReport factor_report(const FactorLesson& lesson) {
     return report;
 }
 
+std::uint64_t factor_report_values(const FactorRequest& request) {
+    const std::uint64_t v = request.vocab_size, d = request.dim, r = request.rank, n = request.ids.values.size();
+    return v * r + r * d + n * r + 2 * n * d;  // e1, e2, lookup_e1, output, onehot_output
+}
+
 }  // namespace embdemo

@@ -3,6 +3,7 @@
 // a pure function of the lesson's result.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "core/lessons/factor_lesson.hpp"
@@ -11,6 +12,13 @@
 #include "render/views/factor/text.hpp"
 
 namespace embdemo {
+
+// The lesson's plan: the numbers factor_report's tables hold (json, csv and tsv print every one)
+// and the float32 values render_factor_python embeds (at most), known from the request before the
+// run, so that its checks hold them to the printed-numbers cap before anything is drawn.
+// tests/unit/lesson_plans_test.cpp checks both against the report and the script themselves.
+std::uint64_t factor_report_values(const FactorRequest& request);
+std::uint64_t factor_script_values(const FactorRequest& request);
 
 // E1[ids] @ E2, and (one_hot(ids) @ E1) @ E2 with the cells where the routes differ framed.
 Figure factor_figure(const FactorLesson& lesson, int precision);

@@ -219,4 +219,12 @@ std::string render_positions_python(const PositionsLesson& lesson) {
     return out;
 }
 
+std::uint64_t positions_script_values(const PositionsRequest& request) {
+    const std::uint64_t d = request.dim, n = request.ids.values.size();
+    // tokens, tokens_onehot, output, onehot_output; places and places_onehot (T x d) unless rope;
+    // with --encoding the output under each of the three encodings.
+    const std::uint64_t places = request.encoding == PositionEncoding::rope ? 0 : 2 * request.ids.seq * d;
+    return 4 * n * d + places + (request.encoding_given ? 3 * n * d : 0);
+}
+
 }  // namespace embdemo

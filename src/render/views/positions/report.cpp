@@ -74,4 +74,12 @@ LessonReport positions_report(const PositionsLesson& lesson) {
     return report;
 }
 
+std::uint64_t positions_report_values(const PositionsRequest& request) {
+    const std::uint64_t v = request.vocab_size, d = request.dim, n = request.ids.values.size();
+    // weight, token_lookup, and the two outputs (rotated and onehot_rotated with rope)
+    const std::uint64_t tokens = v * d + 3 * n * d;
+    if (request.encoding == PositionEncoding::rope) return tokens;
+    return tokens + request.context * d + request.ids.seq * d;  // position_weight, position_lookup
+}
+
 }  // namespace embdemo

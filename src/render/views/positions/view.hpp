@@ -3,6 +3,7 @@
 // a pure function of the lesson's result.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "core/lessons/positions_lesson.hpp"
@@ -11,6 +12,13 @@
 #include "render/views/positions/text.hpp"
 
 namespace embdemo {
+
+// The lesson's plan: the numbers positions_report's tables hold (json, csv and tsv print every one)
+// and the float32 values render_positions_python embeds (at most), known from the request before the
+// run, so that its checks hold them to the printed-numbers cap before anything is drawn.
+// tests/unit/lesson_plans_test.cpp checks both against the report and the script themselves.
+std::uint64_t positions_report_values(const PositionsRequest& request);
+std::uint64_t positions_script_values(const PositionsRequest& request);
 
 // E[ids] + P[0..T) (learned or sinusoidal P), or RoPE(E[ids], t) with its scores; and the data
 // loader's inputs and targets when the ids came from one.

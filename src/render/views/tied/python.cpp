@@ -100,4 +100,11 @@ std::string render_tied_python(const TiedLesson& lesson, const std::string& hidd
     return out;
 }
 
+std::uint64_t tied_script_values(const TiedRequest& request) {
+    const std::uint64_t v = request.vocab_size, d = request.dim, n = request.ids.values.size();
+    // H, the logits (a checksum a row past k_full_logits) and each row's top K
+    const std::uint64_t logits = n * v <= k_full_logits ? n * v : n;
+    return n * d + logits + n * request.top;
+}
+
 }  // namespace embdemo

@@ -57,4 +57,9 @@ LessonReport tied_report(const TiedLesson& lesson) {
     return report;
 }
 
+std::uint64_t tied_report_values(const TiedRequest& request) {
+    const std::uint64_t v = request.vocab_size, d = request.dim, n = request.ids.values.size();
+    return v * d + n * d + n * v;  // weight, hidden, logits
+}
+
 }  // namespace embdemo

@@ -3,6 +3,7 @@
 // a pure function of the lesson's result.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "core/lessons/tied_lesson.hpp"
@@ -11,6 +12,13 @@
 #include "render/views/tied/text.hpp"
 
 namespace embdemo {
+
+// The lesson's plan: the numbers tied_report's tables hold (json, csv and tsv print every one)
+// and the float32 values render_tied_python embeds (at most), known from the request before the
+// run, so that its checks hold them to the printed-numbers cap before anything is drawn.
+// tests/unit/lesson_plans_test.cpp checks both against the report and the script themselves.
+std::uint64_t tied_report_values(const TiedRequest& request);
+std::uint64_t tied_script_values(const TiedRequest& request);
 
 // H @ E.T = logits, each row's top-k logits framed.
 Figure tied_figure(const TiedLesson& lesson, int precision);
