@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -33,7 +34,7 @@ void for_each_option(const CLI::App& app, const Visit& visit) {
 
 // The errors CLI11 may still raise after find_unreadable_value: said in embdemo's words, never
 // CLI11's (its text names no option the way the user typed it, and may span lines).
-std::string describe_parse_error(const CLI::ParseError&) {
+std::string describe_parse_error() {
     return "the command line cannot be read (allowed: the options of embdemo --help, each given once, "
            "with its value after a space or an \"=\")";
 }
@@ -53,7 +54,7 @@ std::string describe_mismatch(const CLI::App& app, const CLI::ArgumentMismatch& 
     if (option.rfind("--", 0) == 0 && option.find_first_of(" \n") == std::string::npos) {
         return option + " needs a value; see " + help_command(lesson);
     }
-    return describe_parse_error(error);
+    return describe_parse_error();
 }
 
 // The first word on the command line that is not an option embdemo knows, met after `lesson`
@@ -236,7 +237,12 @@ CommandLine CommandLineParser::parse(int argc, const char* const argv[]) {
     } catch (const CLI::ArgumentMismatch& error) {
         return fail(describe_mismatch(app, error, m_parts->parsed_lesson()));
     } catch (const CLI::ParseError& error) {
-        return fail(describe_parse_error(error));
+        return fail(describe_parse_error());
+    } catch (const std::logic_error&) {
+        // A lesson's own flag given a value where find_unreadable_value does not look (after
+        // "--"): CLI11 converts it with std::stoll, which throws std::invalid_argument or
+        // std::out_of_range rather than a ParseError. The shared flags' conversion says the same.
+        return fail(describe_parse_error());
     }
     if (!app.remaining().empty()) {
         const std::string word = app.remaining().front();
