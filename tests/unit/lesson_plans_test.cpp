@@ -1,4 +1,5 @@
-// Each table lesson's plan (render/views/NAME/view.hpp: *_report_values, *_script_values), which
+// Each lesson's plan (render/views/NAME/view.hpp: *_report_values, *_script_values; grad's beside
+// grad_report and render_grad_python), which
 // its checks hold to the printed-numbers cap before anything is drawn, against what the lesson
 // then prints: the values of its report's tables (json, csv and tsv print every one), and the
 // float32 bit patterns its PyTorch script embeds. On random sizes, modes and encodings, so that a
@@ -13,6 +14,9 @@
 
 #include "core/gpt2/data_loader.hpp"
 #include "core/lessons/bag_lesson.hpp"
+#include "core/lessons/grad_lesson.hpp"
+#include "render/views/grad_report.hpp"
+#include "render/views/python_script.hpp"
 #include "render/views/bag/view.hpp"
 #include "render/views/factor/view.hpp"
 #include "render/views/positions/view.hpp"
@@ -151,6 +155,30 @@ TEST_CASE("bag's plan counts what its report prints, and bounds what its script 
         CHECK(report_values(bag_report(lesson)) == bag_report_values(request));
         // M's columns in the script are the distinct ids, which the plan bounds by min(ids, V).
         CHECK(script_values(render_bag_python(lesson)) <= bag_script_values(request));
+    }
+}
+
+TEST_CASE("grad's plan counts what its report prints, and bounds what its script embeds") {
+    Cases cases;
+    for (int i = 0; i < k_cases; ++i) {
+        GradRequest request;
+        cases.sizes(request);
+        request.ids = cases.ids(request.vocab_size);
+        request.sparse = cases.chance(40);
+        if (!request.sparse && cases.chance(40)) request.scale_grad_by_freq = true;
+        if (cases.chance(30)) request.max_norm = MaxNorm{0.5, 2.0};
+        if (cases.chance(30)) request.padding_idx = static_cast<std::int64_t>(cases.between(0, request.vocab_size - 1));
+        const GradLesson lesson = run_grad_lesson(request, {}, {});
+        CAPTURE(i);
+        // The sparse values are counted at one row per id, their most: the coalesced ones hold
+        // one a distinct id.
+        const std::uint64_t printed = report_values(grad_report(lesson));
+        if (request.sparse) {
+            CHECK(printed <= grad_report_values(request));
+        } else {
+            CHECK(printed == grad_report_values(request));
+        }
+        CHECK(script_values(render_grad_python(lesson, "")) <= grad_script_values(request));
     }
 }
 

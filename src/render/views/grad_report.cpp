@@ -79,6 +79,12 @@ void add_partways_checks(const GradLesson& lesson, std::vector<LessonField>& che
 
 }  // namespace
 
+std::uint64_t grad_report_values(const GradRequest& request) {
+    const std::uint64_t v = request.vocab_size, d = request.dim, n = request.ids.values.size();
+    const std::uint64_t sparse = request.sparse ? 2 * n * d : 0;  // uncoalesced and coalesced values
+    return 3 * v * d + n * d + n * v + (request.max_norm ? v * d : 0) + sparse;
+}
+
 LessonReport grad_report(const GradLesson& lesson) {
     const GradRequest& request = lesson.request;
     const bool from_file = request.origin.kind == WeightOrigin::Kind::file;

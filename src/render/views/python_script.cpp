@@ -228,4 +228,14 @@ std::string render_lookup_python(const DemoReport& report) {
     return out;
 }
 
+std::uint64_t grad_script_values(const GradRequest& request) {
+    const std::uint64_t n = request.ids.values.size(), d = request.dim;
+    const std::uint64_t used = std::min<std::uint64_t>(n, request.vocab_size);  // rows the ids use, at most
+    // both gradients' used rows and one unused row; the COO values, one row a position and one a
+    // used row; max_norm's norms, scales, and E's used rows before and after
+    const std::uint64_t sparse = request.sparse ? (n + used) * d : 0;
+    const std::uint64_t renorm = request.max_norm ? 2 * used + 2 * used * d : 0;
+    return (2 * used + 1) * d + sparse + renorm;
+}
+
 }  // namespace embdemo

@@ -8,6 +8,7 @@
 // render/kit/python_kit. Tokens and cost compute nothing PyTorch could re-run, so have no script.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "core/lessons/grad_lesson.hpp"
@@ -21,6 +22,11 @@ std::string render_lookup_python(const DemoReport& report);
 
 // `upstream_file` is --upstream FILE when G comes from a file, else empty.
 std::string render_grad_python(const GradLesson& lesson, const std::string& upstream_file);
+
+// The most float32 values render_grad_python embeds, from the request: the used rows of both
+// gradients (at most one a distinct id), one unused row, and the sparse values and max_norm's
+// rows when asked (lesson_plans_test checks the bound).
+std::uint64_t grad_script_values(const GradRequest& request);
 
 // nn.Embedding(max_norm=M, norm_type=P): the in-place renorm, the lookup against one_hot @ E.
 std::string render_max_norm_python(const MaxNormLesson& lesson);

@@ -15,6 +15,8 @@
 #include "core/gpt2/gpt2_tokenizer.hpp"
 #include "core/ids.hpp"
 #include "core/limits.hpp"
+#include "render/views/grad_report.hpp"
+#include "render/views/python_script.hpp"
 
 namespace embdemo {
 
@@ -78,14 +80,22 @@ std::optional<std::string> check_grad_exclusive(const RawOptions& raw) { return 
 
 // ---- --format svg, html, python: the lessons whose picture is obvious ----
 
-// svg and html summarise like the text view; python embeds the used rows of both gradients.
-std::optional<std::string> check_grad_picture_size(const Options& options) {
-    if (options.format != OutputFormat::python) return std::nullopt;
-    const std::uint64_t printed = 2 * options.request.ids.size() * options.request.dim;
+// The printed-numbers cap on grad's plan (grad_report_values, grad_script_values): svg, html and
+// markdown summarise like the text view.
+std::optional<std::string> check_grad_printed(const Options& options, const GradRequest& request) {
+    if (options.format == OutputFormat::python) {
+        const std::uint64_t printed = grad_script_values(request);
+        if (printed <= k_max_printed_values) return std::nullopt;
+        return "embdemo grad --format python: the script would embed " + group_thousands(printed) +
+               " numbers (allowed: at most " + group_thousands(k_max_printed_values) +
+               "; use fewer ids or a smaller --dim, or --format svg or html)";
+    }
+    if (!prints_every_value(options.format)) return std::nullopt;
+    const std::uint64_t printed = grad_report_values(request);
     if (printed <= k_max_printed_values) return std::nullopt;
-    return "embdemo grad --format python: the script would embed " + group_thousands(printed) +
+    return "embdemo grad: the machine formats would print " + group_thousands(printed) +
            " numbers (allowed: at most " + group_thousands(k_max_printed_values) +
-           "; use fewer ids or a smaller --dim, or --format svg or html)";
+           "; use a smaller --vocab or --dim, or the text view)";
 }
 
 std::string top_allowed(std::uint64_t most) {
@@ -169,21 +179,12 @@ std::optional<std::string> check_grad(const RawOptions& raw, Options& options) {
         }
     }
     grad.request.scale_grad_by_freq = raw.flag("--scale-grad-by-freq");
-    if (auto problem = check_grad_picture_size(options)) return problem;
-    if (options.format != OutputFormat::text && options.format != OutputFormat::markdown &&
-        !is_picture_format(options.format)) {
-        // E, the two gradients (V x d each) and G (n x d), every value printed.
-        const std::uint64_t vd = options.request.vocab_size * options.request.dim;  // capped by check_demo_sizes
-        const std::uint64_t n = options.request.ids.size();
-        // Issue #15 adds dL/dX (n x V), E after max_norm (V x d), the sparse values (2 x at most n x d).
-        const std::uint64_t printed = 3 * vd + n * options.request.dim + n * options.request.vocab_size +
-                                      (raw.max_norm ? vd : 0) + (raw.flag("--sparse") ? 2 * n * options.request.dim : 0);
-        if (printed > k_max_printed_values) {
-            return "embdemo grad: the machine formats would print " + group_thousands(printed) +
-                   " numbers (allowed: at most " + group_thousands(k_max_printed_values) +
-                   "; use a smaller --vocab or --dim, or the text view)";
-        }
-    }
+    // V and d are 0 here for a --weights file without them, which its run checks once read.
+    grad.request.sizes() = options.request.sizes();
+    grad.request.ids = options.id_batch;
+    grad.request.max_norm = options.max_norm;
+    grad.request.sparse = raw.flag("--sparse");  // what PyTorch refuses with it: validate_grad_partways
+    if (auto problem = check_grad_printed(options, grad.request)) return problem;
     const std::string upstream = raw.value_or("--upstream", "randn");
     if (upstream == "randn") {
         grad.request.upstream = UpstreamSource::randn;
@@ -199,8 +200,6 @@ std::optional<std::string> check_grad(const RawOptions& raw, Options& options) {
     // The seed still draws G with --upstream randn (the default), whatever fills E.
     if (raw.weights && raw.seed && grad.request.upstream != UpstreamSource::randn) return seed_with_weights();
     if (auto problem = validate_grad_partways(raw, options)) return problem;
-    grad.request.ids = options.id_batch;
-    grad.request.max_norm = options.max_norm;
     return validate_optimizer(raw, options);
 }
 
