@@ -24,11 +24,12 @@
 #include "core/torch/init.hpp"
 #include "core/file_formats/npy.hpp"
 #include "render/views/python_script.hpp"
-#include "render/views/train_text.hpp"
+#include "render/views/grad/train_text.hpp"
 #include "render/views/factor/view.hpp"
 #include "render/views/positions/view.hpp"
 #include "render/views/tied/view.hpp"
 #include "render/views/bag/view.hpp"
+#include "render/views/grad/view.hpp"
 
 namespace embdemo {
 namespace {

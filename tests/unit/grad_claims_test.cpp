@@ -17,7 +17,7 @@
 
 #include "core/kernels/grad_claims.hpp"
 #include "core/lessons/grad_lesson.hpp"
-#include "render/views/grad_text.hpp"
+#include "render/views/grad/text.hpp"
 
 namespace embdemo {
 namespace {

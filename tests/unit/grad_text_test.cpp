@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "render/views/grad_text.hpp"
+#include "render/views/grad/text.hpp"
 #include "text_checks.hpp"
 
 using namespace embdemo;

@@ -28,6 +28,7 @@
 #include "render/views/bag/view.hpp"
 #include "render/views/cost/view.hpp"
 #include "render/views/tokens/view.hpp"
+#include "render/views/grad/view.hpp"
 
 #include <fmt/format.h>
 

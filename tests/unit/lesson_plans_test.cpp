@@ -15,12 +15,13 @@
 #include "core/gpt2/data_loader.hpp"
 #include "core/lessons/bag_lesson.hpp"
 #include "core/lessons/grad_lesson.hpp"
-#include "render/views/grad_report.hpp"
+#include "render/views/grad/report.hpp"
 #include "render/views/python_script.hpp"
 #include "render/views/bag/view.hpp"
 #include "render/views/factor/view.hpp"
 #include "render/views/positions/view.hpp"
 #include "render/views/tied/view.hpp"
+#include "render/views/grad/view.hpp"
 
 namespace embdemo {
 namespace {

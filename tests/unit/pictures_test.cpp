@@ -12,7 +12,7 @@
 #include "core/torch/init.hpp"
 #include "core/lessons/report.hpp"
 #include "render/views/figure.hpp"
-#include "render/views/grad_text.hpp"
+#include "render/views/grad/text.hpp"
 #include "render/formats/html.hpp"
 #include "render/kit/number_format.hpp"
 #include "render/views/python_script.hpp"
@@ -21,6 +21,7 @@
 #include "render/kit/table.hpp"
 #include "render/kit/text_sections.hpp"
 #include "text_checks.hpp"
+#include "render/views/grad/view.hpp"
 
 using namespace embdemo;
 using embdemo::testing::contains;

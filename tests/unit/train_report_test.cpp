@@ -1,4 +1,4 @@
-// training_report (render/views/train_report): its JSON is embdemo-grad-steps/1 byte for byte as the
+// training_report (render/views/grad/train_report): its JSON is embdemo-grad-steps/1 byte for byte as the
 // goldens recorded it before the report existed, and its csv/tsv/markdown tables are the run's.
 #include <doctest/doctest.h>
 
@@ -6,8 +6,8 @@
 
 #include "core/ids.hpp"
 #include "core/kernels/optim.hpp"
-#include "render/views/train_report.hpp"
-#include "render/views/train_text.hpp"
+#include "render/views/grad/train_report.hpp"
+#include "render/views/grad/train_text.hpp"
 #include "golden_files.hpp"
 
 namespace embdemo {

@@ -7,13 +7,14 @@
 #include <fmt/format.h>
 
 #include "core/limits.hpp"
-#include "render/views/grad_text.hpp"
+#include "render/views/grad/text.hpp"
 #include "render/views/figure.hpp"
-#include "render/views/grad_trace.hpp"
+#include "render/views/grad/trace.hpp"
 #include "render/formats/html.hpp"
 #include "render/views/partways_text.hpp"
 #include "render/kit/text_sections.hpp"
 #include "render/views/walkthrough.hpp"
+#include "render/views/grad/view.hpp"
 
 namespace embdemo {
 namespace {

@@ -15,7 +15,4 @@ namespace embdemo {
 // with E as drawn.
 Figure max_norm_figure(const MaxNormLesson& lesson, int precision);
 
-// The rows of E each optimizer step moved (and by how much), and E before and after.
-Figure training_figure(const TrainingArgs& args, const TrainingRun& run, int precision);
-
 }  // namespace embdemo

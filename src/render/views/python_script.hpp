@@ -20,18 +20,7 @@ namespace embdemo {
 
 std::string render_lookup_python(const DemoReport& report);
 
-// `upstream_file` is --upstream FILE when G comes from a file, else empty.
-std::string render_grad_python(const GradLesson& lesson, const std::string& upstream_file);
-
-// The most float32 values render_grad_python embeds, from the request: the used rows of both
-// gradients (at most one a distinct id), one unused row, and the sparse values and max_norm's
-// rows when asked (lesson_plans_test checks the bound).
-std::uint64_t grad_script_values(const GradRequest& request);
-
 // nn.Embedding(max_norm=M, norm_type=P): the in-place renorm, the lookup against one_hot @ E.
 std::string render_max_norm_python(const MaxNormLesson& lesson);
-
-// torch.optim steps on nn.Embedding: which rows each step moved, and the final table.
-std::string render_training_python(const TrainingArgs& args, const TrainingRun& run);
 
 }  // namespace embdemo

@@ -15,8 +15,7 @@
 #include "core/gpt2/gpt2_tokenizer.hpp"
 #include "core/ids.hpp"
 #include "core/limits.hpp"
-#include "render/views/grad_report.hpp"
-#include "render/views/python_script.hpp"
+#include "render/views/grad/view.hpp"
 
 namespace embdemo {
 

@@ -13,14 +13,9 @@
 #include "cli/run_memory.hpp"
 #include "cli/weight_files.hpp"
 #include "core/torch/init.hpp"
-#include "render/views/grad_report.hpp"
-#include "render/views/grad_text.hpp"
 #include "render/views/figure.hpp"
 #include "render/formats/html.hpp"
-#include "render/views/lesson_figures.hpp"
-#include "render/views/python_script.hpp"
-#include "render/views/train_report.hpp"
-#include "render/views/train_text.hpp"
+#include "render/views/grad/view.hpp"
 
 namespace embdemo {
 namespace {

@@ -8,12 +8,13 @@
 #include "core/limits.hpp"
 #include "render/views/figure.hpp"
 #include "render/kit/figure_parts.hpp"
-#include "render/views/grad_text.hpp"
+#include "render/views/grad/text.hpp"
 #include "render/kit/lesson_blocks.hpp"
 #include "render/views/partways_text.hpp"
 #include "render/kit/table.hpp"
 #include "render/kit/text_sections.hpp"
 #include "render/kit/token_label.hpp"
+#include "render/views/grad/view.hpp"
 
 namespace embdemo {
 namespace {

@@ -1,4 +1,4 @@
-#include "render/views/grad_text.hpp"
+#include "render/views/grad/text.hpp"
 
 #include "render/kit/parameters.hpp"
 
@@ -10,7 +10,7 @@
 
 #include "core/escape.hpp"
 #include "core/limits.hpp"
-#include "render/views/grad_trace.hpp"
+#include "render/views/grad/trace.hpp"
 #include "render/kit/id_text.hpp"
 #include "render/kit/lesson_blocks.hpp"
 #include "render/kit/number_format.hpp"

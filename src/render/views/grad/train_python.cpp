@@ -13,7 +13,8 @@
 #include "core/limits.hpp"
 #include "render/kit/python_kit.hpp"
 #include "render/views/python_script.hpp"
-#include "render/views/train_text.hpp"
+#include "render/views/grad/train_text.hpp"
+#include "render/views/grad/view.hpp"
 
 namespace embdemo {
 namespace {

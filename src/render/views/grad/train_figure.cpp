@@ -13,7 +13,8 @@
 #include "render/kit/number_format.hpp"
 #include "render/kit/table.hpp"
 #include "render/kit/text_sections.hpp"
-#include "render/views/train_text.hpp"
+#include "render/views/grad/train_text.hpp"
+#include "render/views/grad/view.hpp"
 
 namespace embdemo {
 namespace {

@@ -1,4 +1,4 @@
-#include "render/views/train_text.hpp"
+#include "render/views/grad/train_text.hpp"
 
 #include <algorithm>
 #include <set>

@@ -29,7 +29,7 @@ GradLayout grad_layout(const GradLesson& lesson, int precision);
 // none, from the claims (the text view's last paragraph, the figure's caption).
 std::string rows_with_gradient_sentence(const GradClaims& claims);
 
-// With `trace`, each used row's gradient is also built step by step (render/views/grad_trace).
+// With `trace`, each used row's gradient is also built step by step (render/views/grad/trace).
 std::string render_grad_text(const GradLesson& lesson, const TextOptions& options, bool trace);
 
 }  // namespace embdemo

@@ -1,7 +1,7 @@
 // The text view of `embdemo grad --optimizer ...`: a few torch.optim steps over a
 // sequence of batches, and after each step which rows of E moved and by how much, so a student
 // sees that plain SGD moves only the rows of the batch while momentum and weight decay move
-// others. Every sentence is computed from the run. The machine formats are render/views/train_report's.
+// others. Every sentence is computed from the run. The machine formats are render/views/grad/train_report's.
 #pragma once
 
 #include <string>

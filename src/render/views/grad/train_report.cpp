@@ -1,11 +1,11 @@
-#include "render/views/train_report.hpp"
+#include "render/views/grad/train_report.hpp"
 
 #include <algorithm>
 
 #include <fmt/format.h>
 
 #include "render/kit/json_text.hpp"
-#include "render/views/train_text.hpp"
+#include "render/views/grad/train_text.hpp"
 
 namespace embdemo {
 namespace {

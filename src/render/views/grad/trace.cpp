@@ -1,4 +1,4 @@
-#include "render/views/grad_trace.hpp"
+#include "render/views/grad/trace.hpp"
 
 #include <cmath>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "render/views/grad_report.hpp"
+#include "render/views/grad/report.hpp"
 
 #include <fmt/format.h>
 
