@@ -41,10 +41,11 @@ std::optional<std::string> read_bag_ids(RawOptions& raw) {
         return std::string(!raw.value("--bags") ? "--bags is" : "--dim is") +
                " required, e.g. embdemo bag --bags \"2,3;1,1,0\" --dim 5; see embdemo bag --help";
     }
-    const auto bags = parse_bags(*raw.value("--bags"));
+    const std::string& given = *raw.value("--bags");
+    const auto bags = parse_bags(given);
     const char* allowed = "bags of comma-separated ids separated by ';', an empty bag as nothing between two ';'";
-    if (!bags) return bad_value("--bags", *raw.value("--bags"), bags.error(), allowed);
-    if (bags.value().ids.empty()) return bad_value("--bags", *raw.value("--bags"), "has no id in any bag", "at least one id");
+    if (!bags) return bad_value("--bags", given, bags.error(), allowed);
+    if (bags.value().ids.empty()) return bad_value("--bags", given, "has no id in any bag", "at least one id");
     if (raw.vocab) {
         const auto vocab = parse_bounded("--vocab", *raw.vocab, 1, UINT64_MAX);
         if (!vocab) return vocab.error();
@@ -63,8 +64,8 @@ std::optional<std::string> read_bag_ids(RawOptions& raw) {
 
 std::optional<std::string> check_bag(const RawOptions& raw, Options& options) {
     BagRequest& bag = own_settings<BagRequest>(options);
-    if (raw.value("--bags")) {
-        bag.bags = parse_bags(*raw.value("--bags")).value();  // checked by read_bag_ids
+    if (const std::string* given = raw.value("--bags")) {
+        bag.bags = parse_bags(*given).value();  // checked by read_bag_ids
     } else {
         // A text's data loader batch: each window one bag, as nn.EmbeddingBag reads a 2-D input
         // (B bags of T ids each).
@@ -80,18 +81,18 @@ std::optional<std::string> check_bag(const RawOptions& raw, Options& options) {
         return bad_value("--mode", mode, "is not a mode of nn.EmbeddingBag", "sum, mean, max");
     }
     const std::uint64_t v = options.request.vocab_size;
-    if (raw.value("--padding-idx")) {
-        if (auto problem = parse_padding_idx(*raw.value("--padding-idx"), v, bag.padding_idx)) return problem;
+    if (const std::string* padding_idx = raw.value("--padding-idx")) {
+        if (auto problem = parse_padding_idx(*padding_idx, v, bag.padding_idx)) return problem;
     }
-    if (raw.value("--per-sample-weights")) {
+    if (const std::string* weights_text = raw.value("--per-sample-weights")) {
         if (bag.mode != BagMode::sum) {
-            return bad_value("--per-sample-weights", *raw.value("--per-sample-weights"),
+            return bad_value("--per-sample-weights", *weights_text,
                              "needs --mode sum: PyTorch supports per_sample_weights only for mode='sum'",
                              "--mode sum with --per-sample-weights");
         }
-        const auto weights = parse_bag_weights(*raw.value("--per-sample-weights"), bag.bags);
+        const auto weights = parse_bag_weights(*weights_text, bag.bags);
         if (!weights) {
-            return bad_value("--per-sample-weights", *raw.value("--per-sample-weights"), weights.error(),
+            return bad_value("--per-sample-weights", *weights_text, weights.error(),
                              "one finite decimal number per id of --bags, in the same layout");
         }
         bag.per_sample_weights = weights.value();

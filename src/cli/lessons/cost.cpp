@@ -31,8 +31,8 @@ std::optional<std::string> check_cost_shared(const RawOptions& raw) {
 std::optional<std::string> cost_sizes(const RawOptions& raw, CostRequest& request) {
     const bool has_ids = raw.ids || raw.text || raw.text_file;
     if (has_ids && raw.value("--tokens")) return std::string(ids_option(raw)) + " and --tokens both give n (allowed: one of them)";
-    if (raw.value("--model")) {
-        const auto preset = model_preset_option(*raw.value("--model"), raw.vocab || raw.dim);
+    if (const std::string* model = raw.value("--model")) {
+        const auto preset = model_preset_option(*model, raw.vocab || raw.dim);
         if (!preset) return preset.error();
         use_model_preset(*preset.value(), request);
     } else if ((!has_ids && !raw.value("--tokens")) || !raw.dim || (raw.value("--tokens") && !raw.vocab)) {
@@ -46,8 +46,8 @@ std::optional<std::string> cost_sizes(const RawOptions& raw, CostRequest& reques
             }
         }
     }
-    if (raw.value("--tokens")) {
-        if (auto problem = read_bounded("--tokens", *raw.value("--tokens"), 1, k_max_cost_tokens, request.ids)) return problem;
+    if (const std::string* tokens = raw.value("--tokens")) {
+        if (auto problem = read_bounded("--tokens", *tokens, 1, k_max_cost_tokens, request.ids)) return problem;
         request.token_source = TokenSource::tokens;
     }
     return std::nullopt;

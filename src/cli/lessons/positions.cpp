@@ -26,11 +26,12 @@ constexpr std::pair<const char*, PositionEncoding> k_encodings[] = {
 };
 
 std::optional<std::string> check_encoding(const RawOptions& raw, const DemoRequest& sizes, PositionsRequest& positions) {
-    if (!raw.value("--encoding")) return std::nullopt;
-    const auto encoding = find_named(k_encodings, *raw.value("--encoding"));
-    if (!encoding) return bad_value("--encoding", *raw.value("--encoding"), "is not a known encoding", names_of(k_encodings));
+    const std::string* given = raw.value("--encoding");
+    if (!given) return std::nullopt;
+    const auto encoding = find_named(k_encodings, *given);
+    if (!encoding) return bad_value("--encoding", *given, "is not a known encoding", names_of(k_encodings));
     if (*encoding == PositionEncoding::rope && sizes.dim % 2 != 0) {
-        return bad_value("--encoding", *raw.value("--encoding"),
+        return bad_value("--encoding", *given,
                          "needs an even --dim: RoPE turns pairs of columns (j, j + d/2), and --dim is " +
                              std::to_string(sizes.dim),
                          "an even --dim with rope");

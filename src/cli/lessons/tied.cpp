@@ -52,15 +52,15 @@ std::optional<std::string> check_tied(const RawOptions& raw, Options& options) {
     request.sizes() = options.request.sizes();
     request.ids = options.id_batch;
     request.top = static_cast<std::size_t>(std::min<std::uint64_t>(5, most_top));
-    if (raw.value("--top")) {
+    if (const std::string* given = raw.value("--top")) {
         const std::string allowed =
             most_top == vocab ? fmt::format("K from 1 to the vocab, {}", vocab)
                               : fmt::format("K from 1 to {}: the top K of {} positions are kept, at most {} entries",
                                             group_thousands(most_top), group_thousands(n), group_thousands(k_max_top_entries));
-        const auto top = parse_decimal(*raw.value("--top"));
-        if (!top) return bad_value("--top", *raw.value("--top"), top.error(), allowed);
+        const auto top = parse_decimal(*given);
+        if (!top) return bad_value("--top", *given, top.error(), allowed);
         if (top.value() < 1 || top.value() > most_top) {
-            return bad_value("--top", *raw.value("--top"),
+            return bad_value("--top", *given,
                              top.value() < 1       ? "is 0"
                              : top.value() > vocab ? "is more than the vocab has ids"
                                                    : fmt::format("would keep {} x {} = {} top entries", group_thousands(n),

@@ -73,9 +73,9 @@ CommandLine check_tokens(const RawOptions& raw) {
         if (!dim) return fail(dim.error());
         tokens.dim = dim.value();
     }
-    if (raw.value("--piece")) {
+    if (const std::string* piece_text = raw.value("--piece")) {
         const std::size_t pieces = count_gpt2_pieces(tokens.text);
-        const auto piece = parse_bounded("--piece", *raw.value("--piece"), 0, pieces - 1);
+        const auto piece = parse_bounded("--piece", *piece_text, 0, pieces - 1);
         if (!piece) return fail(piece.error());
         tokens.piece = piece.value();
     }

@@ -26,10 +26,8 @@ namespace {
 // Optimizer steps: which optimizer, its hyper-parameters, how many steps, and what they need.
 std::optional<std::string> validate_optimizer(const RawOptions& raw, Options& options) {
     if (!raw.value("--optimizer")) {
-        for (const auto& [option, given] : {std::pair{"--steps", (raw.value("--steps") != nullptr)}, {"--lr", (raw.value("--lr") != nullptr)},
-                                            {"--momentum", (raw.value("--momentum") != nullptr)},
-                                            {"--weight-decay", (raw.value("--weight-decay") != nullptr)}}) {
-            if (given) return std::string(option) + " needs --optimizer (allowed: --optimizer sgd, adam or adamw)";
+        for (const char* option : {"--steps", "--lr", "--momentum", "--weight-decay"}) {
+            if (raw.value(option)) return std::string(option) + " needs --optimizer (allowed: --optimizer sgd, adam or adamw)";
         }
         return std::nullopt;
     }
@@ -48,21 +46,21 @@ std::optional<std::string> validate_optimizer(const RawOptions& raw, Options& op
     double lr = name == "sgd" ? 0.1 : 1e-3;
     double momentum = 0.0;
     double weight_decay = name == "adamw" ? 1e-2 : 0.0;
-    if (raw.value("--lr")) {
-        if (auto problem = parse_real("--lr", *raw.value("--lr"), 0.0, lr)) return problem;
+    if (const std::string* given = raw.value("--lr")) {
+        if (auto problem = parse_real("--lr", *given, 0.0, lr)) return problem;
     }
-    if (raw.value("--momentum")) {
+    if (const std::string* given = raw.value("--momentum")) {
         if (name != "sgd") return std::string("--momentum is SGD's (allowed: with --optimizer sgd; Adam's betas are fixed at torch's defaults)");
-        if (auto problem = parse_real("--momentum", *raw.value("--momentum"), 0.0, momentum)) return problem;
+        if (auto problem = parse_real("--momentum", *given, 0.0, momentum)) return problem;
     }
-    if (raw.value("--weight-decay")) {
-        if (auto problem = parse_real("--weight-decay", *raw.value("--weight-decay"), 0.0, weight_decay)) return problem;
+    if (const std::string* given = raw.value("--weight-decay")) {
+        if (auto problem = parse_real("--weight-decay", *given, 0.0, weight_decay)) return problem;
     }
     own_settings<GradOptions>(options).optimizer = name == "sgd"    ? sgd_settings(lr, momentum, weight_decay)
                              : name == "adam" ? adam_settings(lr, weight_decay)
                                               : adamw_settings(lr, weight_decay);
-    if (raw.value("--steps")) {
-        if (auto problem = read_bounded("--steps", *raw.value("--steps"), 1, k_max_steps, own_settings<GradOptions>(options).steps)) return problem;
+    if (const std::string* given = raw.value("--steps")) {
+        if (auto problem = read_bounded("--steps", *given, 1, k_max_steps, own_settings<GradOptions>(options).steps)) return problem;
     }
     // Every step keeps E and its gradient (2 V x d) for the view.
     const DemoRequest& request = options.request;
@@ -108,13 +106,13 @@ std::optional<std::string> validate_grad_partways(const RawOptions& raw, Options
     // grad_top_for_vocab applies the bound by V then.
     const std::uint64_t vocab = options.request.vocab_size;
     grad.request.top = static_cast<std::size_t>(vocab == 0 ? 3 : std::min<std::uint64_t>(3, vocab));
-    if (raw.value("--top")) {
+    if (const std::string* given = raw.value("--top")) {
         const std::uint64_t most = vocab == 0 ? 10 : std::min<std::uint64_t>(10, vocab);
-        const auto top = parse_decimal(*raw.value("--top"));
-        if (!top) return bad_value("--top", *raw.value("--top"), top.error(), top_allowed(most));
-        if (top.value() < 1 || top.value() > most) return bad_value("--top", *raw.value("--top"), "is out of range", top_allowed(most));
+        const auto top = parse_decimal(*given);
+        if (!top) return bad_value("--top", *given, top.error(), top_allowed(most));
+        if (top.value() < 1 || top.value() > most) return bad_value("--top", *given, "is out of range", top_allowed(most));
         if (options.format != OutputFormat::text) {
-            return bad_value("--top", *raw.value("--top"), "picks the swaps the text view lists",
+            return bad_value("--top", *given, "picks the swaps the text view lists",
                              "--top with --format text; the machine formats hold every score");
         }
         grad.request.top = static_cast<std::size_t>(top.value());
@@ -168,12 +166,12 @@ std::optional<std::string> grad_top_for_vocab(const GradOptions& grad, std::uint
 std::optional<std::string> check_grad(const RawOptions& raw, Options& options) {
     if (auto problem = check_grad_exclusive(raw)) return problem;
     GradOptions& grad = own_settings<GradOptions>(options);
-    if (raw.value("--padding-idx")) {
+    if (const std::string* padding_idx = raw.value("--padding-idx")) {
         // V is 0 while a --weights file without --vocab is unread: run_grad checks K against
         // the file's rows once it has them.
         const std::uint64_t vocab = options.request.vocab_size == 0 ? static_cast<std::uint64_t>(INT64_MAX)
                                                                     : options.request.vocab_size;
-        if (auto problem = parse_padding_idx(*raw.value("--padding-idx"), vocab, grad.request.padding_idx)) {
+        if (auto problem = parse_padding_idx(*padding_idx, vocab, grad.request.padding_idx)) {
             return problem;
         }
     }
