@@ -259,9 +259,6 @@ CommandLine CommandLineParser::parse(int argc, const char* const argv[]) {
     for (const CLI::Option* option : app.get_options()) {
         if (option->count() > 0) raw.shared_given.push_back(option->get_name());
     }
-    if (raw.lesson->checks.read_ids) {
-        if (auto problem = raw.lesson->checks.read_ids(raw)) return fail(*problem);
-    }
     raw.precision_given = app.count("--precision") > 0;
     return validate(raw);
 }

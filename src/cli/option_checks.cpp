@@ -189,35 +189,6 @@ std::string size_options(const RawOptions& raw) {
     return names;
 }
 
-// The ids from --ids, --text or --text-file (exactly one of them).
-// The text of --text or --text-file, whichever is given.
-ParseResult<GivenText> given_text(const RawOptions& raw) {
-    if (raw.text) return ParseResult<GivenText>::ok({*raw.text, "--text"});
-    auto text = read_text_file(*raw.text_file);
-    if (!text) return ParseResult<GivenText>::fail(text.error());
-    return ParseResult<GivenText>::ok({std::move(text.value()), "--text-file " + quote_for_message(*raw.text_file) + ":"});
-}
-
-ParseResult<IdBatch> read_ids(const RawOptions& raw) {
-    using Result = ParseResult<IdBatch>;
-    const int given = int(raw.ids.has_value()) + int(raw.text.has_value()) + int(raw.text_file.has_value());
-    if (given > 1) {
-        return Result::fail("--ids, --text and --text-file each give the ids (allowed: one of them)");
-    }
-    if (raw.text || raw.text_file) {
-        auto text = given_text(raw);
-        if (!text) return Result::fail(text.error());
-        return ids_from_text(std::move(text.value()));
-    }
-    auto ids = parse_id_batch(*raw.ids);
-    if (!ids) {
-        return Result::fail(bad_value("--ids", *raw.ids, ids.error(),
-                                      "comma-separated non-negative decimal token ids, e.g. 2,3,1, or rows "
-                                      "of them separated by ';' for a batch"));
-    }
-    return ids;
-}
-
 // Options of other lessons, and sources of E these lessons do not take, refused by name.
 std::optional<std::string> check_table_lesson_exclusive(const RawOptions& raw, const char* lesson) {
     if (auto problem = check_lookup_only(raw, lesson)) return problem;

@@ -155,7 +155,10 @@ CommandLine validate(const RawOptions& raw);
 // --max-norm/--norm-type, for the lookup and grad lessons (validate_max_norm.cpp).
 std::optional<std::string> validate_max_norm(const RawOptions& raw, Options& options);
 
-// The book's data loader over a text's ids (validate_loader.cpp).
+// The prepare step every lesson takes unless its LessonChecks::prepare replaces it
+// (prepare_inputs.cpp): the ids from --ids, --text or --text-file, a text read and tokenised,
+// and with --context the book's data loader's first batch in their place.
+ParseResult<IdBatch> prepare_ids(const RawOptions& raw);
 std::optional<std::string> apply_data_loader(const RawOptions& raw, IdBatch& ids);
 
 }  // namespace embdemo::option_checks

@@ -158,22 +158,13 @@ std::optional<std::string> validate_view(const RawOptions& raw, Options& options
     return std::nullopt;
 }
 
-// The ids (from --ids, --text or --text-file), V, d and the seed.
-std::optional<std::string> validate_sizes(const RawOptions& raw, Options& options) {
+// The prepared ids, V, d and the seed.
+std::optional<std::string> validate_sizes(const RawOptions& raw, ParseResult<IdBatch> ids, Options& options) {
     DemoRequest& request = options.request;
-    const bool need_dim = !raw.dim && !raw.weights;  // a weight file brings its own dim
-    const bool has_ids = raw.ids || raw.text || raw.text_file;
-    if (!has_ids || need_dim) {
-        const char* missing = !has_ids && need_dim ? "--ids and --dim are" : !has_ids ? "--ids is" : "--dim is";
-        return std::string(missing) + " required, e.g. embdemo --ids 2,3,1 --dim 5; see embdemo --help";
-    }
     if (raw.weights) {
         request.origin.kind = WeightOrigin::Kind::file;
         request.origin.detail = *raw.weights;
     }
-    auto ids = read_ids(raw);
-    if (!ids) return ids.error();
-    if (auto problem = apply_data_loader(raw, ids.value())) return *problem;
     options.id_batch = ids.value();
     request.shape = ids.value().shape();
     request.source = ids.value().source;
@@ -275,7 +266,10 @@ CommandLine validate(const RawOptions& raw) {
     DemoRequest& request = options.request;
 
     options.size_options = size_options(raw);
-    if (auto problem = validate_sizes(raw, options)) return fail(*problem);
+    // Prepare: the lesson's inputs, read, tokenised and cut into the loader's windows.
+    auto ids = lesson.checks.prepare ? lesson.checks.prepare(raw) : prepare_ids(raw);
+    if (!ids) return fail(ids.error());
+    if (auto problem = validate_sizes(raw, std::move(ids), options)) return fail(*problem);
     if (auto problem = validate_output(raw, options)) return fail(*problem);
 
     // With --weights the sizes are checked against the file's header, before its data is read.

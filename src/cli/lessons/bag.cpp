@@ -19,9 +19,8 @@ namespace {
 
 using namespace option_checks;
 
-// --bags stands in for --ids in the shared checks: the bags' ids, in one list, are checked and
-// sized like any other ids, after the checks that only --bags can name properly.
-std::optional<std::string> read_bag_ids(RawOptions& raw) {
+// What only --bags can name properly, before its ids are checked as ids.
+std::optional<std::string> check_bags(const RawOptions& raw) {
     if (raw.ids) {
         return std::string("--ids belongs to the other lessons: embdemo bag reads its ids from --bags "
                            "(allowed: --bags \"2,3;1,1,0\")");
@@ -36,7 +35,7 @@ std::optional<std::string> read_bag_ids(RawOptions& raw) {
                " needs --context T: each window of the book's data loader is one bag (allowed: --context T "
                "[--stride S] [--batch B], or --bags)";
     }
-    if (text) return std::nullopt;  // the ids and their windows come from the text (validate_sizes)
+    if (text) return std::nullopt;  // the ids and their windows come from the text (prepare_ids)
     if (!raw.value("--bags") || (!raw.dim && !raw.weights)) {
         return std::string(!raw.value("--bags") ? "--bags is" : "--dim is") +
                " required, e.g. embdemo bag --bags \"2,3;1,1,0\" --dim 5; see embdemo bag --help";
@@ -58,14 +57,23 @@ std::optional<std::string> read_bag_ids(RawOptions& raw) {
             }
         }
     }
-    raw.ids = fmt::format("{}", fmt::join(bags.value().ids, ","));
     return std::nullopt;
+}
+
+// bag's prepare step: --bags stands in for --ids, the bags' ids in one list checked and sized
+// like any other ids, after the checks that only --bags can name properly; or a text's windows.
+ParseResult<IdBatch> prepare_bag(const RawOptions& raw) {
+    if (auto problem = check_bags(raw)) return ParseResult<IdBatch>::fail(*problem);
+    if (raw.text || raw.text_file) return prepare_ids(raw);
+    RawOptions with_ids = raw;
+    with_ids.ids = fmt::format("{}", fmt::join(parse_bags(*raw.value("--bags")).value().ids, ","));
+    return prepare_ids(with_ids);
 }
 
 std::optional<std::string> check_bag(const RawOptions& raw, Options& options) {
     BagRequest& bag = own_settings<BagRequest>(options);
     if (const std::string* given = raw.value("--bags")) {
-        bag.bags = parse_bags(*given).value();  // checked by read_bag_ids
+        bag.bags = parse_bags(*given).value();  // checked by prepare_bag
     } else {
         // A text's data loader batch: each window one bag, as nn.EmbeddingBag reads a 2-D input
         // (B bags of T ids each).
@@ -157,7 +165,7 @@ extern const LessonSpec k_bag_lesson = [] {
     spec.caps.one_hot = std::nullopt;  // its product is bags x V x d: check_bag checks it
     spec.help = lesson_help(k_bag_options, "", k_bag_footer);
     spec.formats = fixed_formats<k_every_format>;
-    spec.checks.read_ids = read_bag_ids;
+    spec.checks.prepare = prepare_bag;
     spec.checks.own = table_checks<check_bag>;
     spec.run = run_bag;
     spec.refused_options = k_bag_refused_options;

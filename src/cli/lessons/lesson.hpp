@@ -33,8 +33,9 @@ struct LessonCaps {
 
 // A lesson's own checks, run by option_checks::validate in this order; each may be null.
 struct LessonChecks {
-    // Before validation: turns the lesson's own way of giving ids into --ids (bag's --bags).
-    std::optional<std::string> (*read_ids)(option_checks::RawOptions& raw) = nullptr;
+    // Its prepare step, the first: its inputs read (a text tokenised, the data loader run) into the
+    // ids. Null: option_checks::prepare_ids, for --ids, --text or --text-file (bag reads --bags).
+    ParseResult<IdBatch> (*prepare)(const option_checks::RawOptions& raw) = nullptr;
     // After the shared options are valid: its own options, into Options. A problem, or nullopt.
     std::optional<std::string> (*own)(const option_checks::RawOptions& raw, Options& options) = nullptr;
     // Instead of the shared validation, for lessons that take few of the shared options (cost, tokens).

@@ -1,5 +1,6 @@
-// The book's data loader over a text's ids (--context T --stride S --batch B), for every lesson
-// that reads ids: its first batch replaces the text's ids.
+// A lesson's prepare step, the one step of a run that reads its inputs before the checks that
+// bound values by them: --text-file read, a text tokenised, --ids parsed, and the book's data
+// loader over a text's ids (--context T --stride S --batch B), whose first batch replaces them.
 #include "cli/option_checks.hpp"
 
 #include "cli/lessons/lesson.hpp"
@@ -19,6 +20,35 @@
 #include "core/limits.hpp"
 
 namespace embdemo::option_checks {
+
+// The text of --text or --text-file, whichever is given.
+ParseResult<GivenText> given_text(const RawOptions& raw) {
+    if (raw.text) return ParseResult<GivenText>::ok({*raw.text, "--text"});
+    auto text = read_text_file(*raw.text_file);
+    if (!text) return ParseResult<GivenText>::fail(text.error());
+    return ParseResult<GivenText>::ok({std::move(text.value()), "--text-file " + quote_for_message(*raw.text_file) + ":"});
+}
+
+// The ids from --ids, --text or --text-file (exactly one of them).
+ParseResult<IdBatch> read_ids(const RawOptions& raw) {
+    using Result = ParseResult<IdBatch>;
+    const int given = int(raw.ids.has_value()) + int(raw.text.has_value()) + int(raw.text_file.has_value());
+    if (given > 1) {
+        return Result::fail("--ids, --text and --text-file each give the ids (allowed: one of them)");
+    }
+    if (raw.text || raw.text_file) {
+        auto text = given_text(raw);
+        if (!text) return Result::fail(text.error());
+        return ids_from_text(std::move(text.value()));
+    }
+    auto ids = parse_id_batch(*raw.ids);
+    if (!ids) {
+        return Result::fail(bad_value("--ids", *raw.ids, ids.error(),
+                                      "comma-separated non-negative decimal token ids, e.g. 2,3,1, or rows "
+                                      "of them separated by ';' for a batch"));
+    }
+    return ids;
+}
 
 // With a text and --context T, the first batch of the book's data loader replaces the text's
 // ids (B x T windows); --stride and --batch mean nothing without it.
@@ -84,6 +114,20 @@ std::optional<std::string> apply_data_loader(const RawOptions& raw, IdBatch& ids
     if (!first) return std::string(ids_option(raw)) + ": " + first.error();
     ids = std::move(first.value().inputs);  // its source carries the targets and the windows
     return std::nullopt;
+}
+
+ParseResult<IdBatch> prepare_ids(const RawOptions& raw) {
+    using Result = ParseResult<IdBatch>;
+    const bool need_dim = !raw.dim && !raw.weights;  // a weight file brings its own dim
+    const bool has_ids = raw.ids || raw.text || raw.text_file;
+    if (!has_ids || need_dim) {
+        const char* missing = !has_ids && need_dim ? "--ids and --dim are" : !has_ids ? "--ids is" : "--dim is";
+        return Result::fail(std::string(missing) + " required, e.g. embdemo --ids 2,3,1 --dim 5; see embdemo --help");
+    }
+    auto ids = read_ids(raw);
+    if (!ids) return ids;
+    if (auto problem = apply_data_loader(raw, ids.value())) return Result::fail(*problem);
+    return ids;
 }
 
 }  // namespace embdemo::option_checks
