@@ -30,8 +30,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <system_error>
-#include <thread>
 #include <vector>
 
 #include "core/kernels/rows.hpp"
@@ -316,18 +314,7 @@ unsigned product_on_threads(DenseIsa isa, const std::uint64_t* ids, std::size_t 
         const std::size_t begin = n * part / parts, end = n * (part + 1) / parts;
         product_rows(tile, ids + begin, end - begin, E, V, d, out + begin * d);
     };
-    std::vector<std::thread> helpers;
-    unsigned part = 1;
-    for (; part < parts; ++part) {
-        try {
-            helpers.emplace_back(run_part, part);
-        } catch (const std::system_error&) {
-            break;  // no thread to be had: this thread does the rest; the rows, and so the bits, are the same
-        }
-    }
-    for (unsigned rest = part; rest < parts; ++rest) run_part(rest);
-    run_part(0);
-    for (std::thread& helper : helpers) helper.join();
+    run_parts(parts, run_part);  // on fewer threads, the rows, and so the bits, are the same
     return parts;
 }
 

@@ -82,6 +82,21 @@ __attribute__((target("avx"))) void transpose_avx(const float* src, std::size_t 
 
 }  // namespace
 
+void run_parts(unsigned parts, const std::function<void(unsigned)>& part) {
+    std::vector<std::thread> helpers;
+    unsigned next = 1;
+    for (; next < parts; ++next) {
+        try {
+            helpers.emplace_back(part, next);
+        } catch (const std::system_error&) {
+            break;  // no thread to be had: this thread does the rest
+        }
+    }
+    for (unsigned rest = next; rest < parts; ++rest) part(rest);
+    part(0);
+    for (std::thread& helper : helpers) helper.join();
+}
+
 void transpose_floats(const float* src, std::size_t src_stride, std::size_t rows, std::size_t cols, float* dst,
                       std::size_t dst_stride) {
 #if defined(EMBDEMO_ROWS_AVX)
@@ -107,23 +122,12 @@ void populate_4k_pages(std::uintptr_t first, std::uintptr_t last) {
     constexpr std::uintptr_t k_page = 4096;
     constexpr std::uint64_t k_product_terms_per_faulted_float = 32;  // 1.5 ns against 0.04 ns
     const unsigned threads = product_threads(k_product_terms_per_faulted_float, (last - first) / sizeof(float), 1);
-    const auto piece = [&](unsigned part) {
-        const std::uintptr_t begin = first + (last - first) / k_page * part / threads * k_page;
-        const std::uintptr_t end = part + 1 == threads ? last : first + (last - first) / k_page * (part + 1) / threads * k_page;
+    const std::uintptr_t pages = (last - first) / k_page;
+    run_parts(threads, [&](unsigned part) {
+        const std::uintptr_t begin = first + pages * part / threads * k_page;
+        const std::uintptr_t end = part + 1 == threads ? last : first + pages * (part + 1) / threads * k_page;
         if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, k_madv_populate_write);
-    };
-    std::vector<std::thread> helpers;
-    unsigned part = 1;
-    for (; part < threads; ++part) {
-        try {
-            helpers.emplace_back(piece, part);
-        } catch (const std::system_error&) {
-            break;  // no thread to be had: this one faults in the rest
-        }
-    }
-    for (unsigned rest = part; rest < threads; ++rest) piece(rest);
-    piece(0);
-    for (std::thread& helper : helpers) helper.join();
+    });
 }
 
 // Asks for 2 MiB pages on [first, last) and faults them in one at a time while they come cheap.

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace embdemo {
@@ -28,6 +29,11 @@ inline void prefetch_row(const float* row, std::size_t cols) {
 // each source row is read and each destination row written 32 bytes at a time.
 void transpose_floats(const float* src, std::size_t src_stride, std::size_t rows, std::size_t cols, float* dst,
                       std::size_t dst_stride);
+
+// part(0) .. part(parts - 1), each on a thread of its own (part 0 on this one) while threads can be
+// started, the rest on this thread; returns when all are done. For work whose result does not
+// depend on which thread does which part.
+void run_parts(unsigned parts, const std::function<void(unsigned)>& part);
 
 // `count` zero floats. From k_huge_page_min_bytes on, the kernel is asked to back them with
 // 2 MiB pages while it has them at hand (Linux transparent huge pages in "madvise" mode; the
