@@ -19,10 +19,11 @@
 //
 // Packing pays when many panels of rows reuse a packed block. For at most k_stream_rows ids (one
 // or two panels: the GPT-2 demo has 3) every value of E is used once or twice, and copying all
-// of E to use it once cost more than the arithmetic; the tiles then read a row-major E where it
-// lies (only a right edge narrower than a strip is packed, so that no tile reads past a row).
-// nn.Linear's W is read as W.T, columns of W as rows of E: that is always packed, by 8 x 8
-// transposes in registers (transpose_floats), since a tile's vector needs E[k][j..j+7] side by side.
+// of E to use it once cost more than the arithmetic (the product of 3 ids took 34 ms, now 17):
+// the tiles then read a row-major E where it lies, 16 rows of k at a time, and only a right edge
+// narrower than a strip is packed, so that no tile reads past a row. nn.Linear's W is read as
+// W.T, columns of W as rows of E, which a tile's vector cannot load side by side: each strip is
+// packed by 8 x 8 transposes in registers (transpose_floats) right before its tiles read it.
 //
 // Vectors run across columns j only, so no vector lane ever holds two terms of one sum.
 // The file is compiled with -ffp-contract=off (embdemo_reproducible_fp) like the reference.
@@ -50,9 +51,9 @@ constexpr std::size_t k_depth_block = 256;
 constexpr std::size_t k_row_block = 144;
 constexpr std::size_t k_col_block = 1536;
 // E read in place, 16 rows at a time (48 KiB at GPT-2's width): a tile's strip then walks 16
-// rows that the hardware prefetcher follows, where 256 rows in flight left it behind (the
-// product of 3 ids in 17 ms instead of 34 ms; 8, 32 and 64 rows measured 21-28 ms, 25-28 ms and
-// 34 ms on the development machine).
+// rows that the hardware prefetcher follows, where 256 rows in flight left it behind (3 ids:
+// 16.5-17 ms against 34 ms; 8, 32 and 64 rows measured 21-28, 25-28 and 34 ms on the
+// development machine; software prefetches of the next rows gained nothing).
 constexpr std::size_t k_stream_depth_block = 16;
 
 // One tile: c[rows][cols] (row stride ldc) += a's kc one-hot columns times b's kc rows, in order
@@ -209,31 +210,35 @@ void product_rows(const Tile& tile, const std::uint64_t* ids, std::size_t n, con
                   std::size_t d, float* out) {
     std::fill(out, out + n * d, 0.0f);  // +0.0: where every sum starts
     if (n == 0 || d == 0) return;
-    // Few ids, a row-major E: its full strips are read in place (the file's top comment).
-    const bool in_place = n <= k_stream_rows && E.col_stride == 1;
+    // Few ids (one panel block): each strip is read in place from a row-major E, or packed just
+    // before its tiles run, so that it is still in L1 (the file's top comment).
+    const bool few = n <= k_stream_rows;
+    const bool in_place = few && E.col_stride == 1;
     std::vector<float> a(round_up(std::min(n, k_row_block), tile.rows) * k_depth_block);
-    std::vector<float> b(round_up(std::min(d, k_col_block), tile.cols) * k_depth_block);
+    std::vector<float> b(round_up(std::min(d, few ? tile.cols : k_col_block), tile.cols) * k_depth_block);
     for (std::size_t j0 = 0; j0 < d; j0 += k_col_block) {
         const std::size_t nc = std::min(k_col_block, d - j0);
-        const std::size_t full = nc / tile.cols * tile.cols;  // columns of the strips read in place
         const std::size_t depth = in_place ? k_stream_depth_block : k_depth_block;
         for (std::size_t k0 = 0; k0 < V; k0 += depth) {
             const std::size_t kc = std::min(depth, V - k0);
-            if (!in_place) {
-                pack_table(E, k0, kc, j0, nc, tile.cols, b.data());
-            } else if (full < nc) {
-                pack_table(E, k0, kc, j0 + full, nc - full, tile.cols, b.data() + full * kc);
-            }
+            if (!few) pack_table(E, k0, kc, j0, nc, tile.cols, b.data());
             for (std::size_t i0 = 0; i0 < n; i0 += k_row_block) {
                 const std::size_t mc = std::min(k_row_block, n - i0);
                 pack_onehot(ids + i0, mc, k0, kc, tile.rows, a.data());
                 for (std::size_t s = 0; s < nc; s += tile.cols) {
-                    const bool read_in_place = in_place && s < full;
-                    const float* strip = read_in_place ? E.data + k0 * E.row_stride + j0 + s : b.data() + s * kc;
-                    const std::size_t ldb = read_in_place ? E.row_stride : tile.cols;
+                    const std::size_t width = std::min(tile.cols, nc - s);
+                    const float* strip = b.data() + s * kc;
+                    std::size_t ldb = tile.cols;
+                    if (in_place && width == tile.cols) {
+                        strip = E.data + k0 * E.row_stride + j0 + s;
+                        ldb = E.row_stride;
+                    } else if (few) {
+                        pack_table(E, k0, kc, j0 + s, width, tile.cols, b.data());
+                        strip = b.data();
+                    }
                     for (std::size_t r = 0; r < mc; r += tile.rows) {
                         run_tile(tile, a.data() + r * kc, strip, ldb, kc, out + (i0 + r) * d + j0 + s, d,
-                                 std::min(tile.rows, mc - r), std::min(tile.cols, nc - s));
+                                 std::min(tile.rows, mc - r), width);
                     }
                 }
             }
