@@ -298,8 +298,8 @@ const char* dense_isa_name(DenseIsa isa) {
 
 std::size_t onehot_dense_panel_floats(std::size_t n, std::size_t d) {
     constexpr std::size_t k_widest_rows = 6, k_widest_cols = 16;  // the AVX tile's, the largest
-    return (round_up(std::min(n, k_row_block), k_widest_rows) + round_up(std::min(d, k_col_block), k_widest_cols)) *
-           k_depth_block;
+    const std::size_t packed_cols = n <= k_stream_rows ? k_widest_cols : round_up(std::min(d, k_col_block), k_widest_cols);
+    return (round_up(std::min(n, k_row_block), k_widest_rows) + packed_cols) * k_depth_block;
 }
 
 unsigned onehot_dense_threads(std::size_t n, std::size_t V, std::size_t d, unsigned threads) {

@@ -30,7 +30,8 @@ unsigned onehot_dense_linear(const std::uint64_t* ids, std::size_t n, const floa
 inline constexpr std::size_t k_stream_rows = 12;
 
 // The floats of packed panels each thread of the product holds for n ids and d columns (its
-// memory beyond E and out), at most about 410,000 (1.6 MiB).
+// memory beyond E and out), at most about 410,000 (1.6 MiB); for at most k_stream_rows ids one
+// strip of 16 columns.
 std::size_t onehot_dense_panel_floats(std::size_t n, std::size_t d);
 
 // How many of `threads` onehot_dense_product uses for this shape: one per k_dense_terms_per_thread
