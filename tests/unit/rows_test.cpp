@@ -43,8 +43,8 @@ TEST_CASE("zeroed_floats gives count zeros below and above the huge-page size") 
 }
 
 TEST_CASE("transpose_floats copies every bit to its transposed place for every edge of the 8 x 8 blocks") {
-    for (const std::size_t rows : {std::size_t{1}, std::size_t{7}, std::size_t{8}, std::size_t{9}, std::size_t{17}, std::size_t{64}}) {
-        for (const std::size_t cols : {std::size_t{1}, std::size_t{8}, std::size_t{15}, std::size_t{16}, std::size_t{33}}) {
+    for (const std::size_t rows : {1, 7, 8, 9, 17, 64}) {
+        for (const std::size_t cols : {1, 8, 15, 16, 33}) {
             CAPTURE(rows);
             CAPTURE(cols);
             // Strides wider than the block, as when a band of a larger matrix is transposed; the

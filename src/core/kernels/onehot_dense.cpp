@@ -182,7 +182,9 @@ void pack_table(const Table& E, std::size_t k0, std::size_t kc, std::size_t j0, 
         const std::size_t width = std::min(cols, nc - s);
         const float* first = E.data + k0 * E.row_stride + (j0 + s) * E.col_stride;
         if (E.col_stride == 1) {
-            for (std::size_t k = 0; k < kc; ++k) std::memcpy(b + k * cols, first + k * E.row_stride, width * sizeof(float));
+            for (std::size_t k = 0; k < kc; ++k) {
+                std::memcpy(b + k * cols, first + k * E.row_stride, width * sizeof(float));
+            }
         } else {
             transpose_floats(first, E.col_stride, width, kc, b, cols);
         }
@@ -298,7 +300,8 @@ const char* dense_isa_name(DenseIsa isa) {
 
 std::size_t onehot_dense_panel_floats(std::size_t n, std::size_t d) {
     constexpr std::size_t k_widest_rows = 6, k_widest_cols = 16;  // the AVX tile's, the largest
-    const std::size_t packed_cols = n <= k_stream_rows ? k_widest_cols : round_up(std::min(d, k_col_block), k_widest_cols);
+    const std::size_t packed_cols =
+        n <= k_stream_rows ? k_widest_cols : round_up(std::min(d, k_col_block), k_widest_cols);
     return (round_up(std::min(n, k_row_block), k_widest_rows) + packed_cols) * k_depth_block;
 }
 
