@@ -12,10 +12,13 @@
 //         collapse  zero, then MADV_COLLAPSE: 4 KiB faults, then a synchronous copy into 2 MiB
 //         populate  MADV_HUGEPAGE, then MADV_POPULATE_WRITE (the kernel faults in everything
 //                   in one call), then zero
+//         small     MADV_NOHUGEPAGE, then MADV_POPULATE_WRITE in one call on one thread: 4 KiB
+//                   pages without a trap into the kernel for each, then zero
 //         adaptive  embdemo's own zeroed_floats (core/kernels/rows.cpp): MADV_HUGEPAGE, then
 //                   MADV_POPULATE_WRITE one 2 MiB page at a time, timed; the first page that
-//                   takes over 2 ms (the kernel compacting memory to find it) ends the advice
-//                   (MADV_NOHUGEPAGE on the rest, 4 KiB pages without waiting); then zero
+//                   takes over 2 ms (the kernel compacting memory or the host backing it) ends
+//                   the advice: MADV_NOHUGEPAGE on the rest, which MADV_POPULATE_WRITE faults in
+//                   as 4 KiB pages, one call per thread; then zero
 #include <sys/mman.h>
 #include <sys/resource.h>
 
@@ -45,14 +48,14 @@ long minor_faults() {
 
 int main(int argc, char** argv) {
     if (argc != 5) {
-        std::fprintf(stderr, "usage: hugepage_choices none|before|after|collapse|populate|adaptive VOCAB DIM SEED\n");
+        std::fprintf(stderr, "usage: hugepage_choices none|before|after|collapse|populate|small|adaptive VOCAB DIM SEED\n");
         return 2;
     }
     const std::string choice = argv[1];
     const std::size_t count = std::strtoull(argv[2], nullptr, 10) * std::strtoull(argv[3], nullptr, 10);
     const std::uint64_t seed = std::strtoull(argv[4], nullptr, 10);
     if (choice != "none" && choice != "before" && choice != "after" && choice != "collapse" &&
-        choice != "populate" && choice != "adaptive") {
+        choice != "populate" && choice != "small" && choice != "adaptive") {
         std::fprintf(stderr, "hugepage_choices: unknown choice '%s'\n", choice.c_str());
         return 2;
     }
@@ -71,7 +74,8 @@ int main(int argc, char** argv) {
             if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, advice);
         };
         if (choice == "before" || choice == "populate") advise(MADV_HUGEPAGE);
-        if (choice == "populate") advise(k_madv_populate_write);
+        if (choice == "small") advise(MADV_NOHUGEPAGE);
+        if (choice == "populate" || choice == "small") advise(k_madv_populate_write);
         values.resize(count, 0.0f);
         if (choice == "after") advise(MADV_HUGEPAGE);
         if (choice == "collapse") advise(k_madv_collapse);

@@ -25,7 +25,7 @@ import torch
 from measure_table_threads import compile_tool
 
 TOOLS = Path(__file__).resolve().parent
-CHOICES = ["none", "before", "after", "collapse", "populate", "adaptive"]
+CHOICES = ["none", "before", "after", "collapse", "populate", "small", "adaptive"]
 
 
 def time_torch() -> float:

@@ -13,10 +13,13 @@ median, in seconds. The first repetition is a warm-up and is not part of the med
 
 With --versus, each repetition also runs COMMAND (split on spaces, stdout discarded) as a whole
 process right before torch's turn, so both see the same load on a shared machine, and the median
-of the per-repetition ratios COMMAND / torch is printed as well.
+of the per-repetition ratios COMMAND / torch is printed as well, with their 90th percentile
+(issue 29's goal 1: median <= 1.0, 90th percentile <= 1.5). The load average before and after is
+printed, since the machine may be shared.
 """
 
 import argparse
+import os
 import statistics
 import subprocess
 import time
@@ -24,6 +27,7 @@ import time
 import torch
 
 from make_torch_vectors import cpu_capability
+from measure_hugepage_choices import p90
 
 
 def main() -> None:
@@ -37,6 +41,7 @@ def main() -> None:
     args = parser.parse_args()
 
     torch.set_num_threads(args.threads)
+    load_before = os.getloadavg()[0]
     times = []
     versus_times = []
     for _ in range(args.repeat + 1):
@@ -59,8 +64,12 @@ def main() -> None:
         ratios = [v / t for v, t in zip(versus, measured)]
         print(f"versus: {args.versus}")
         print("versus times (s): " + " ".join(f"{t:.3f}" for t in versus))
+        print("ratios: " + " ".join(f"{r:.2f}" for r in ratios))
         print(f"versus median: {statistics.median(versus):.3f} s, "
-              f"median ratio versus / torch: {statistics.median(ratios):.2f}")
+              f"median ratio versus / torch: {statistics.median(ratios):.2f}, "
+              f"90th percentile: {p90(ratios):.2f}")
+    print(f"load average (1 min): {load_before:.2f} before, {os.getloadavg()[0]:.2f} after")
+
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "core/kernels/rows.hpp"
@@ -38,5 +39,33 @@ TEST_CASE("zeroed_floats gives count zeros below and above the huge-page size") 
         bool all_zero = true;
         for (const float v : values) all_zero = all_zero && v == 0.0f;
         CHECK(all_zero);
+    }
+}
+
+TEST_CASE("transpose_floats copies every bit to its transposed place for every edge of the 8 x 8 blocks") {
+    for (const std::size_t rows : {1, 7, 8, 9, 17, 64}) {
+        for (const std::size_t cols : {1, 8, 15, 16, 33}) {
+            CAPTURE(rows);
+            CAPTURE(cols);
+            // Strides wider than the block, as when a band of a larger matrix is transposed; the
+            // source holds NaNs with payloads, which a copy must keep.
+            const std::size_t src_stride = cols + 3, dst_stride = rows + 5;
+            std::vector<float> src = numbered(rows * src_stride);
+            for (std::size_t i = 0; i < src.size(); i += 5) {
+                const std::uint32_t bits = 0x7f800001u + static_cast<std::uint32_t>(i);  // a signalling NaN
+                std::memcpy(&src[i], &bits, sizeof bits);
+            }
+            std::vector<float> dst(cols * dst_stride, -1.0f);
+            embdemo::transpose_floats(src.data(), src_stride, rows, cols, dst.data(), dst_stride);
+            for (std::size_t c = 0; c < cols; ++c) {
+                for (std::size_t r = 0; r < dst_stride; ++r) {
+                    std::uint32_t got = 0, want = 0;
+                    std::memcpy(&got, &dst[c * dst_stride + r], sizeof got);
+                    const float expected = r < rows ? src[r * src_stride + c] : -1.0f;  // past rows: untouched
+                    std::memcpy(&want, &expected, sizeof want);
+                    REQUIRE(got == want);
+                }
+            }
+        }
     }
 }

@@ -17,15 +17,23 @@
 //           for each panel of tile.rows rows:
 //             tile: out[rows][cols] += X[rows][k] * E[k][cols] for k in k0..k0+kc, in order
 //
+// Packing pays when many panels of rows reuse a packed block. For at most k_stream_rows ids (one
+// or two panels: the GPT-2 demo has 3) every value of E is used once or twice, and copying all
+// of E to use it once cost more than the arithmetic (the product of 3 ids took 34 ms, now 17):
+// the tiles then read a row-major E where it lies, 16 rows of k at a time, and only a right edge
+// narrower than a strip is packed, so that no tile reads past a row. nn.Linear's W is read as
+// W.T, columns of W as rows of E, which a tile's vector cannot load side by side: each strip is
+// packed by 8 x 8 transposes in registers (transpose_floats) right before its tiles read it.
+//
 // Vectors run across columns j only, so no vector lane ever holds two terms of one sum.
 // The file is compiled with -ffp-contract=off (embdemo_reproducible_fp) like the reference.
 #include "core/kernels/onehot_dense.hpp"
 
 #include <algorithm>
 #include <cstring>
-#include <system_error>
-#include <thread>
 #include <vector>
+
+#include "core/kernels/rows.hpp"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -42,10 +50,17 @@ namespace {
 constexpr std::size_t k_depth_block = 256;
 constexpr std::size_t k_row_block = 144;
 constexpr std::size_t k_col_block = 1536;
+// E read in place, 16 rows at a time (48 KiB at GPT-2's width): a tile's strip then walks 16
+// rows that the hardware prefetcher follows, where 256 rows in flight left it behind (3 ids:
+// 16.5-17 ms against 34 ms; 8, 32 and 64 rows measured 21-28, 25-28 and 34 ms on the
+// development machine; software prefetches of the next rows gained nothing).
+constexpr std::size_t k_stream_depth_block = 16;
 
 // One tile: c[rows][cols] (row stride ldc) += a's kc one-hot columns times b's kc rows, in order
-// of k. a is packed k-major (a[k * rows + i]), b too (b[k * cols + j]).
-using TileFunction = void (*)(const float* a, const float* b, std::size_t kc, float* c, std::size_t ldc);
+// of k. a is packed k-major (a[k * rows + i]); b's row k starts at b + k * ldb (packed: ldb = cols;
+// a row-major E read in place: ldb = d).
+using TileFunction = void (*)(const float* a, const float* b, std::size_t ldb, std::size_t kc, float* c,
+                              std::size_t ldc);
 struct Tile {
     std::size_t rows, cols;
     TileFunction run;
@@ -73,7 +88,8 @@ inline float add_term(float term, float sum) {
 // 6 rows x 16 columns: 12 ymm sums, 2 ymm of E, the broadcast X value and the product, 16 of
 // AVX's 16 registers. Per k, 12 multiplies and 12 adds; each sum waits 6 multiply-add pairs for
 // its next add, longer than an add's latency, so the adds never stall on one another.
-EMBDEMO_AVX void tile_avx(const float* a, const float* b, std::size_t kc, float* c, std::size_t ldc) {
+EMBDEMO_AVX void tile_avx(const float* a, const float* b, std::size_t ldb, std::size_t kc, float* c,
+                          std::size_t ldc) {
     constexpr int rows = 6;
     __m256 left[rows], right[rows];
 #pragma GCC unroll 6
@@ -81,7 +97,7 @@ EMBDEMO_AVX void tile_avx(const float* a, const float* b, std::size_t kc, float*
         left[i] = _mm256_loadu_ps(c + i * ldc);
         right[i] = _mm256_loadu_ps(c + i * ldc + 8);
     }
-    for (std::size_t k = 0; k < kc; ++k, a += rows, b += 16) {
+    for (std::size_t k = 0; k < kc; ++k, a += rows, b += ldb) {
         const __m256 e_left = _mm256_loadu_ps(b);
         const __m256 e_right = _mm256_loadu_ps(b + 8);
 #pragma GCC unroll 6
@@ -101,7 +117,7 @@ EMBDEMO_AVX void tile_avx(const float* a, const float* b, std::size_t kc, float*
 // The same with SSE2, which every x86-64 CPU has: 6 rows x 8 columns. Line for line tile_avx:
 // one template for both would need a target per instantiation, which GCC does not give (spelled
 // with GCC's vector types instead, the AVX tile went through the stack and warned of the ABI).
-void tile_sse2(const float* a, const float* b, std::size_t kc, float* c, std::size_t ldc) {
+void tile_sse2(const float* a, const float* b, std::size_t ldb, std::size_t kc, float* c, std::size_t ldc) {
     constexpr int rows = 6;
     __m128 left[rows], right[rows];
 #pragma GCC unroll 6
@@ -109,7 +125,7 @@ void tile_sse2(const float* a, const float* b, std::size_t kc, float* c, std::si
         left[i] = _mm_loadu_ps(c + i * ldc);
         right[i] = _mm_loadu_ps(c + i * ldc + 4);
     }
-    for (std::size_t k = 0; k < kc; ++k, a += rows, b += 8) {
+    for (std::size_t k = 0; k < kc; ++k, a += rows, b += ldb) {
         const __m128 e_left = _mm_loadu_ps(b);
         const __m128 e_right = _mm_loadu_ps(b + 4);
 #pragma GCC unroll 6
@@ -130,9 +146,9 @@ inline float add_term(float term, float sum) { return term + sum; }
 #endif
 
 // One output at a time, for CPUs without a vector tile and for tests: 1 row x 1 column.
-void tile_scalar(const float* a, const float* b, std::size_t kc, float* c, std::size_t) {
+void tile_scalar(const float* a, const float* b, std::size_t ldb, std::size_t kc, float* c, std::size_t) {
     float sum = *c;
-    for (std::size_t k = 0; k < kc; ++k) sum = add_term(a[k] * b[k], sum);
+    for (std::size_t k = 0; k < kc; ++k) sum = add_term(a[k] * b[k * ldb], sum);
     *c = sum;
 }
 
@@ -158,34 +174,36 @@ void pack_onehot(const std::uint64_t* ids, std::size_t mc, std::size_t k0, std::
 
 // E[k0 .. k0+kc-1][j0 .. j0+nc-1] as strips of `cols` columns (zero past nc): strip s holds
 // E[k0 + k][j0 + s*cols + j] at b[s*cols*kc + k*cols + j]. E[k][j] is at E.data[k * E.row_stride
-// + j * E.col_stride]: a row-major E, or nn.Linear's W read as W.T in place.
+// + j * E.col_stride]: a row-major E (col_stride 1), or nn.Linear's W read as W.T in place
+// (row_stride 1), whose strip is the transpose of `width` rows of W.
 void pack_table(const Table& E, std::size_t k0, std::size_t kc, std::size_t j0, std::size_t nc, std::size_t cols,
                 float* b) {
-    for (std::size_t s = 0; s < nc; s += cols) {
+    for (std::size_t s = 0; s < nc; s += cols, b += cols * kc) {
         const std::size_t width = std::min(cols, nc - s);
-        for (std::size_t k = 0; k < kc; ++k, b += cols) {
-            const float* row = E.data + (k0 + k) * E.row_stride + (j0 + s) * E.col_stride;
-            if (E.col_stride == 1) {
-                std::memcpy(b, row, width * sizeof(float));
-            } else {
-                for (std::size_t j = 0; j < width; ++j) b[j] = row[j * E.col_stride];
+        const float* first = E.data + k0 * E.row_stride + (j0 + s) * E.col_stride;
+        if (E.col_stride == 1) {
+            for (std::size_t k = 0; k < kc; ++k) {
+                std::memcpy(b + k * cols, first + k * E.row_stride, width * sizeof(float));
             }
-            std::fill(b + width, b + cols, 0.0f);
+        } else {
+            transpose_floats(first, E.col_stride, width, kc, b, cols);
         }
+        if (width == cols) continue;
+        for (std::size_t k = 0; k < kc; ++k) std::fill(b + k * cols + width, b + (k + 1) * cols, 0.0f);
     }
 }
 
 // A tile at the bottom or right edge runs on a copy of its part of `out`, padded with zeros:
 // each output's arithmetic is the same wherever it sits in the tile.
-void run_tile(const Tile& tile, const float* a, const float* b, std::size_t kc, float* c, std::size_t ldc,
-              std::size_t rows, std::size_t cols) {
+void run_tile(const Tile& tile, const float* a, const float* b, std::size_t ldb, std::size_t kc, float* c,
+              std::size_t ldc, std::size_t rows, std::size_t cols) {
     if (rows == tile.rows && cols == tile.cols) {
-        tile.run(a, b, kc, c, ldc);
+        tile.run(a, b, ldb, kc, c, ldc);
         return;
     }
     float edge[6 * 16] = {};
     for (std::size_t i = 0; i < rows; ++i) std::memcpy(edge + i * tile.cols, c + i * ldc, cols * sizeof(float));
-    tile.run(a, b, kc, edge, tile.cols);
+    tile.run(a, b, ldb, kc, edge, tile.cols);
     for (std::size_t i = 0; i < rows; ++i) std::memcpy(c + i * ldc, edge + i * tile.cols, cols * sizeof(float));
 }
 
@@ -194,20 +212,35 @@ void product_rows(const Tile& tile, const std::uint64_t* ids, std::size_t n, con
                   std::size_t d, float* out) {
     std::fill(out, out + n * d, 0.0f);  // +0.0: where every sum starts
     if (n == 0 || d == 0) return;
+    // Few ids (one panel block): each strip is read in place from a row-major E, or packed just
+    // before its tiles run, so that it is still in L1 (the file's top comment).
+    const bool few = n <= k_stream_rows;
+    const bool in_place = few && E.col_stride == 1;
     std::vector<float> a(round_up(std::min(n, k_row_block), tile.rows) * k_depth_block);
-    std::vector<float> b(round_up(std::min(d, k_col_block), tile.cols) * k_depth_block);
+    std::vector<float> b(round_up(std::min(d, few ? tile.cols : k_col_block), tile.cols) * k_depth_block);
     for (std::size_t j0 = 0; j0 < d; j0 += k_col_block) {
         const std::size_t nc = std::min(k_col_block, d - j0);
-        for (std::size_t k0 = 0; k0 < V; k0 += k_depth_block) {
-            const std::size_t kc = std::min(k_depth_block, V - k0);
-            pack_table(E, k0, kc, j0, nc, tile.cols, b.data());
+        const std::size_t depth = in_place ? k_stream_depth_block : k_depth_block;
+        for (std::size_t k0 = 0; k0 < V; k0 += depth) {
+            const std::size_t kc = std::min(depth, V - k0);
+            if (!few) pack_table(E, k0, kc, j0, nc, tile.cols, b.data());
             for (std::size_t i0 = 0; i0 < n; i0 += k_row_block) {
                 const std::size_t mc = std::min(k_row_block, n - i0);
                 pack_onehot(ids + i0, mc, k0, kc, tile.rows, a.data());
                 for (std::size_t s = 0; s < nc; s += tile.cols) {
+                    const std::size_t width = std::min(tile.cols, nc - s);
+                    const float* strip = b.data() + s * kc;
+                    std::size_t ldb = tile.cols;
+                    if (in_place && width == tile.cols) {
+                        strip = E.data + k0 * E.row_stride + j0 + s;
+                        ldb = E.row_stride;
+                    } else if (few) {
+                        pack_table(E, k0, kc, j0 + s, width, tile.cols, b.data());
+                        strip = b.data();
+                    }
                     for (std::size_t r = 0; r < mc; r += tile.rows) {
-                        run_tile(tile, a.data() + r * kc, b.data() + s * kc, kc, out + (i0 + r) * d + j0 + s, d,
-                                 std::min(tile.rows, mc - r), std::min(tile.cols, nc - s));
+                        run_tile(tile, a.data() + r * kc, strip, ldb, kc, out + (i0 + r) * d + j0 + s, d,
+                                 std::min(tile.rows, mc - r), width);
                     }
                 }
             }
@@ -267,8 +300,9 @@ const char* dense_isa_name(DenseIsa isa) {
 
 std::size_t onehot_dense_panel_floats(std::size_t n, std::size_t d) {
     constexpr std::size_t k_widest_rows = 6, k_widest_cols = 16;  // the AVX tile's, the largest
-    return (round_up(std::min(n, k_row_block), k_widest_rows) + round_up(std::min(d, k_col_block), k_widest_cols)) *
-           k_depth_block;
+    const std::size_t packed_cols =
+        n <= k_stream_rows ? k_widest_cols : round_up(std::min(d, k_col_block), k_widest_cols);
+    return (round_up(std::min(n, k_row_block), k_widest_rows) + packed_cols) * k_depth_block;
 }
 
 unsigned onehot_dense_threads(std::size_t n, std::size_t V, std::size_t d, unsigned threads) {
@@ -288,18 +322,7 @@ unsigned product_on_threads(DenseIsa isa, const std::uint64_t* ids, std::size_t 
         const std::size_t begin = n * part / parts, end = n * (part + 1) / parts;
         product_rows(tile, ids + begin, end - begin, E, V, d, out + begin * d);
     };
-    std::vector<std::thread> helpers;
-    unsigned part = 1;
-    for (; part < parts; ++part) {
-        try {
-            helpers.emplace_back(run_part, part);
-        } catch (const std::system_error&) {
-            break;  // no thread to be had: this thread does the rest; the rows, and so the bits, are the same
-        }
-    }
-    for (unsigned rest = part; rest < parts; ++rest) run_part(rest);
-    run_part(0);
-    for (std::thread& helper : helpers) helper.join();
+    run_parts(parts, run_part);  // on fewer threads, the rows, and so the bits, are the same
     return parts;
 }
 

@@ -26,8 +26,12 @@ unsigned onehot_dense_product(const std::uint64_t* ids, std::size_t n, const flo
 unsigned onehot_dense_linear(const std::uint64_t* ids, std::size_t n, const float* W, std::size_t V, std::size_t d,
                              float* out, unsigned threads);
 
+// Up to this many ids, a row-major E is read in place instead of packed (onehot_dense.cpp).
+inline constexpr std::size_t k_stream_rows = 12;
+
 // The floats of packed panels each thread of the product holds for n ids and d columns (its
-// memory beyond E and out), at most about 410,000 (1.6 MiB).
+// memory beyond E and out), at most about 410,000 (1.6 MiB); for at most k_stream_rows ids one
+// strip of 16 columns.
 std::size_t onehot_dense_panel_floats(std::size_t n, std::size_t d);
 
 // How many of `threads` onehot_dense_product uses for this shape: one per k_dense_terms_per_thread

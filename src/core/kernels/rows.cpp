@@ -3,9 +3,19 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
+#include <system_error>
+#include <thread>
+
+#include "core/kernels/onehot_products.hpp"
 
 #if defined(__linux__)
 #include <sys/mman.h>
+#endif
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define EMBDEMO_ROWS_AVX 1
 #endif
 
 namespace embdemo {
@@ -18,18 +28,119 @@ void gather_rows(const float* table, std::size_t cols, const std::uint64_t* ids,
     }
 }
 
+namespace {
+
+void transpose_scalar(const float* src, std::size_t src_stride, std::size_t rows, std::size_t cols, float* dst,
+                      std::size_t dst_stride) {
+    for (std::size_t c = 0; c < cols; ++c) {
+        for (std::size_t r = 0; r < rows; ++r) dst[c * dst_stride + r] = src[r * src_stride + c];
+    }
+}
+
+#if defined(EMBDEMO_ROWS_AVX)
+// Rows r and r+1 interleaved, then pairs of those, then the 128-bit halves swapped: the usual
+// three rounds of shuffles, which move bits and compute nothing.
+__attribute__((target("avx"))) void transpose_8x8(const float* src, std::size_t src_stride, float* dst,
+                                                  std::size_t dst_stride) {
+    __m256 row[8], pair[8], quad[8];
+#pragma GCC unroll 8
+    for (int r = 0; r < 8; ++r) row[r] = _mm256_loadu_ps(src + r * src_stride);
+#pragma GCC unroll 4
+    for (int r = 0; r < 8; r += 2) {
+        pair[r] = _mm256_unpacklo_ps(row[r], row[r + 1]);
+        pair[r + 1] = _mm256_unpackhi_ps(row[r], row[r + 1]);
+    }
+#pragma GCC unroll 2
+    for (int r = 0; r < 8; r += 4) {
+        quad[r] = _mm256_shuffle_ps(pair[r], pair[r + 2], _MM_SHUFFLE(1, 0, 1, 0));
+        quad[r + 1] = _mm256_shuffle_ps(pair[r], pair[r + 2], _MM_SHUFFLE(3, 2, 3, 2));
+        quad[r + 2] = _mm256_shuffle_ps(pair[r + 1], pair[r + 3], _MM_SHUFFLE(1, 0, 1, 0));
+        quad[r + 3] = _mm256_shuffle_ps(pair[r + 1], pair[r + 3], _MM_SHUFFLE(3, 2, 3, 2));
+    }
+#pragma GCC unroll 4
+    for (int c = 0; c < 4; ++c) {
+        _mm256_storeu_ps(dst + c * dst_stride, _mm256_permute2f128_ps(quad[c], quad[c + 4], 0x20));
+        _mm256_storeu_ps(dst + (c + 4) * dst_stride, _mm256_permute2f128_ps(quad[c], quad[c + 4], 0x31));
+    }
+}
+
+// Bands of 8 source rows, 8 columns at a time: each band reads 8 rows front to back while the
+// destination's rows each grow by 32 bytes. The edges (rows or cols not a multiple of 8) go
+// through the scalar copy.
+__attribute__((target("avx"))) void transpose_avx(const float* src, std::size_t src_stride, std::size_t rows,
+                                                  std::size_t cols, float* dst, std::size_t dst_stride) {
+    const std::size_t full_rows = rows / 8 * 8, full_cols = cols / 8 * 8;
+    for (std::size_t r = 0; r < full_rows; r += 8) {
+        for (std::size_t c = 0; c < full_cols; c += 8) {
+            transpose_8x8(src + r * src_stride + c, src_stride, dst + c * dst_stride + r, dst_stride);
+        }
+    }
+    transpose_scalar(src + full_cols, src_stride, full_rows, cols - full_cols, dst + full_cols * dst_stride,
+                     dst_stride);
+    transpose_scalar(src + full_rows * src_stride, src_stride, rows - full_rows, cols, dst + full_rows, dst_stride);
+}
+#endif
+
+}  // namespace
+
+void run_parts(unsigned parts, const std::function<void(unsigned)>& part) {
+    std::vector<std::thread> helpers;
+    unsigned next = 1;
+    for (; next < parts; ++next) {
+        try {
+            helpers.emplace_back(part, next);
+        } catch (const std::system_error&) {
+            break;  // no thread to be had: this thread does the rest
+        }
+    }
+    for (unsigned rest = next; rest < parts; ++rest) part(rest);
+    part(0);
+    for (std::thread& helper : helpers) helper.join();
+}
+
+void transpose_floats(const float* src, std::size_t src_stride, std::size_t rows, std::size_t cols, float* dst,
+                      std::size_t dst_stride) {
+#if defined(EMBDEMO_ROWS_AVX)
+    static const bool has_avx = __builtin_cpu_supports("avx");
+    if (has_avx) {
+        transpose_avx(src, src_stride, rows, cols, dst, dst_stride);
+        return;
+    }
+#endif
+    transpose_scalar(src, src_stride, rows, cols, dst, dst_stride);
+}
+
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
 namespace {
 
 constexpr int k_madv_populate_write = 23;  // Linux 5.14; older headers lack the name
+
+// Faults in [first, last) in 4 KiB pages, one call per thread: for GPT-2's table 55-65 ms on one
+// thread and 35-40 ms on two, where the zeroing's 37,000 separate faults took 85-110 ms (each a
+// trap into the kernel; docs/performance.md, "The whole GPT-2 run"). The pages are the memory's
+// own, so the thread count changes no value.
+void populate_4k_pages(std::uintptr_t first, std::uintptr_t last) {
+    constexpr std::uintptr_t k_page = 4096;
+    constexpr std::uint64_t k_product_terms_per_faulted_float = 32;  // 1.5 ns against 0.04 ns
+    const unsigned threads = product_threads(k_product_terms_per_faulted_float, (last - first) / sizeof(float), 1);
+    const std::uintptr_t pages = (last - first) / k_page;
+    run_parts(threads, [&](unsigned part) {
+        const std::uintptr_t begin = first + pages * part / threads * k_page;
+        const std::uintptr_t end = part + 1 == threads ? last : first + pages * (part + 1) / threads * k_page;
+        if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, k_madv_populate_write);
+    });
+}
 
 // Asks for 2 MiB pages on [first, last) and faults them in one at a time while they come cheap.
 // With THP's defrag in "madvise" mode (Debian's default), a fault in an advised region compacts
 // memory synchronously when no free 2 MiB page is at hand, which is the usual state right after
 // another program has used and freed memory: one table then took up to 1.4 s instead of 0.2 s
 // (docs/performance.md, "Huge pages after another program"). So the first page that takes longer
-// than a free one can (2 ms, against about 0.1 ms) ends the advice; the rest gets 4 KiB pages,
-// which never wait for compaction. Where the kernel cannot populate (before 5.14), the advice
+// than a free one can (2 ms, against about 0.2 ms) ends the advice; the rest gets 4 KiB pages,
+// which never wait for compaction. On the development machine (a virtual machine with a balloon
+// driver that hands free 2 MiB blocks back to the host) the slow pages are mostly the host
+// backing a block again: about 6 ms each a few seconds after the memory was freed, where 4 KiB
+// pages cost 0.9 ms per 2 MiB. Where the kernel cannot populate (before 5.14), the advice
 // stays and the zeroing faults the pages in as before.
 void advise_huge_pages_while_cheap(std::uintptr_t first, std::uintptr_t last) {
     constexpr std::uintptr_t k_huge = std::uintptr_t{2} << 20;
@@ -41,6 +152,7 @@ void advise_huge_pages_while_cheap(std::uintptr_t first, std::uintptr_t last) {
         if (std::chrono::steady_clock::now() - start > k_slow_fault) {
             if (page + k_huge < last) {
                 ::madvise(reinterpret_cast<void*>(page + k_huge), last - page - k_huge, MADV_NOHUGEPAGE);
+                populate_4k_pages(page + k_huge, last);
             }
             return;
         }
@@ -49,6 +161,35 @@ void advise_huge_pages_while_cheap(std::uintptr_t first, std::uintptr_t last) {
 
 }  // namespace
 #endif
+
+namespace {
+
+// `count` zeros as a range: assigned from it, std::vector copies a constant 0.0f, which GCC turns
+// into memset (string stores that skip reading each line before writing it); resize(count, 0.0f)
+// copies a float it does not know to be zero, line by line. The GPT-2 run: 4-5 ms less (medians
+// of 20 runs in turns, 0.192 s against 0.187-0.188 s).
+struct ZeroFloats {
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = float;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const float*;
+    using reference = float;
+    std::size_t position;
+    float operator*() const { return 0.0f; }
+    ZeroFloats& operator++() {
+        ++position;
+        return *this;
+    }
+    ZeroFloats operator++(int) {
+        ZeroFloats before = *this;
+        ++position;
+        return before;
+    }
+    friend bool operator==(ZeroFloats a, ZeroFloats b) { return a.position == b.position; }
+    friend bool operator!=(ZeroFloats a, ZeroFloats b) { return a.position != b.position; }
+};
+
+}  // namespace
 
 std::vector<float> zeroed_floats(std::size_t count) {
     std::vector<float> values;
@@ -67,7 +208,7 @@ std::vector<float> zeroed_floats(std::size_t count) {
         if (last > first) advise_huge_pages_while_cheap(first, last);
     }
 #endif
-    values.resize(count, 0.0f);
+    values.assign(ZeroFloats{0}, ZeroFloats{count});
     return values;
 }
 
