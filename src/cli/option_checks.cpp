@@ -100,8 +100,6 @@ std::string seed_with_weights() {
            "(allowed: one of them)";
 }
 
-bool is_table_lesson(const RawOptions& raw) { return raw.lesson->caps.table_ids; }
-
 // Options of the lookup lesson that mean nothing to another lesson, refused rather than ignored.
 std::optional<std::string> check_lookup_only(const RawOptions& raw, const char* lesson) {
     // In k_lookup_only_options' order.

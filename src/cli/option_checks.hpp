@@ -73,9 +73,6 @@ struct RawOptions {
     bool flag(std::string_view name) const { return own.find(name) != own.end(); }
 };
 
-// A lesson that reads --ids as B x T rows and draws its tables itself.
-bool is_table_lesson(const RawOptions& raw);
-
 inline constexpr std::pair<const char*, OutputFormat> k_formats[] = {
     {"text", OutputFormat::text}, {"json", OutputFormat::json}, {"csv", OutputFormat::csv},
     {"tsv", OutputFormat::tsv}, {"markdown", OutputFormat::markdown}, {"svg", OutputFormat::svg},

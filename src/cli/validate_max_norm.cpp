@@ -53,7 +53,7 @@ std::optional<std::string> validate_max_norm(const RawOptions& raw, Options& opt
         if (raw.norm_type) return std::string("--norm-type has no effect without --max-norm (allowed: both, or neither)");
         return std::nullopt;
     }
-    if (is_table_lesson(raw)) {
+    if (raw.lesson->caps.table_ids) {
         const char* table_lesson = raw.lesson->name;
         return fmt::format("--max-norm belongs to the lookup and grad lessons, not to {} (allowed with {}: the "
                            "options of embdemo {} --help)", table_lesson, table_lesson, table_lesson);

@@ -9,7 +9,7 @@
 #include "cli/option_checks.hpp"
 #include "cli/lessons/lesson.hpp"
 #include "cli/option_spec.hpp"
-#include "cli/lessons/table_request.hpp"
+#include "cli/lessons/table_lesson.hpp"
 #include "core/lessons/bag_lesson.hpp"
 #include "core/limits.hpp"
 #include "render/views/bag/view.hpp"
@@ -19,8 +19,8 @@ namespace {
 
 using namespace option_checks;
 
-// What only --bags can name properly, before its ids are checked as ids.
-std::optional<std::string> check_bags(const RawOptions& raw) {
+// What only --bags can name properly, before its ids are checked as ids; `parsed_bags` gets them.
+std::optional<std::string> check_bags(const RawOptions& raw, Bags& parsed_bags) {
     if (raw.ids) {
         return std::string("--ids belongs to the other lessons: embdemo bag reads its ids from --bags "
                            "(allowed: --bags \"2,3;1,1,0\")");
@@ -45,6 +45,7 @@ std::optional<std::string> check_bags(const RawOptions& raw) {
     const char* allowed = "bags of comma-separated ids separated by ';', an empty bag as nothing between two ';'";
     if (!bags) return bad_value("--bags", given, bags.error(), allowed);
     if (bags.value().ids.empty()) return bad_value("--bags", given, "has no id in any bag", "at least one id");
+    parsed_bags = bags.value();
     if (raw.vocab) {
         const auto vocab = parse_bounded("--vocab", *raw.vocab, 1, UINT64_MAX);
         if (!vocab) return vocab.error();
@@ -63,10 +64,11 @@ std::optional<std::string> check_bags(const RawOptions& raw) {
 // bag's prepare step: --bags stands in for --ids, the bags' ids in one list checked and sized
 // like any other ids, after the checks that only --bags can name properly; or a text's windows.
 ParseResult<IdBatch> prepare_bag(const RawOptions& raw) {
-    if (auto problem = check_bags(raw)) return ParseResult<IdBatch>::fail(*problem);
+    Bags bags;
+    if (auto problem = check_bags(raw, bags)) return ParseResult<IdBatch>::fail(*problem);
     if (raw.text || raw.text_file) return prepare_ids(raw);
-    RawOptions with_ids = raw;
-    with_ids.ids = fmt::format("{}", fmt::join(parse_bags(*raw.value("--bags")).value().ids, ","));
+    RawOptions with_ids = raw;  // --ids's own parse and bounds, and its messages, for the bags' ids
+    with_ids.ids = fmt::format("{}", fmt::join(bags.ids, ","));
     return prepare_ids(with_ids);
 }
 

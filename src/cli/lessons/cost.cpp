@@ -11,7 +11,7 @@
 #include "core/limits.hpp"
 #include "cli/lessons/lesson.hpp"
 #include "cli/option_spec.hpp"
-#include "cli/lessons/table_request.hpp"
+#include "cli/lessons/table_lesson.hpp"
 #include "render/views/cost/view.hpp"
 
 namespace embdemo {

@@ -9,7 +9,7 @@
 #include "cli/option_checks.hpp"
 #include "cli/lessons/lesson.hpp"
 #include "cli/option_spec.hpp"
-#include "cli/lessons/table_request.hpp"
+#include "cli/lessons/table_lesson.hpp"
 #include "core/lessons/factor_lesson.hpp"
 #include "render/views/factor/view.hpp"
 

@@ -9,7 +9,7 @@
 #include "cli/option_checks.hpp"
 #include "cli/lessons/lesson.hpp"
 #include "cli/option_spec.hpp"
-#include "cli/lessons/table_request.hpp"
+#include "cli/lessons/table_lesson.hpp"
 #include "core/lessons/positions_lesson.hpp"
 #include "core/limits.hpp"
 #include "render/views/positions/view.hpp"

@@ -12,7 +12,7 @@
 #include "cli/option_spec.hpp"
 #include <fmt/format.h>
 #include "core/limits.hpp"
-#include "cli/lessons/table_request.hpp"
+#include "cli/lessons/table_lesson.hpp"
 #include "cli/weight_files.hpp"
 #include "core/lessons/tied_lesson.hpp"
 #include "render/views/tied/view.hpp"

@@ -1,6 +1,5 @@
-// What the table lessons (positions, tied, factor, bag) share: their checks' first step, their
-// request, made by their checks and given the sizes and seed validation filled
-// (core/table_sizes.hpp), and their view.
+// What the table lessons (positions, tied, factor, bag) share: their checks' first step, the cap
+// on their plan, and their view from four renderers (cost's too).
 #pragma once
 
 #include <cstddef>
@@ -32,14 +31,6 @@ std::optional<std::string> check_printed_plan(const Options& options, const Requ
     const bool script = options.format == OutputFormat::python;
     return option_checks::check_printed(options.lesson->name, options.format,
                                         script ? script_values(request) : report_values(request));
-}
-
-// The request its checks made (own_settings), with the shared sizes and seed.
-template <typename Request>
-Request table_request(const Options& options) {
-    Request request = own_settings<Request>(options);
-    request.sizes() = options.request.sizes();
-    return request;
 }
 
 // A lesson's view from its report, text, figure and script functions.
