@@ -1,6 +1,7 @@
-// What the option parser hands its validators (cli/options.cpp declares the options with CLI11;
-// the validate_*.cpp files, which do not include CLI11, turn the raw strings into Options) and
-// the value checks they share. Internal to src/cli.
+// What the option parser hands its validators (cli/command_line.cpp declares the options with
+// CLI11; validate_options.cpp, prepare_inputs.cpp, validate_max_norm.cpp and each lesson's checks
+// in cli/lessons/, which do not include CLI11, turn the raw strings into Options) and the value
+// checks they share. Internal to src/cli.
 #pragma once
 
 #include <cstddef>

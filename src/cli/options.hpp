@@ -1,6 +1,7 @@
 // What a parsed command line asks for: the validated Options of one lesson, or the text to print
 // and the status to exit with (help, version, or a one-line error). The parser is
-// cli/command_line; the checks that fill Options, cli/option_checks and cli/validate_*.
+// cli/command_line; the checks that fill Options, cli/option_checks, cli/validate_* and each
+// lesson's own (its LessonChecks, in cli/lessons/).
 #pragma once
 
 #include <any>

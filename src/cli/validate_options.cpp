@@ -1,6 +1,6 @@
 // The shared options' checks: sizes, ids, output, view and init, turning RawOptions into a
-// validated Options (each lesson's own options: validate_grad, validate_tables,
-// validate_cost_tokens). No CLI11 here.
+// validated Options, around the lesson's prepare step and its own checks (LessonChecks, in
+// cli/lessons/). No CLI11 here.
 #include <algorithm>
 #include <optional>
 #include <string>
