@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "core/kernels/rows.hpp"
+#include "core/cpu_features.hpp"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -248,10 +249,10 @@ void product_rows(const Tile& tile, const std::uint64_t* ids, std::size_t n, con
     }
 }
 
-bool cpu_has_avx() {
+// The AVX tile is built only where EMBDEMO_DENSE_X86 is defined.
+bool avx_tile_runs() {
 #if defined(EMBDEMO_DENSE_X86)
-    static const bool has = __builtin_cpu_supports("avx");
-    return has;
+    return cpu_has_avx();
 #else
     return false;
 #endif
@@ -260,7 +261,7 @@ bool cpu_has_avx() {
 DenseIsa resolve(DenseIsa isa) {
     if (isa != DenseIsa::best) return isa;
 #if defined(EMBDEMO_DENSE_X86)
-    return cpu_has_avx() ? DenseIsa::avx : DenseIsa::sse2;
+    return avx_tile_runs() ? DenseIsa::avx : DenseIsa::sse2;
 #else
     return DenseIsa::scalar;
 #endif
@@ -280,7 +281,7 @@ Tile tile_for(DenseIsa isa) {
 
 bool dense_isa_available(DenseIsa isa) {
     switch (isa) {
-    case DenseIsa::avx: return cpu_has_avx();
+    case DenseIsa::avx: return avx_tile_runs();
 #if defined(EMBDEMO_DENSE_X86)
     case DenseIsa::sse2: return true;
 #else

@@ -40,7 +40,7 @@ unsigned onehot_dense_threads(std::size_t n, std::size_t V, std::size_t d, unsig
 inline constexpr double k_dense_terms_per_thread = 16.0 * 1024 * 1024;
 
 // The instruction sets the kernel has a tile for. `best` is the widest this CPU runs (chosen
-// once, with __builtin_cpu_supports); the others exist so that tests can compare them.
+// once, with core/cpu_features); the others exist so that tests can compare them.
 enum class DenseIsa { best, avx, sse2, scalar };
 bool dense_isa_available(DenseIsa isa);
 // "avx", "sse2" or "scalar": what `isa` (best: the one chosen) runs on this CPU.

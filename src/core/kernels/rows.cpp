@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "core/kernels/onehot_products.hpp"
+#include "core/cpu_features.hpp"
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -101,8 +102,7 @@ void run_parts(unsigned parts, const std::function<void(unsigned)>& part) {
 void transpose_floats(const float* src, std::size_t src_stride, std::size_t rows, std::size_t cols, float* dst,
                       std::size_t dst_stride) {
 #if defined(EMBDEMO_ROWS_AVX)
-    static const bool has_avx = __builtin_cpu_supports("avx");
-    if (has_avx) {
+    if (cpu_has_avx()) {
         transpose_avx(src, src_stride, rows, cols, dst, dst_stride);
         return;
     }

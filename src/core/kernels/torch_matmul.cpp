@@ -6,6 +6,7 @@
 // BLAS may take another kernel, and so another order of the sum. Replaying the stride rules
 // keeps embdemo's call identical to PyTorch's in every shape.
 #include "core/kernels/torch_matmul.hpp"
+#include "core/cpu_features.hpp"
 
 #include <dlfcn.h>
 
@@ -47,7 +48,7 @@ Sgemm load_sgemm() {
     // tests and the python scripts pin PyTorch's OpenBLAS the same way. A user's own
     // OPENBLAS_CORETYPE is kept.
 #if defined(__x86_64__)
-    if (__builtin_cpu_supports("avx")) default_env("OPENBLAS_CORETYPE", "Sandybridge");
+    if (cpu_has_avx()) default_env("OPENBLAS_CORETYPE", "Sandybridge");
 #endif
     // libblas.so.3 is the name PyTorch links against; Debian points it at OpenBLAS.
     void* library = dlopen("libblas.so.3", RTLD_NOW | RTLD_LOCAL);

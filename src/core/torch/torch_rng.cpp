@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/cpu_features.hpp"
 #include "core/torch/torch_rng_avx2.hpp"
 #include "core/torch/torch_rng_constants.hpp"
 
@@ -28,14 +29,28 @@ static_assert(FLT_EVAL_METHOD == 0,
 static_assert(sizeof(float) == 4 && sizeof(double) == 8, "torch_rng needs IEEE binary32/64");
 
 // The draws' integer work (the twist, the tempering, the conversion to uniforms) is built twice
-// and the loader picks the clone for this CPU: with AVX2's eight lanes instead of the baseline's
-// four the GPT-2 table's 38.6 million uniforms are drawn in less than half the time (47 ms against
-// 18-21 ms on the development machine), with the same bits: the work is on integers, and a 24-bit
-// integer times 2^-24 is exact. The draws are the part of a table that no second thread can share.
+// and its first call picks the build for this CPU (core/cpu_features): with AVX2's eight lanes
+// instead of the baseline's four the GPT-2 table's 38.6 million uniforms are drawn in less than
+// half the time (47 ms against 18-21 ms on the development machine), with the same bits: the work
+// is on integers, and a 24-bit integer times 2^-24 is exact. The draws are the part of a table
+// that no second thread can share. Each kernel's body is inlined into a baseline function and an
+// AVX2 one (`target("avx2")`), which GCC then vectorises each for its own target; GCC's
+// target_clones did the same but made libgcc detect every feature at start-up.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define EMBDEMO_DRAW_CLONES __attribute__((target_clones("avx2", "default")))
+#define EMBDEMO_BODY __attribute__((always_inline)) inline
+// `name`, running name##_body built for `isa` where has_isa() says the CPU has it, else built
+// for the baseline; the choice is made once, at the first call.
+#define EMBDEMO_BUILD_TWICE(name, isa, has_isa, params, args)                                   \
+    __attribute__((target(isa))) void name##_for_isa params { name##_body args; }           \
+    void name##_baseline params { name##_body args; }                                         \
+    void name params {                                                                        \
+        static void(*const chosen) params = has_isa() ? name##_for_isa : name##_baseline;   \
+        chosen args;                                                                          \
+    }
 #else
-#define EMBDEMO_DRAW_CLONES
+#define EMBDEMO_BODY inline
+#define EMBDEMO_BUILD_TWICE(name, isa, has_isa, params, args) \
+    void name params { name##_body args; }
 #endif
 
 namespace {
@@ -199,14 +214,21 @@ BlockKernel block_kernel(NormalKernel kernel) {
     return kernel == NormalKernel::avx2 ? normal_blocks_avx2 : normal_blocks_reference;
 }
 
+EMBDEMO_BODY void uniforms_from_draws_body(const std::uint32_t* draws, float* out, std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i) out[i] = uniform_from_draw(draws[i]);
+}
+
+EMBDEMO_BUILD_TWICE(uniforms_from_draws, "avx2", cpu_has_avx2,
+                    (const std::uint32_t* draws, float* out, std::size_t count), (draws, out, count))
+
 // §5.1 step 1 for `count` elements: one float uniform each, in memory order, drawn in bulk.
-EMBDEMO_DRAW_CLONES void fill_uniforms(TorchGenerator& generator, float* out, std::size_t count) {
+void fill_uniforms(TorchGenerator& generator, float* out, std::size_t count) {
     constexpr std::size_t k_batch = 1024;
     std::uint32_t draws[k_batch];
     for (std::size_t start = 0; start < count; start += k_batch) {
         const std::size_t batch = std::min(k_batch, count - start);
         generator.random_block(draws, batch);
-        for (std::size_t i = 0; i < batch; ++i) out[start + i] = uniform_from_draw(draws[i]);
+        uniforms_from_draws(draws, out + start, batch);
     }
 }
 
@@ -335,6 +357,28 @@ std::uint32_t mt_mix(std::uint32_t word, std::uint32_t next, std::uint32_t shift
     return shift_word ^ (y >> 1) ^ ((0u - (y & 1u)) & k_mt_matrix_a);
 }
 
+// The next 624 words of state in place. Three loops instead of one with "% 624" so that each is
+// a plain vectorisable sweep: the first reads words 397 ahead that are still old, the second
+// words 227 behind that are new.
+EMBDEMO_BODY void twist_words_body(std::uint32_t* mt) {
+    constexpr std::size_t n = 624;
+    for (std::size_t i = 0; i < n - k_mt_shift; ++i) {
+        mt[i] = mt_mix(mt[i], mt[i + 1], mt[i + k_mt_shift]);
+    }
+    for (std::size_t i = n - k_mt_shift; i < n - 1; ++i) {
+        mt[i] = mt_mix(mt[i], mt[i + 1], mt[i + k_mt_shift - n]);
+    }
+    mt[n - 1] = mt_mix(mt[n - 1], mt[0], mt[k_mt_shift - 1]);
+}
+
+EMBDEMO_BODY void temper_words_body(const std::uint32_t* words, std::uint32_t* out, std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i) out[i] = mt_temper(words[i]);
+}
+
+EMBDEMO_BUILD_TWICE(twist_words, "avx2", cpu_has_avx2, (std::uint32_t* mt), (mt))
+EMBDEMO_BUILD_TWICE(temper_words, "avx2", cpu_has_avx2,
+                    (const std::uint32_t* words, std::uint32_t* out, std::size_t count), (words, out, count))
+
 }  // namespace
 
 TorchGenerator::TorchGenerator(std::uint64_t seed) {
@@ -346,18 +390,8 @@ TorchGenerator::TorchGenerator(std::uint64_t seed) {
     }
 }
 
-EMBDEMO_DRAW_CLONES void TorchGenerator::twist() {
-    // Three loops instead of one with "% 624" so that each is a plain vectorisable sweep: the
-    // first reads words 397 ahead that are still old, the second words 227 behind that are new.
-    constexpr std::size_t n = k_state_words;
-    std::uint32_t* mt = m_state.data();
-    for (std::size_t i = 0; i < n - k_mt_shift; ++i) {
-        mt[i] = mt_mix(mt[i], mt[i + 1], mt[i + k_mt_shift]);
-    }
-    for (std::size_t i = n - k_mt_shift; i < n - 1; ++i) {
-        mt[i] = mt_mix(mt[i], mt[i + 1], mt[i + k_mt_shift - n]);
-    }
-    mt[n - 1] = mt_mix(mt[n - 1], mt[0], mt[k_mt_shift - 1]);
+void TorchGenerator::twist() {
+    twist_words(m_state.data());
     m_next = 0;
 }
 
@@ -366,12 +400,11 @@ std::uint32_t TorchGenerator::random() {
     return mt_temper(m_state[m_next++]);
 }
 
-EMBDEMO_DRAW_CLONES void TorchGenerator::random_block(std::uint32_t* out, std::size_t count) {
+void TorchGenerator::random_block(std::uint32_t* out, std::size_t count) {
     while (count > 0) {
         if (m_next == k_state_words) twist();
         const std::size_t take = std::min(count, k_state_words - m_next);
-        const std::uint32_t* words = m_state.data() + m_next;
-        for (std::size_t i = 0; i < take; ++i) out[i] = mt_temper(words[i]);
+        temper_words(m_state.data() + m_next, out, take);
         m_next += take;
         out += take;
         count -= take;
@@ -424,22 +457,32 @@ void normal_fill_using(NormalKernel kernel, TorchGenerator& generator, float* ou
     }
 }
 
-// Built twice, and the loader picks the clone for this CPU: where it has FMA, std::fmaf is one
-// instruction instead of a call into libm per element; elsewhere libm's correctly rounded fmaf
-// gives the same bits. -ffp-contract=off still keeps the compiler from fusing anything else.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("fma", "default")))
-#endif
+namespace {
+
+EMBDEMO_BODY void uniform_fill_kernel_body(TorchGenerator& generator, float* out, std::size_t count, float range,
+                                           float from) {
+    for (std::size_t i = 0; i < count; ++i) {
+        // One draw per element; x * range + from in a single rounding, as torch's binary does.
+        out[i] = std::fmaf(uniform_from_draw(generator.random()), range, from);
+    }
+}
+
+EMBDEMO_BUILD_TWICE(uniform_fill_kernel, "fma", cpu_has_fma,
+                    (TorchGenerator& generator, float* out, std::size_t count, float range, float from),
+                    (generator, out, count, range, from))
+
+}  // namespace
+
+// Built twice, and the first call picks the build for this CPU: where it has FMA, std::fmaf is
+// one instruction instead of a call into libm per element; elsewhere libm's correctly rounded
+// fmaf gives the same bits. -ffp-contract=off still keeps the compiler from fusing anything else.
 void uniform_fill(TorchGenerator& generator, float* out, std::size_t count, double from,
                   double to) {
     // §4: the bounds are rounded to float first and the range is a float subtraction.
     const float from_f = static_cast<float>(from);
     const float to_f = static_cast<float>(to);
     const float range = to_f - from_f;
-    for (std::size_t i = 0; i < count; ++i) {
-        // One draw per element; x * range + from in a single rounding, as torch's binary does.
-        out[i] = std::fmaf(uniform_from_draw(generator.random()), range, from_f);
-    }
+    uniform_fill_kernel(generator, out, count, range, from_f);
 }
 
 double kaiming_uniform_bound(std::size_t fan_in) {

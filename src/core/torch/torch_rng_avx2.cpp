@@ -14,6 +14,7 @@
 #include "core/torch/torch_rng_avx2.hpp"
 
 #include "core/torch/torch_rng_constants.hpp"
+#include "core/cpu_features.hpp"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 
@@ -121,9 +122,7 @@ EMBDEMO_AVX2_FMA inline void normal_block8(float* block, __m256 mean, __m256 std
 }  // namespace
 
 bool cpu_has_avx2_fma() {
-    // libgcc's answer also asks the OS (XGETBV) whether it saves the YMM registers.
-    static const bool available = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    return available;
+    return cpu_has_avx2() && cpu_has_fma();
 }
 
 EMBDEMO_AVX2_FMA void normal_blocks_avx2(float* blocks, std::size_t block_count, float mean,

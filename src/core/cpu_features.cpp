@@ -1,0 +1,47 @@
+#include "core/cpu_features.hpp"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+#endif
+
+namespace embdemo {
+namespace {
+
+struct Features {
+    bool avx = false;
+    bool avx2 = false;
+    bool fma = false;
+};
+
+Features detect() {
+    Features features;
+#if defined(__x86_64__) && defined(__GNUC__)
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx) || !(ecx & bit_OSXSAVE)) return features;
+    unsigned xcr0_low = 0, xcr0_high = 0;
+    __asm__("xgetbv" : "=a"(xcr0_low), "=d"(xcr0_high) : "c"(0));
+    const bool os_saves_ymm = (xcr0_low & 0x6) == 0x6;  // XMM and YMM state
+    if (!os_saves_ymm) return features;
+    features.avx = (ecx & bit_AVX) != 0;
+    features.fma = features.avx && (ecx & bit_FMA) != 0;
+    unsigned max_leaf = __get_cpuid_max(0, nullptr);
+    if (max_leaf >= 7) {
+        __cpuid_count(7, 0, eax, ebx, ecx, edx);
+        features.avx2 = features.avx && (ebx & bit_AVX2) != 0;
+    }
+#endif
+    return features;
+}
+
+const Features& features() {
+    static const Features detected = detect();
+    return detected;
+}
+
+}  // namespace
+
+bool cpu_has_avx() { return features().avx; }
+bool cpu_has_avx2() { return features().avx2; }
+bool cpu_has_fma() { return features().fma; }
+
+}  // namespace embdemo
