@@ -15,11 +15,14 @@
 namespace embdemo {
 namespace {
 
-// A machine format's text is held twice at its peak: as built, and as copied into the list of
-// steps to write. JSON takes about 12 bytes a number ("-0.17777722, "), CSV and TSV about 11.
-// Checked against /usr/bin/time -f %M by tests/scripts/memory_estimate.sh; at 16 million
-// numbers the estimate is 15-19% above the measured peak, at 4 million within 10%.
-constexpr std::uint64_t k_held_copies_of_output = 2;
+// A machine format's text is held once: its room is reserved before it is written, so it never
+// moves to a larger buffer, and it is moved, not copied, into the list of steps to write
+// (render/kit/delimited.hpp, k_reserved_chars_per_value). JSON takes about 12 bytes a number
+// ("-0.17777722, "), CSV and TSV about 11. The Python script is built by appends, and a string
+// that doubles its room holds the old buffer and the new at once: up to twice its text.
+// Checked against /usr/bin/time -f %M by tests/scripts/memory_estimate.sh.
+constexpr std::uint64_t k_held_copies_of_output = 1;
+constexpr std::uint64_t k_held_copies_of_script = 2;
 constexpr std::uint64_t k_json_bytes_per_value = 12;
 constexpr std::uint64_t k_delimited_bytes_per_value = 11;
 
@@ -49,7 +52,7 @@ Buffer printed_output(OutputFormat format, std::uint64_t values) {
 std::vector<Buffer> run_buffers(const Options& options, const DemoRequest& request) {
     const std::uint64_t n = request.ids.size();
     std::vector<Buffer> buffers =
-        demo_buffers(n, request.vocab_size, request.dim, request.origin.kind == WeightOrigin::Kind::file);
+        demo_buffers(n, request.vocab_size, request.dim, request.origin);
     switch (options.format) {
         case OutputFormat::json:
         case OutputFormat::csv:
@@ -57,7 +60,7 @@ std::vector<Buffer> run_buffers(const Options& options, const DemoRequest& reque
             buffers.push_back(printed_output(options.format, printed_values(options.show, n, request.vocab_size, request.dim)));
             break;
         case OutputFormat::python:  // the lookup, X @ E and X @ W.T as bit patterns
-            buffers.push_back({"the printed script", 3 * n * request.dim, k_held_copies_of_output * k_json_bytes_per_value});
+            buffers.push_back({"the printed script", 3 * n * request.dim, k_held_copies_of_script * k_json_bytes_per_value});
             break;
         case OutputFormat::text:
         case OutputFormat::markdown:
@@ -65,8 +68,10 @@ std::vector<Buffer> run_buffers(const Options& options, const DemoRequest& reque
         case OutputFormat::html: break;  // summarised: a few kilobytes
     }
     if (options.max_norm) buffers.push_back({"E after max_norm (vocab x dim)", request.vocab_size * request.dim, 4});
-    // The walkthrough's step 5 draws nn.Linear(V, d)'s own initial weight (V x d) after the
-    // product is done, in the place W = E.T held (demo_buffers): no buffer of its own.
+    // The walkthrough's step 5 (in the html page too) draws nn.Linear(V, d)'s own initial weight.
+    if (options.view == View::walkthrough || options.format == OutputFormat::html) {
+        buffers.push_back({"nn.Linear(vocab, dim)'s initial weight (dim x vocab)", request.vocab_size * request.dim, 4});
+    }
     if (!options.save_weights.empty() || !options.export_projector.empty()) {
         buffers.push_back({"a piece of an output file", k_values_per_file_piece, k_file_piece_bytes_per_value});
     }

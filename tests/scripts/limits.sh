@@ -155,23 +155,26 @@ past_cap "printed numbers (factor)" "at most $(grouped "$L")" factor --ids 0 --d
 past_cap "printed numbers (bag)" "at most $(grouped "$L")" bag --bags 0 --dim $((L / 3 + 1)) --format json
 
 # ---- the memory budget: the default exactly, and --max-memory's bounds ----
-# The lookup lesson's estimate (core/memory.cpp, run_memory.cpp): 4 MiB + 4 MiB for the BLAS
-# + 4 (2Vd + nV + 3nd) bytes in the text view (E and W = E.T, X, lookup, product and nn.Linear's
-# output). n = 4, V = 4, d = 13,316,914 is the largest that fits 1 GiB; one more column adds 80
-# bytes.
+# The lookup lesson's estimate (core/memory.cpp, run_memory.cpp) for a file's table read as
+# finite (its header only, here): 4 MiB + 4 (Vd + nV + 3nd) bytes in the text view (E, X, lookup,
+# product and nn.Linear's output) + the dense kernel's panels, (6 + 16) x 256 floats for at most
+# 12 ids on one thread; reading the file needs less than those (values_read_peak). n = 4, V = 4,
+# d = 16,711,327 is the largest that fits 1 GiB; one more column adds 64 bytes.
+panels=$((22 * 256 * 4))
 B=$(limit "memory budget")
 cases=$((cases + 1))
-[ "$B" -ge $((8388608 + 4 * (2 * 4 * 13316914 + 16 + 3 * 4 * 13316914))) ] &&
-  [ "$B" -lt $((8388608 + 4 * (2 * 4 * 13316915 + 16 + 3 * 4 * 13316915))) ] ||
+[ "$B" -ge $((4194304 + panels + 4 * (4 * 16711327 + 16 + 3 * 4 * 16711327))) ] &&
+  [ "$B" -lt $((4194304 + panels + 4 * (4 * 16711328 + 16 + 3 * 4 * 16711328))) ] ||
   fail "memory budget: the table says $B; the shape below was chosen for 1 GiB"
-npy_header b_at.npy 4 13316914
-npy_header b_past.npy 4 13316915
+npy_header b_at.npy 4 16711327
+npy_header b_past.npy 4 16711328
 at_cap "memory budget" 2 "$truncated" --ids 0,1,2,3 --weights b_at.npy
 past_cap "memory budget" "the run would need about 1.0 GiB of memory" --ids 0,1,2,3 --weights b_past.npy
-# --max-memory is exact: 8 MiB + 4 (2,000,000 + 1 + 3,000,000) bytes for this file.
+# --max-memory is exact: 4 MiB + the panels + 4 (1,000,000 + 1 + 3,000,000) bytes for this file.
 npy_header s.npy 1 1000000
-at_cap "--max-memory equal to the estimate" 2 "$truncated" --ids 0 --weights s.npy --max-memory 28388612
-past_cap "--max-memory one byte under the estimate" "the budget is 27.1 MiB" --ids 0 --weights s.npy --max-memory 28388611
+at_cap "--max-memory equal to the estimate" 2 "$truncated" --ids 0 --weights s.npy --max-memory $((4194304 + panels + 16000004))
+past_cap "--max-memory one byte under the estimate" "the budget is 19.3 MiB" --ids 0 --weights s.npy \
+  --max-memory $((4194304 + panels + 16000003))
 least=$(limit "least --max-memory")
 at_cap "least --max-memory" 2 "the budget is 1.0 MiB" --ids 0 --dim 1 --max-memory "$least"
 past_cap "least --max-memory" "--max-memory \"$((least - 1))\": is less than 1 MiB" --ids 0 --dim 1 --max-memory $((least - 1))

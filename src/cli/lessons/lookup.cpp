@@ -13,6 +13,7 @@
 #include "core/escape.hpp"
 #include "core/torch/init.hpp"
 #include "core/file_formats/labels.hpp"
+#include "core/kernels/onehot_products.hpp"
 #include "core/lessons/max_norm_lesson.hpp"
 #include "io/text_input.hpp"
 #include "render/kit/explain.hpp"
@@ -30,6 +31,20 @@
 namespace embdemo {
 namespace {
 
+// E from --weights, the run's size checked once the header is read, and again once the values
+// are: a table with inf or nan needs nn.Linear's W = E.T made, and the BLAS (special_values).
+ParseResult<Matrix> load_table_file(DemoRequest& request, const Options& options) {
+    const auto check_run = [&options](const DemoRequest& sized) { return check_run_size(options, sized); };
+    auto weight = load_weight_file(request, check_run, OneHotHeld::in_blocks_budgeted);
+    if (!weight || all_finite(weight.value())) return weight;
+    request.origin.special_values = true;
+    if (auto too_big = check_run(request)) {
+        return ParseResult<Matrix>::fail("--weights " + quote_for_message(request.origin.detail) +
+                                         ": holds inf or nan, so nn.Linear's W = E.T is made for the BLAS: " + *too_big);
+    }
+    return weight;
+}
+
 // E for the request, from wherever the options say it comes from. A file also decides the
 // request's vocab and dim, and the run's size is checked as soon as its header is read.
 ParseResult<Matrix> make_weight(DemoRequest& request, const Options& options) {
@@ -40,9 +55,7 @@ ParseResult<Matrix> make_weight(DemoRequest& request, const Options& options) {
                 request.vocab_size, request.dim, request.seed, k_randint_low, k_randint_high));
         case WeightOrigin::Kind::index_pattern:
             return ParseResult<Matrix>::ok(index_pattern_weight(request.vocab_size, request.dim));
-        case WeightOrigin::Kind::file:
-            return load_weight_file(request, [&options](const DemoRequest& sized) { return check_run_size(options, sized); },
-                                    OneHotHeld::in_blocks_budgeted);
+        case WeightOrigin::Kind::file: return load_table_file(request, options);
     }
     return ParseResult<Matrix>::ok(torch_embedding_weight(request.vocab_size, request.dim, request.seed));
 }

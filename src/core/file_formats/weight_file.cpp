@@ -1,6 +1,8 @@
 #include "core/file_formats/weight_file.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 namespace embdemo {
 namespace {
@@ -27,6 +29,12 @@ ParseResult<WeightFormat> detect_weight_format(std::string_view file_name, std::
     }
     return ParseResult<WeightFormat>::fail(
         "is neither a .npy file (it does not start with \\x93NUMPY) nor named .csv or .tsv");
+}
+
+std::uint64_t values_read_peak(std::uint64_t values) {
+    std::uint64_t last_move = 0;  // the size at which the vector last doubled
+    for (std::uint64_t size = 1; size < values && size <= UINT64_MAX / 4; size *= 2) last_move = size;
+    return std::max(values, 2 * last_move);
 }
 
 std::optional<float> narrow_to_float32(double value) {

@@ -24,6 +24,12 @@ using ShapeCheck = std::function<std::optional<std::string>(std::uint64_t rows, 
 // in .csv or .tsv. `first_bytes` is the start of the file (six bytes are enough).
 ParseResult<WeightFormat> detect_weight_format(std::string_view file_name, std::string_view first_bytes);
 
+// The floats a reader has touched at its peak when it has read `values` values: both readers
+// append to a std::vector, which doubles its room (1, 2, 4, ...) and so, at its last move, holds
+// the old buffer and the copy at once, twice the largest power of two below `values`. Not
+// reserved ahead: a short file announcing a large shape costs only what it holds.
+std::uint64_t values_read_peak(std::uint64_t values);
+
 // A float64 read from a file (a .npy of float64, or a CSV/TSV number) as float32: rounded to
 // nearest, exactly what numpy.float32(x) gives. nullopt when a finite value is too large for
 // float32 (it would silently become inf); inf and nan themselves are kept.

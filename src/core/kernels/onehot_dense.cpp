@@ -21,9 +21,8 @@
 // or two panels: the GPT-2 demo has 3) every value of E is used once or twice, and copying all
 // of E to use it once cost more than the arithmetic (the product of 3 ids took 34 ms, now 17):
 // the tiles then read a row-major E where it lies, 16 rows of k at a time, and only a right edge
-// narrower than a strip is packed, so that no tile reads past a row. nn.Linear's W is read as
-// W.T, columns of W as rows of E, which a tile's vector cannot load side by side: each strip is
-// packed by 8 x 8 transposes in registers (transpose_floats) right before its tiles read it.
+// narrower than a strip is packed, so that no tile reads past a row. (nn.Linear's W = E.T is read
+// here as E: onehot_products.hpp.)
 //
 // Vectors run across columns j only, so no vector lane ever holds two terms of one sum.
 // The file is compiled with -ffp-contract=off (embdemo_reproducible_fp) like the reference.
@@ -155,13 +154,6 @@ void tile_scalar(const float* a, const float* b, std::size_t ldb, std::size_t kc
 
 std::size_t round_up(std::size_t value, std::size_t step) { return (value + step - 1) / step * step; }
 
-// A table read as V x d: E[k][j] at data[k * row_stride + j * col_stride].
-struct Table {
-    const float* data;
-    std::size_t row_stride;
-    std::size_t col_stride;
-};
-
 // The one-hot rows of ids[0, mc) restricted to columns k0 .. k0+kc-1, as panels of tile.rows
 // rows (rows past mc are zero): panel p holds X[p*rows + i][k0 + k] at a[p*rows*kc + k*rows + i].
 void pack_onehot(const std::uint64_t* ids, std::size_t mc, std::size_t k0, std::size_t kc, std::size_t rows,
@@ -173,22 +165,14 @@ void pack_onehot(const std::uint64_t* ids, std::size_t mc, std::size_t k0, std::
     }
 }
 
-// E[k0 .. k0+kc-1][j0 .. j0+nc-1] as strips of `cols` columns (zero past nc): strip s holds
-// E[k0 + k][j0 + s*cols + j] at b[s*cols*kc + k*cols + j]. E[k][j] is at E.data[k * E.row_stride
-// + j * E.col_stride]: a row-major E (col_stride 1), or nn.Linear's W read as W.T in place
-// (row_stride 1), whose strip is the transpose of `width` rows of W.
-void pack_table(const Table& E, std::size_t k0, std::size_t kc, std::size_t j0, std::size_t nc, std::size_t cols,
-                float* b) {
+// E[k0 .. k0+kc-1][j0 .. j0+nc-1] of a row-major E with d columns, as strips of `cols` columns
+// (zero past nc): strip s holds E[k0 + k][j0 + s*cols + j] at b[s*cols*kc + k*cols + j].
+void pack_table(const float* E, std::size_t d, std::size_t k0, std::size_t kc, std::size_t j0, std::size_t nc,
+                std::size_t cols, float* b) {
     for (std::size_t s = 0; s < nc; s += cols, b += cols * kc) {
         const std::size_t width = std::min(cols, nc - s);
-        const float* first = E.data + k0 * E.row_stride + (j0 + s) * E.col_stride;
-        if (E.col_stride == 1) {
-            for (std::size_t k = 0; k < kc; ++k) {
-                std::memcpy(b + k * cols, first + k * E.row_stride, width * sizeof(float));
-            }
-        } else {
-            transpose_floats(first, E.col_stride, width, kc, b, cols);
-        }
+        const float* first = E + k0 * d + j0 + s;
+        for (std::size_t k = 0; k < kc; ++k) std::memcpy(b + k * cols, first + k * d, width * sizeof(float));
         if (width == cols) continue;
         for (std::size_t k = 0; k < kc; ++k) std::fill(b + k * cols + width, b + (k + 1) * cols, 0.0f);
     }
@@ -209,22 +193,21 @@ void run_tile(const Tile& tile, const float* a, const float* b, std::size_t ldb,
 }
 
 // Rows [0, n) of the product on this thread, with its own packed panels.
-void product_rows(const Tile& tile, const std::uint64_t* ids, std::size_t n, const Table& E, std::size_t V,
+void product_rows(const Tile& tile, const std::uint64_t* ids, std::size_t n, const float* E, std::size_t V,
                   std::size_t d, float* out) {
     std::fill(out, out + n * d, 0.0f);  // +0.0: where every sum starts
     if (n == 0 || d == 0) return;
-    // Few ids (one panel block): each strip is read in place from a row-major E, or packed just
-    // before its tiles run, so that it is still in L1 (the file's top comment).
+    // Few ids (one panel block): each strip is read in place, only a right edge narrower than a
+    // tile is packed (the file's top comment).
     const bool few = n <= k_stream_rows;
-    const bool in_place = few && E.col_stride == 1;
     std::vector<float> a(round_up(std::min(n, k_row_block), tile.rows) * k_depth_block);
     std::vector<float> b(round_up(std::min(d, few ? tile.cols : k_col_block), tile.cols) * k_depth_block);
     for (std::size_t j0 = 0; j0 < d; j0 += k_col_block) {
         const std::size_t nc = std::min(k_col_block, d - j0);
-        const std::size_t depth = in_place ? k_stream_depth_block : k_depth_block;
+        const std::size_t depth = few ? k_stream_depth_block : k_depth_block;
         for (std::size_t k0 = 0; k0 < V; k0 += depth) {
             const std::size_t kc = std::min(depth, V - k0);
-            if (!few) pack_table(E, k0, kc, j0, nc, tile.cols, b.data());
+            if (!few) pack_table(E, d, k0, kc, j0, nc, tile.cols, b.data());
             for (std::size_t i0 = 0; i0 < n; i0 += k_row_block) {
                 const std::size_t mc = std::min(k_row_block, n - i0);
                 pack_onehot(ids + i0, mc, k0, kc, tile.rows, a.data());
@@ -232,11 +215,11 @@ void product_rows(const Tile& tile, const std::uint64_t* ids, std::size_t n, con
                     const std::size_t width = std::min(tile.cols, nc - s);
                     const float* strip = b.data() + s * kc;
                     std::size_t ldb = tile.cols;
-                    if (in_place && width == tile.cols) {
-                        strip = E.data + k0 * E.row_stride + j0 + s;
-                        ldb = E.row_stride;
+                    if (few && width == tile.cols) {
+                        strip = E + k0 * d + j0 + s;
+                        ldb = d;
                     } else if (few) {
-                        pack_table(E, k0, kc, j0 + s, width, tile.cols, b.data());
+                        pack_table(E, d, k0, kc, j0 + s, width, tile.cols, b.data());
                         strip = b.data();
                     }
                     for (std::size_t r = 0; r < mc; r += tile.rows) {
@@ -315,7 +298,7 @@ unsigned onehot_dense_threads(std::size_t n, std::size_t V, std::size_t d, unsig
 
 namespace {
 
-unsigned product_on_threads(DenseIsa isa, const std::uint64_t* ids, std::size_t n, const Table& E, std::size_t V,
+unsigned product_on_threads(DenseIsa isa, const std::uint64_t* ids, std::size_t n, const float* E, std::size_t V,
                             std::size_t d, float* out, unsigned threads) {
     const Tile tile = tile_for(isa);
     const auto parts = static_cast<unsigned>(std::clamp<std::size_t>(n, 1, std::max(threads, 1u)));
@@ -331,12 +314,7 @@ unsigned product_on_threads(DenseIsa isa, const std::uint64_t* ids, std::size_t 
 
 unsigned onehot_dense_product_with(DenseIsa isa, const std::uint64_t* ids, std::size_t n, const float* E,
                                    std::size_t V, std::size_t d, float* out, unsigned threads) {
-    return product_on_threads(isa, ids, n, Table{E, d, 1}, V, d, out, threads);
-}
-
-unsigned onehot_dense_linear(const std::uint64_t* ids, std::size_t n, const float* W, std::size_t V, std::size_t d,
-                             float* out, unsigned threads) {
-    return product_on_threads(DenseIsa::best, ids, n, Table{W, 1, V}, V, d, out, onehot_dense_threads(n, V, d, threads));
+    return product_on_threads(isa, ids, n, E, V, d, out, threads);
 }
 
 unsigned onehot_dense_product(const std::uint64_t* ids, std::size_t n, const float* E, std::size_t V,

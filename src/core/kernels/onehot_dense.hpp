@@ -21,11 +21,6 @@ namespace embdemo {
 unsigned onehot_dense_product(const std::uint64_t* ids, std::size_t n, const float* E, std::size_t V,
                               std::size_t d, float* out, unsigned threads);
 
-// one_hot(ids, V) @ W.T for nn.Linear(V, d)'s weight W (d x V, row-major), W.T read in place:
-// the same in-order sums as onehot_dense_product over E = W.T, element for element.
-unsigned onehot_dense_linear(const std::uint64_t* ids, std::size_t n, const float* W, std::size_t V, std::size_t d,
-                             float* out, unsigned threads);
-
 // Up to this many ids, a row-major E is read in place instead of packed (onehot_dense.cpp).
 inline constexpr std::size_t k_stream_rows = 12;
 

@@ -43,22 +43,19 @@ unsigned threads_used(std::size_t ids, std::size_t vocab_size, const OneHotProdu
     return std::max(1u, static_cast<unsigned>(std::min<std::size_t>(settings.threads, blocks)));
 }
 
-using DenseProduct = unsigned (*)(const std::uint64_t* ids, std::size_t n, const float* table, std::size_t V,
-                                  std::size_t d, float* out, unsigned threads);
-
 // The dense kernel over slices of rows, so that a long product can say how far it has got.
-Matrix dense(const TokenIds& ids, std::size_t vocab_size, std::size_t dim, const Matrix& operand,
-             DenseProduct product, const OneHotProductSettings& settings, unsigned& threads) {
+Matrix dense(const TokenIds& ids, const Matrix& table, const OneHotProductSettings& settings, unsigned& threads) {
     const std::size_t n = ids.size();
-    Matrix out(n, dim);
+    Matrix out(n, table.cols);
     // Each call packs the table once per thread: a twentieth of the rows a call keeps that cost
     // to a few per cent at the book's size.
     const std::size_t slice = settings.progress ? std::max<std::size_t>(512, n / 20) : n;
     threads = 1;
     for (std::size_t first = 0; first < n; first += slice) {
         const std::size_t count = std::min(slice, n - first);
-        threads = std::max(threads, product(ids.data() + first, count, operand.values.data(), vocab_size, dim,
-                                            out.values.data() + first * dim, settings.threads));
+        threads = std::max(threads, onehot_dense_product(ids.data() + first, count, table.values.data(), table.rows,
+                                                         table.cols, out.values.data() + first * table.cols,
+                                                         settings.threads));
         if (settings.progress) settings.progress(first + count, n);
     }
     return out;
@@ -139,20 +136,32 @@ bool all_finite(const Matrix& m) {
     return !special;
 }
 
-Matrix onehot_mm(const TokenIds& ids, const Matrix& weight, const OneHotProductSettings& settings,
-                 OneHotProductRun& run) {
-    run.through_blas = settings.through_blas || !(settings.finite_table || all_finite(weight));
-    if (!run.through_blas) return dense(ids, weight.rows, weight.cols, weight, onehot_dense_product, settings, run.threads);
-    run.threads = threads_used(ids.size(), weight.rows, settings);
-    return blockwise(ids, weight.rows, weight.cols, weight, mm_block, settings);
+namespace {
+
+// The product of X with `table` (V x d) that `through_blas` makes: onehot_mm's and onehot_linear's
+// BLAS calls differ, their dense path is the same.
+Matrix onehot_product(const TokenIds& ids, const Matrix& table, const OneHotProductSettings& settings,
+                      OneHotProductRun& run, const std::function<Matrix()>& through_blas) {
+    run.through_blas = settings.through_blas || !(settings.finite_table || all_finite(table));
+    if (!run.through_blas) return dense(ids, table, settings, run.threads);
+    run.threads = threads_used(ids.size(), table.rows, settings);
+    return through_blas();
 }
 
-Matrix onehot_linear(const TokenIds& ids, const Matrix& w, const OneHotProductSettings& settings,
+}  // namespace
+
+Matrix onehot_mm(const TokenIds& ids, const Matrix& weight, const OneHotProductSettings& settings,
+                 OneHotProductRun& run) {
+    return onehot_product(ids, weight, settings, run,
+                          [&] { return blockwise(ids, weight.rows, weight.cols, weight, mm_block, settings); });
+}
+
+Matrix onehot_linear(const TokenIds& ids, const Matrix& table, const OneHotProductSettings& settings,
                      OneHotProductRun& run) {
-    run.through_blas = settings.through_blas || !(settings.finite_table || all_finite(w));
-    if (!run.through_blas) return dense(ids, w.cols, w.rows, w, onehot_dense_linear, settings, run.threads);
-    run.threads = threads_used(ids.size(), w.cols, settings);
-    return blockwise(ids, w.cols, w.rows, w, linear_block, settings);
+    return onehot_product(ids, table, settings, run, [&] {
+        const Matrix w = transpose(table);
+        return blockwise(ids, table.rows, table.cols, w, linear_block, settings);
+    });
 }
 
 Matrix onehot_mm(const TokenIds& ids, const Matrix& weight, const OneHotProductSettings& settings) {
@@ -160,9 +169,9 @@ Matrix onehot_mm(const TokenIds& ids, const Matrix& weight, const OneHotProductS
     return onehot_mm(ids, weight, settings, run);
 }
 
-Matrix onehot_linear(const TokenIds& ids, const Matrix& w, const OneHotProductSettings& settings) {
+Matrix onehot_linear(const TokenIds& ids, const Matrix& table, const OneHotProductSettings& settings) {
     OneHotProductRun run;
-    return onehot_linear(ids, w, settings, run);
+    return onehot_linear(ids, table, settings, run);
 }
 
 std::size_t onehot_block_rows(std::size_t vocab_size, std::size_t block_values) {

@@ -68,8 +68,15 @@ void for_each_block(const std::vector<RowBlock>& blocks, std::size_t rows, const
 // one_hot(ids, V) @ E through the BLAS. n x d
 Matrix onehot_mm(const TokenIds& ids, const Matrix& weight, const OneHotProductSettings& settings = {});
 
-// F.linear(one_hot(ids, V), w) = one_hot(ids, V) @ w.T for w d x V (nn.Linear(V, d)'s weight). n x d
-Matrix onehot_linear(const TokenIds& ids, const Matrix& w, const OneHotProductSettings& settings = {});
+// F.linear(one_hot(ids, V), W) = one_hot(ids, V) @ W.T for nn.Linear(V, d)'s weight W = E.T, held
+// contiguous (d x V) as the module holds it; given E. n x d
+// - A table without inf or nan is never copied into W: the dense kernel reads W.T where it lies,
+//   which is E, so this is onehot_mm's finite path, the same in-order sums and so the same bits
+//   that a kernel reading a contiguous W would make. (Each sum has one term that can be nonzero
+//   anyway, so any order of summation gives these bits; docs/performance.md, "No copy of E".)
+// - A table with inf or nan is transposed into W, and the BLAS gets W as torch_linear hands it a
+//   contiguous weight: for such a table that call can differ from X @ E (which nan survives).
+Matrix onehot_linear(const TokenIds& ids, const Matrix& table, const OneHotProductSettings& settings = {});
 
 // True when no value of `m` is inf or nan.
 bool all_finite(const Matrix& m);
@@ -83,7 +90,7 @@ struct OneHotProductRun {
 // onehot_mm and onehot_linear, also telling what they did.
 Matrix onehot_mm(const TokenIds& ids, const Matrix& weight, const OneHotProductSettings& settings,
                  OneHotProductRun& run);
-Matrix onehot_linear(const TokenIds& ids, const Matrix& w, const OneHotProductSettings& settings,
+Matrix onehot_linear(const TokenIds& ids, const Matrix& table, const OneHotProductSettings& settings,
                      OneHotProductRun& run);
 
 // The most rows of X a block holds: block_values / V, at least 2, one more when a lone last row

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <utility>
 
+#include "core/file_formats/weight_file.hpp"
 #include "core/kernels/onehot_dense.hpp"
 #include "core/kernels/torch_matmul.hpp"
 #include "core/limits.hpp"
@@ -19,7 +20,7 @@ double seconds_taken(Work&& work) {
 
 }  // namespace
 
-std::vector<Buffer> demo_buffers(std::uint64_t ids, std::uint64_t vocab_size, std::uint64_t dim, bool from_file) {
+std::vector<Buffer> demo_buffers(std::uint64_t ids, std::uint64_t vocab_size, std::uint64_t dim, const WeightOrigin& origin) {
     const auto values = [](std::uint64_t a, std::uint64_t b) { return checked_multiply(a, b).value_or(UINT64_MAX); };
     const std::uint64_t threads = product_threads(ids, vocab_size, dim);
     std::vector<Buffer> buffers{{"E (vocab x dim)", values(vocab_size, dim), 4}};
@@ -29,11 +30,12 @@ std::vector<Buffer> demo_buffers(std::uint64_t ids, std::uint64_t vocab_size, st
         {"the lookup E[ids] (ids x dim)", values(ids, dim), 4},
         {"the product X @ E (ids x dim)", values(ids, dim), 4},
         {"the nn.Linear output (ids x dim)", values(ids, dim), 4},
-        {"nn.Linear's weight W = E.T (dim x vocab)", values(vocab_size, dim), 4},
     });
-    // The path the products take (onehot_products.hpp): a file's table may hold inf or nan and
-    // go to the BLAS, a block of X's rows at a time; a drawn table never does.
-    if (from_file) {
+    // The path the products take (onehot_products.hpp): a table with inf or nan goes to the BLAS,
+    // a block of X's rows at a time, F.linear with W = E.T made; any other takes the dense
+    // kernel, which reads W in place as E.
+    if (origin.special_values) {
+        buffers.push_back({"nn.Linear's weight W = E.T (dim x vocab)", values(vocab_size, dim), 4});
         const std::uint64_t block_rows = onehot_block_rows(vocab_size, OneHotProductSettings{}.block_values);
         if (!x_kept) {
             buffers.push_back({"blocks of X's rows and their products (one each per thread)",
@@ -43,6 +45,14 @@ std::vector<Buffer> demo_buffers(std::uint64_t ids, std::uint64_t vocab_size, st
     } else {
         buffers.push_back({"the dense kernel's packed panels (one set per thread)",
                            values(threads, onehot_dense_panel_floats(ids, dim)), 4});
+    }
+    // A file's values are read before any of the above but E is made: while read they take up
+    // to twice E's room (values_read_peak), which the sum above may not cover.
+    if (origin.kind == WeightOrigin::Kind::file) {
+        std::uint64_t listed = 0;
+        for (const Buffer& buffer : buffers) listed += buffer.elements * buffer.element_bytes;
+        const std::uint64_t reading = values_read_peak(values(vocab_size, dim)) * 4;
+        if (reading > listed) buffers.insert(buffers.begin() + 1, {"E while the file is read", reading - listed, 1});
     }
     return buffers;
 }
@@ -68,7 +78,7 @@ DemoReport build_demo_report(const DemoRequest& request, Matrix weight, const Pr
         seconds_taken([&] { report.onehot_matmul = onehot_mm(request.ids, report.weight, settings, run); });
     report.timing.product_threads = run.threads;
     report.timing.through_blas = run.through_blas;
-    report.linear_output = onehot_linear(request.ids, transpose(report.weight), settings);
+    report.linear_output = onehot_linear(request.ids, report.weight, settings);
     report.verdict = compare_exact(report.lookup, report.onehot_matmul);
     report.linear_verdict = compare_exact(report.lookup, report.linear_output);
     report.difference = first_difference(report.weight, request.ids, report.lookup, report.onehot_matmul);

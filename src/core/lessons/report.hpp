@@ -27,6 +27,9 @@ struct WeightOrigin {
     };
     Kind kind = Kind::torch;
     std::string detail;  // what the views print about a non-torch origin (e.g. a file's path)
+    // A file's table, once read, holds inf or nan: the products then go to the BLAS, and F.linear
+    // gets nn.Linear's W = E.T made (onehot_products.hpp), which the run's memory must count.
+    bool special_values = false;
 };
 
 struct DemoRequest : TableSizes {
@@ -76,10 +79,12 @@ inline constexpr std::uint64_t k_onehot_kept_values = std::uint64_t{1} << 24;
 // Computes the whole demonstration from the request and its embedding matrix E (V x d), however
 // E was made (torch's seeded init, a file, a hand-checkable pattern). The request must already
 // be valid: every id < vocab_size and the sizes within check_demo_sizes.
-// The buffers build_demo_report holds at its peak for n ids, vocabulary V and dimension d (E
-// read from a file, or drawn): one entry per matrix it keeps or makes on the way, so change the
-// two together. The last entry is the products' fixed work space.
-std::vector<Buffer> demo_buffers(std::uint64_t ids, std::uint64_t vocab_size, std::uint64_t dim, bool from_file = false);
+// The buffers build_demo_report holds at its peak for n ids, vocabulary V and dimension d, with E
+// from `origin` (a file's read values, its inf or nan: WeightOrigin::special_values): one entry
+// per matrix it keeps or makes on the way, so change the two together. The last entry is the
+// products' work space; a file's table may add, second, what its reading takes beyond the rest.
+std::vector<Buffer> demo_buffers(std::uint64_t ids, std::uint64_t vocab_size, std::uint64_t dim,
+                                 const WeightOrigin& origin = {});
 
 // A request whose origin is not a file promises an E without inf or nan (PyTorch's and the
 // pattern inits draw none): its products then take the dense kernel without scanning E.

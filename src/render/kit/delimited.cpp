@@ -12,6 +12,13 @@ std::string delimited_rows(const Matrix& m, char delimiter, bool as_integers) {
 
 std::string delimited_rows(const Matrix& m, char delimiter, bool as_integers, std::size_t first, std::size_t end) {
     std::string out;
+    out.reserve((end - first) * m.cols * k_reserved_chars_per_value);
+    append_delimited_rows(out, m, delimiter, as_integers, first, end);
+    return out;
+}
+
+void append_delimited_rows(std::string& out, const Matrix& m, char delimiter, bool as_integers, std::size_t first,
+                           std::size_t end) {
     for (std::size_t r = first; r < end; ++r) {
         for (std::size_t c = 0; c < m.cols; ++c) {
             if (c) out += delimiter;
@@ -19,7 +26,6 @@ std::string delimited_rows(const Matrix& m, char delimiter, bool as_integers, st
         }
         out += '\n';
     }
-    return out;
 }
 
 }  // namespace embdemo

@@ -28,9 +28,8 @@ std::string cell(const LessonTable& table, float value, std::size_t column) {
 }
 
 // Rows of a table with whole-number columns beside float ones, as delimited_rows writes each kind.
-std::string mixed_rows(const LessonTable& table, char delimiter) {
+void append_mixed_rows(std::string& out, const LessonTable& table, char delimiter) {
     const Matrix& m = *table.matrix;
-    std::string out;
     for (std::size_t r = 0; r < m.rows; ++r) {
         for (std::size_t c = 0; c < m.cols; ++c) {
             if (c) out += delimiter;
@@ -39,7 +38,6 @@ std::string mixed_rows(const LessonTable& table, char delimiter) {
         }
         out += '\n';
     }
-    return out;
 }
 
 // The machine formats print every row: a table holding only some was to be refused earlier.
@@ -47,18 +45,26 @@ void require_whole(const LessonTable& table) {
     if (!table.held_rows.empty()) throw std::logic_error("table " + table.name + " holds only the rows a summary shows");
 }
 
-std::string table_rows(const LessonTable& table, char delimiter) {
+void append_table_rows(std::string& out, const LessonTable& table, char delimiter) {
     require_whole(table);
+    const Matrix& m = *table.matrix;
     if (table.cell_text) {
-        std::string out;
-        for (std::size_t r = 0; r < table.matrix->rows; ++r) {
-            for (std::size_t c = 0; c < table.matrix->cols; ++c) out += (c ? std::string(1, delimiter) : "") + table.cell_text(r, c);
+        for (std::size_t r = 0; r < m.rows; ++r) {
+            for (std::size_t c = 0; c < m.cols; ++c) out += (c ? std::string(1, delimiter) : "") + table.cell_text(r, c);
             out += '\n';
         }
-        return out;
+    } else if (table.integral_columns.empty()) {
+        append_delimited_rows(out, m, delimiter, table.integral, 0, m.rows);
+    } else {
+        append_mixed_rows(out, table, delimiter);
     }
-    if (table.integral_columns.empty()) return delimited_rows(*table.matrix, delimiter, table.integral);
-    return mixed_rows(table, delimiter);
+}
+
+// The room a table's values take in a machine format, headers and indents aside (those are
+// counted per row: at most an indent of a few levels and a bracket or two).
+std::size_t reserved_chars(const LessonTable& table) {
+    constexpr std::size_t k_row_chars = 16;
+    return table.matrix->values.size() * k_reserved_chars_per_value + table.matrix->rows * k_row_chars;
 }
 
 // Nested lists following the table's shape, walked by xtensor over the matrix's own buffer
@@ -135,11 +141,15 @@ void add_id_source(LessonReport& report, const IdBatch& ids) {
 }
 
 std::string render_lesson_json(const LessonReport& report, const std::vector<std::string>& show) {
-    // Written in place, its fields' size reserved: a report can hold hundreds of megabytes of
-    // pre-spelled JSON (every piece of a 16 MiB text), which a copy per field would double.
+    // Written in place, its fields' and tables' room reserved (k_reserved_chars_per_value): a
+    // report can hold hundreds of megabytes of pre-spelled JSON (every piece of a 16 MiB text),
+    // which a copy per field, or a move to a larger buffer, would double.
     std::size_t fields_size = 0;
     for (const auto* fields : {&report.head, &report.checks}) {
         for (const LessonField& field : *fields) fields_size += field.name.size() + field.json.size() + 8;
+    }
+    for (const LessonTable& table : report.tables) {
+        if (table.in_json && wanted(table, show)) fields_size += table.name.size() + 8 + reserved_chars(table);
     }
     std::string out = "{\n";
     out.reserve(fields_size + 4);
@@ -169,14 +179,25 @@ std::string render_lesson_json(const LessonReport& report, const std::vector<std
 
 std::string render_lesson_delimited(const LessonReport& report, char delimiter,
                                     const std::vector<std::string>& show) {
-    std::string out;
+    std::size_t room = 0;
     for (const LessonTable& table : report.tables) {
         if (!wanted(table, show)) continue;
-        if (show.size() == 1) return table_rows(table, delimiter);
+        room += reserved_chars(table) + table.name.size() + table.formula.size() + 64;  // its header line
+        for (const std::string& column : table.columns) room += column.size() + 2;
+    }
+    std::string out;
+    out.reserve(room);  // written in place, never moved (k_reserved_chars_per_value)
+    for (const LessonTable& table : report.tables) {
+        if (!wanted(table, show)) continue;
+        if (show.size() == 1) {
+            append_table_rows(out, table, delimiter);
+            return out;
+        }
         if (!out.empty()) out += '\n';
         out += fmt::format("# {} ({}) {}", table.name, table.formula, fmt::join(table.shape, " x "));
         if (!table.columns.empty()) out += fmt::format(": {}", fmt::join(table.columns, ", "));
-        out += '\n' + table_rows(table, delimiter);
+        out += '\n';
+        append_table_rows(out, table, delimiter);
     }
     return out;
 }
