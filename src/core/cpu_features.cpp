@@ -2,6 +2,10 @@
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <cpuid.h>
+#if __has_include(<sys/platform/x86.h>)
+#include <sys/platform/x86.h>
+#define EMBDEMO_GLIBC_CPU_FEATURES 1
+#endif
 #endif
 
 namespace embdemo {
@@ -15,7 +19,13 @@ struct Features {
 
 Features detect() {
     Features features;
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(EMBDEMO_GLIBC_CPU_FEATURES)
+    // "Active": the CPU has it and the OS saves its registers; read from glibc's own table, which
+    // its loader filled at start, so no cpuid runs here.
+    features.avx = CPU_FEATURE_ACTIVE(AVX);
+    features.avx2 = features.avx && CPU_FEATURE_ACTIVE(AVX2);
+    features.fma = features.avx && CPU_FEATURE_ACTIVE(FMA);
+#elif defined(__x86_64__) && defined(__GNUC__)
     unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
     if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx) || !(ecx & bit_OSXSAVE)) return features;
     unsigned xcr0_low = 0, xcr0_high = 0;
