@@ -73,20 +73,31 @@ std::string describe_extra(const std::string& word, const LessonSpec* lesson, bo
 //   ("--export-projector= --trace" made a directory named "--trace");
 // - "--flag=VALUE" is converted by CLI11 ("--trace=no" turned the trace off, "--sparse=maybe"
 //   said "Could not convert"): a flag of embdemo takes no value.
-std::optional<std::string> find_unreadable_value(const CLI::App& app, int argc, const char* const argv[]) {
+// The option of that name, shared or any lesson's, or null. Read from the lists, not from CLI11:
+// the parser declares a lesson's options only when the command line names the lesson.
+const OptionSpec* find_option_spec(std::string_view name) {
+    const auto in = [name](const LessonHelp& help) -> const OptionSpec* {
+        for (std::size_t i = 0; i < help.option_count; ++i) {
+            if (name == help.options[i].name) return &help.options[i];
+        }
+        return nullptr;
+    };
+    const OptionSpec* found = in(k_shared_help);
+    for (auto spec = lessons_begin(); spec != lessons_end() && found == nullptr; ++spec) found = in((*spec)->help);
+    return found;
+}
+
+std::optional<std::string> find_unreadable_value(int argc, const char* const argv[]) {
     for (int i = 1; i < argc; ++i) {
         const std::string_view word = argv[i];
         if (word == "--") break;
         const std::size_t equals = word.find('=');
         if (word.size() < 4 || word.substr(0, 2) != "--" || equals == std::string_view::npos) continue;
         const std::string option(word.substr(0, equals));
-        const CLI::Option* known = app.get_option_no_throw(option);
-        for (const CLI::App* lesson : app.get_subcommands([](const CLI::App*) { return true; })) {
-            if (known == nullptr) known = lesson->get_option_no_throw(option);
-        }
-        if (known == nullptr) continue;  // unknown: describe_extra names it
-        if (known->get_expected_min() == 0) {
-            if (option == "--help" || option == "--version") continue;  // CLI11 answers these itself
+        // --help and --version are CLI11's, which answers them itself; unknown ones describe_extra names.
+        const OptionSpec* known = find_option_spec(option);
+        if (known == nullptr) continue;
+        if (known->flag || known->own_flag) {
             return bad_value(option.c_str(), std::string(word.substr(equals + 1)), "is a flag and takes no value",
                              option + " alone");
         }
@@ -139,10 +150,20 @@ const LessonSpec* own_parser_lesson(int argc, const char* const argv[]) {
 
 }  // namespace
 
+// A lesson's subcommand; its options are declared only once a command line names it: CLI11
+// checks every new option against all the others, and declaring all nine lessons' took about
+// 140 us, 8% of the default demo's start (docs/performance.md, "Start-up"). An undeclared
+// lesson's options change no parse, since only a named lesson's subcommand reads any.
+struct LessonCommand {
+    CLI::App* app;
+    const LessonSpec* spec;
+    bool declared = false;
+};
+
 struct CommandLineParser::Parts {
     CLI::App app{k_main_description, "embdemo"};
     RawOptions raw;  // the variables app's options fill; back to their defaults after each parse
-    std::vector<std::pair<CLI::App*, const LessonSpec*>> lessons;  // the subcommands
+    std::vector<LessonCommand> lessons;  // the subcommands
 
     Parts() {
         app.set_version_flag("--version", std::string("embdemo ") + EMBDEMO_VERSION);
@@ -161,16 +182,27 @@ struct CommandLineParser::Parts {
                 lesson->fallthrough();
             }
             if (*help.footer) lesson->footer(std::string(help.footer_head) + help.footer);
-            declare(*lesson, help, raw);
-            lessons.emplace_back(lesson, *spec);
+            lessons.push_back({lesson, *spec});
         }
         app.require_subcommand(0, 1);
     }
 
+    // Declares the options of every lesson a word of the command line names (a value that
+    // happens to be a lesson's name only declares options no parse will read).
+    void declare_lessons_named(int argc, const char* const argv[]) {
+        for (LessonCommand& lesson : lessons) {
+            for (int i = 1; i < argc && !lesson.declared; ++i) {
+                if (argv[i] != std::string_view(lesson.spec->name)) continue;
+                declare(*lesson.app, lesson.spec->help, raw);
+                lesson.declared = true;
+            }
+        }
+    }
+
     // The lesson named on the command line just parsed, or null.
     const LessonSpec* parsed_lesson() const {
-        for (const auto& [subcommand, spec] : lessons) {
-            if (subcommand->parsed()) return spec;
+        for (const LessonCommand& lesson : lessons) {
+            if (lesson.app->parsed()) return lesson.spec;
         }
         return nullptr;
     }
@@ -190,8 +222,9 @@ struct CommandLineParser::Parts {
         const LessonSpec* spec = find_lesson(argv[2]);
         if (spec == nullptr) return fail(unknown_lesson(argv[2]));
         if (spec->caps.own_parser) return forward_to(*spec, {"--help"});
-        for (const auto& [subcommand, each] : lessons) {
-            if (each == spec) result.stdout_text = subcommand->help(app.get_name());
+        declare_lessons_named(argc, argv);
+        for (const LessonCommand& lesson : lessons) {
+            if (lesson.spec == spec) result.stdout_text = lesson.app->help(app.get_name());
         }
         return result;
     }
@@ -222,7 +255,8 @@ CommandLine CommandLineParser::parse(int argc, const char* const argv[]) {
             parts.raw = RawOptions{};
         }
     } reset{*m_parts};
-    if (auto unreadable = find_unreadable_value(app, argc, argv)) return fail(*unreadable);
+    if (auto unreadable = find_unreadable_value(argc, argv)) return fail(*unreadable);
+    m_parts->declare_lessons_named(argc, argv);
 
     try {
         app.parse(argc, argv);
@@ -248,8 +282,9 @@ CommandLine CommandLineParser::parse(int argc, const char* const argv[]) {
         const std::string word = app.remaining().front();
         return fail(describe_extra(word, m_parts->parsed_lesson(), argc > 1 && word == argv[1]));
     }
-    for (const auto& [subcommand, spec] : m_parts->lessons) {
-        if (!subcommand->parsed()) continue;
+    for (const LessonCommand& lesson : m_parts->lessons) {
+        if (!lesson.app->parsed()) continue;
+        const LessonSpec* spec = lesson.spec;
         if (spec->caps.own_parser) {
             return fail(std::string(spec->name) + " must be the first word: embdemo " + spec->name +
                         " [OPTIONS] (its options: embdemo " + spec->name + " --help)");
