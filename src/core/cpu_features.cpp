@@ -3,7 +3,15 @@
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <cpuid.h>
 #if __has_include(<sys/platform/x86.h>)
+// The header is C: its inline functions return _Bool, which g++ takes as an extension and clang++
+// (the fuzz build's compiler) does not know.
+#if defined(__clang__)
+#define _Bool bool
 #include <sys/platform/x86.h>
+#undef _Bool
+#else
+#include <sys/platform/x86.h>
+#endif
 #define EMBDEMO_GLIBC_CPU_FEATURES 1
 #endif
 #endif

@@ -92,7 +92,7 @@ std::optional<std::string> check_tied(const RawOptions& raw, Options& options) {
 
 
 // H from --hidden FILE: one hidden state of d values per id.
-ParseResult<Matrix> load_hidden(const Options& options, const TiedRequest& request) {
+ParseResult<Matrix> load_hidden(const std::string& path, const TiedRequest& request) {
     const std::uint64_t rows = request.ids.values.size();
     const ShapeCheck check = [&](std::uint64_t file_rows, std::uint64_t cols) -> std::optional<std::string> {
         if (file_rows == rows && cols == request.dim) return std::nullopt;
@@ -100,7 +100,7 @@ ParseResult<Matrix> load_hidden(const Options& options, const TiedRequest& reque
                std::to_string(rows) + " x " + std::to_string(request.dim) +
                ", one hidden state of --dim values per id, a batch's B x T ids flattened in order)";
     };
-    return load_matrix_file("--hidden", own_settings<TiedSettings>(options).hidden_file, check,
+    return load_matrix_file("--hidden", path, check,
                             std::to_string(rows) + " x " + std::to_string(request.dim) +
                                 ", n x d: one hidden state per id");
 }
@@ -112,7 +112,7 @@ int run_tied(const Options& options) {
     const TiedRequest& request = tied.request;
     Matrix hidden;
     if (request.hidden_given) {
-        auto loaded = load_hidden(options, request);
+        auto loaded = load_hidden(tied.hidden_file, request);
         if (!loaded) {
             print_error(loaded.error());
             return k_exit_usage;
