@@ -1,5 +1,8 @@
 #include "render/kit/delimited.hpp"
 
+#include <iterator>
+
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include "render/kit/number_format.hpp"
@@ -22,7 +25,11 @@ void append_delimited_rows(std::string& out, const Matrix& m, char delimiter, bo
     for (std::size_t r = first; r < end; ++r) {
         for (std::size_t c = 0; c < m.cols; ++c) {
             if (c) out += delimiter;
-            out += as_integers ? fmt::format("{}", static_cast<int>(m.at(r, c))) : shortest_round_trip(m.at(r, c));
+            if (as_integers) {
+                fmt::format_to(std::back_inserter(out), FMT_COMPILE("{}"), static_cast<int>(m.at(r, c)));
+            } else {
+                append_shortest_round_trip(out, m.at(r, c));
+            }
         }
         out += '\n';
     }

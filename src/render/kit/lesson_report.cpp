@@ -1,8 +1,11 @@
 #include "render/kit/lesson_report.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <iterator>
 #include <stdexcept>
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 #include <xtensor/xadapt.hpp>
 #include <xtensor/xstrided_view.hpp>
@@ -22,9 +25,16 @@ bool wanted(const LessonTable& table, const std::vector<std::string>& show) {
     return show.empty() || std::find(show.begin(), show.end(), table.name) != show.end();
 }
 
-// `column`: the value's index along the last axis, which is the matrix's columns.
-std::string cell(const LessonTable& table, float value, std::size_t column) {
-    return table.integral_column(column) ? fmt::format("{}", static_cast<long long>(value)) : json_number(value);
+// `column`: the value's index along the last axis, which is the matrix's columns. A JSON
+// number, or a non-finite value as a string ("nan"), as json_number spells it.
+void append_json_cell(std::string& out, const LessonTable& table, float value, std::size_t column) {
+    if (table.integral_column(column)) {
+        fmt::format_to(std::back_inserter(out), FMT_COMPILE("{}"), static_cast<long long>(value));
+    } else if (std::isfinite(value)) {
+        append_shortest_round_trip(out, value);
+    } else {
+        out += json_number(value);
+    }
 }
 
 // Rows of a table with whole-number columns beside float ones, as delimited_rows writes each kind.
@@ -33,8 +43,11 @@ void append_mixed_rows(std::string& out, const LessonTable& table, char delimite
     for (std::size_t r = 0; r < m.rows; ++r) {
         for (std::size_t c = 0; c < m.cols; ++c) {
             if (c) out += delimiter;
-            out += table.integral_column(c) ? fmt::format("{}", static_cast<long long>(m.at(r, c)))
-                                            : shortest_round_trip(m.at(r, c));
+            if (table.integral_column(c)) {
+                fmt::format_to(std::back_inserter(out), FMT_COMPILE("{}"), static_cast<long long>(m.at(r, c)));
+            } else {
+                append_shortest_round_trip(out, m.at(r, c));
+            }
         }
         out += '\n';
     }
@@ -86,7 +99,8 @@ void append_nested(std::string& out, const LessonTable& table, const Tensor& ten
         const auto row = xt::strided_view(tensor, prefix);
         std::size_t column = 0;
         for (auto value = row.linear_cbegin(); value != row.linear_cend(); ++value, ++column) {
-            out += (column ? ", " : "") + cell(table, *value, column);
+            if (column) out += ", ";
+            append_json_cell(out, table, *value, column);
         }
         out += ']';
         return;

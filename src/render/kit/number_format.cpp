@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 namespace embdemo {
@@ -73,19 +74,31 @@ std::string format_number(float value, const NumberFormat& format) {
 }
 
 std::string shortest_round_trip(float value) {
-    if (std::isnan(value)) return "nan";
-    if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+    std::string text;
+    append_shortest_round_trip(text, value);
+    return text;
+}
+
+void append_shortest_round_trip(std::string& out, float value) {
+    if (std::isnan(value)) {
+        out += "nan";
+        return;
+    }
+    if (std::isinf(value)) {
+        out += value > 0 ? "inf" : "-inf";
+        return;
+    }
     // fmt's "{}" is the shortest text that reads back as this float when parsed *as a float*.
     // Consumers often parse as double and then round; confirm that path too, and fall back to
     // nine significant digits (always enough, and far from any rounding boundary) if not.
-    std::string text = fmt::format("{}", value);
+    char text[32];
+    char* end = fmt::format_to(text, FMT_COMPILE("{}"), value);
     double reread = 0.0;
-    const auto [end, status] = std::from_chars(text.data(), text.data() + text.size(), reread);
-    if (status != std::errc() || end != text.data() + text.size() ||
-        static_cast<float>(reread) != value) {
-        text = fmt::format("{:.9g}", value);
+    const auto [read_end, status] = std::from_chars(text, end, reread);
+    if (status != std::errc() || read_end != end || static_cast<float>(reread) != value) {
+        end = fmt::format_to(text, FMT_COMPILE("{:.9g}"), value);
     }
-    return text;
+    out.append(text, end);
 }
 
 }  // namespace embdemo
