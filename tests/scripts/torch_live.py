@@ -198,7 +198,10 @@ class Cases:
         if torch.isfinite(e).all():
             # embdemo reads W where it lies, in E, for such a table (performance.md, "No copy of
             # E"): the notebook's own W, nn.Parameter(embedding.weight.T), is that view of E.
+            # The walkthrough says so too: .T copies nothing, W is E's memory with its strides swapped.
             notebook_w = torch.nn.Parameter(e.T)
+            if notebook_w.data_ptr() != e.data_ptr() or notebook_w.stride() != e.stride()[::-1]:
+                raise Failure("nn.Parameter(E.T) is not E's memory with its strides swapped")
             if notebook_w.is_contiguous() and vocab > 1 and dim > 1:
                 raise Failure("nn.Parameter(E.T) is contiguous: the notebook's W is no longer a view of E")
             expect_tensor(report, "linear_output", F.linear(x, notebook_w).detach())

@@ -304,7 +304,8 @@ WalkthroughStep step_linear(const DemoReport& report, const Matrix& linear_init,
     out += '\n' + paragraph(fmt::format(
         "To compare it with the embedding, give it E's numbers. W must be {} x {} and E is {} x "
         "{}, so W = E.T: row k of E becomes column k of W. The transpose is only how PyTorch "
-        "stores a linear layer (out x in); the numbers are the same.",
+        "stores a linear layer (out x in); the numbers are the same, and .T copies none of them: "
+        "W is a view of E's own memory, read with its strides swapped.",
         group_thousands(request.dim), group_thousands(request.vocab_size),
         group_thousands(request.vocab_size), group_thousands(request.dim)));
     out += code("linear.weight = torch.nn.Parameter(embedding.weight.T)");
