@@ -239,9 +239,7 @@ std::optional<std::string> validate_output(const RawOptions& raw, Options& optio
     }
 
     if (auto problem = read_bounded("--precision", raw.precision, 0, k_max_precision, options.precision)) {
-
         return problem;
-
     }
 
     const auto color = find_named(k_color_modes, raw.color);
