@@ -98,6 +98,19 @@ TEST_CASE("an option of another lesson names that lesson") {
     CHECK(refusal({"grad", "--dim"}) == "--dim needs a value; see embdemo grad --help");
 }
 
+TEST_CASE("a lesson's own option before the lesson's name is said to go after it") {
+    // It was "unknown option", or "an option of embdemo bag, not of embdemo grad" for --padding-idx,
+    // which grad lists too.
+    CHECK(refusal({"--ids", "2", "--dim", "2", "--optimizer", "sgd", "grad"}) ==
+          "--optimizer is an option of embdemo grad and goes after its name (allowed: embdemo grad --optimizer "
+          "OPT, or see embdemo grad --help)");
+    CHECK(refusal({"--padding-idx", "0", "grad", "--ids", "2", "--dim", "2"}).find(
+              "--padding-idx is an option of embdemo grad and goes after its name") == 0);
+    CHECK(refusal({"--scale-grad-by-freq", "grad", "--ids", "2", "--dim", "2"}) ==
+          "--scale-grad-by-freq is an option of embdemo grad and goes after its name (allowed: embdemo grad "
+          "--scale-grad-by-freq, or see embdemo grad --help)");
+}
+
 TEST_CASE("embdemo help prints the help of embdemo --help and of embdemo LESSON --help") {
     CHECK(parse({"help"}).stdout_text == parse({"--help"}).stdout_text);
     CHECK(parse({"help", "--help"}).stdout_text == parse({"--help"}).stdout_text);
