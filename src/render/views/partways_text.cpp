@@ -95,6 +95,16 @@ std::string max_norm_arguments(const MaxNorm& max_norm) {
     return fmt::format("max_norm={}, norm_type={}", python_float(max_norm.max_norm), python_float(max_norm.norm_type));
 }
 
+namespace {
+
+// A nan norm (a nan in the row) is kept, but not for being <= max_norm: nan > max_norm is false.
+std::string renorm_row_note(const RenormRow& row, const std::string& max_norm) {
+    if (row.rescaled) return "rescaled: norm > " + max_norm;
+    return std::isnan(row.norm) ? "kept: nan > " + max_norm + " is false" : "kept: norm <= " + max_norm;
+}
+
+}  // namespace
+
 std::string render_renorm_rows(const std::vector<RenormRow>& rows, const MaxNorm& max_norm) {
     std::size_t rescaled = 0;
     std::size_t id_width = 2;
@@ -108,7 +118,7 @@ std::string render_renorm_rows(const std::vector<RenormRow>& rows, const MaxNorm
         const RenormRow& row = rows[r];
         out += fmt::format("  {}  {:<15}  {:<15}  {}\n", pad_right(id_label(row.row), id_width),
                            shortest_round_trip(row.norm), row.rescaled ? shortest_round_trip(row.scale) : "-",
-                           row.rescaled ? "rescaled: norm > " + m : "kept: norm <= " + m);
+                           renorm_row_note(row, m));
     }
     if (rows.size() > k_max_listed) out += fmt::format("  ... {} more distinct ids\n", rows.size() - k_max_listed);
     return out + wrap_words(renorm_verdict(rows.size(), rescaled, max_norm), "  ", "  ");
