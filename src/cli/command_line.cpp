@@ -261,6 +261,9 @@ CommandLine CommandLineParser::parse(int argc, const char* const argv[]) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp&) {
+        // A lesson that parses its own options has only an empty subcommand here: its help is its own.
+        const LessonSpec* lesson = m_parts->parsed_lesson();
+        if (lesson != nullptr && lesson->caps.own_parser) return forward_to(*lesson, {"--help"});
         CommandLine result;
         result.stdout_text = app.help();
         return result;

@@ -124,6 +124,14 @@ TEST_CASE("embdemo help prints the help of embdemo --help and of embdemo LESSON 
     const CommandLine bench = parse({"help", "bench"});
     CHECK(bench.run);
     CHECK(bench.options.bench_args == std::vector<std::string>{"--help"});
+    // Not the first word: CLI11 answered --help with bench's empty subcommand ("Options: -h,--help").
+    for (const std::vector<const char*>& args : std::vector<std::vector<const char*>>{
+             {"--help", "bench"}, {"-h", "bench"}, {"--color", "never", "bench", "--help"}}) {
+        const CommandLine later = parse(args);
+        CHECK(later.run);
+        CHECK(later.stdout_text.empty());
+        CHECK(later.options.bench_args == std::vector<std::string>{"--help"});
+    }
     CHECK(refusal({"help", "gard"}).find("unknown lesson \"gard\" (did you mean \"grad\"?") == 0);
     CHECK(refusal({"help", "grad", "bag"}) ==
           "unexpected argument \"bag\" (allowed: embdemo help, or embdemo help LESSON: one lesson name at most)");
