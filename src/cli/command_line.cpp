@@ -181,7 +181,11 @@ struct CommandLineParser::Parts {
             } else {
                 lesson->fallthrough();
             }
-            if (*help.footer) lesson->footer(std::string(help.footer_head) + help.footer);
+            if (*help.footer) {
+                lesson->footer(std::string(help.footer_head) + help.footer);
+            } else if (*help.footer_head) {  // the lookup lesson, whose options are the main command's
+                lesson->footer(std::string(help.footer_head) + k_shared_help.footer);
+            }
             lessons.push_back({lesson, *spec});
         }
         app.require_subcommand(0, 1);
