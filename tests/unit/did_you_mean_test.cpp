@@ -111,6 +111,14 @@ TEST_CASE("a lesson's own option before the lesson's name is said to go after it
           "--scale-grad-by-freq, or see embdemo grad --help)");
 }
 
+TEST_CASE("bench's options before its name are bench's, which must come first") {
+    // It was "unknown option \"--threads\"", an option embdemo bench --help lists.
+    CHECK(refusal({"--threads", "2", "bench"}) ==
+          "bench must be the first word: embdemo bench [OPTIONS] (its options: embdemo bench --help)");
+    CHECK(refusal({"--ids", "2", "bench", "--repeats", "3"}) ==
+          "bench must be the first word: embdemo bench [OPTIONS] (its options: embdemo bench --help)");
+}
+
 TEST_CASE("embdemo help prints the help of embdemo --help and of embdemo LESSON --help") {
     CHECK(parse({"help"}).stdout_text == parse({"--help"}).stdout_text);
     CHECK(parse({"help", "--help"}).stdout_text == parse({"--help"}).stdout_text);
