@@ -74,6 +74,12 @@ def good():
     with_negative_zero = NOTEBOOK.copy()
     with_negative_zero[2, 4] = -0.0
     np.save(GOOD / "with_negative_zero.npy", with_negative_zero)
+    # NaNs told apart by their bits: a signalling NaN (the lookup copies it, a product quiets it)
+    # and two payloads in one column (a sum keeps the one it meets first).
+    with_nan_payloads = np.arange(12, dtype=np.float32).reshape(4, 3)
+    bits = with_nan_payloads.view(np.uint32)
+    bits[0, 2], bits[3, 2], bits[1, 1] = 0x7FC00001, 0xFFC00002, 0x7F800001
+    np.save(GOOD / "with_nan_payloads.npy", with_nan_payloads)
 
     np.savetxt(GOOD / "notebook.csv", NOTEBOOK, fmt="%.9g", delimiter=",")
     np.savetxt(GOOD / "notebook.tsv", NOTEBOOK, fmt="%.18e", delimiter="\t")

@@ -181,7 +181,11 @@ struct CommandLineParser::Parts {
             } else {
                 lesson->fallthrough();
             }
-            if (*help.footer) lesson->footer(std::string(help.footer_head) + help.footer);
+            if (*help.footer) {
+                lesson->footer(std::string(help.footer_head) + help.footer);
+            } else if (*help.footer_head) {  // the lookup lesson, whose options are the main command's
+                lesson->footer(std::string(help.footer_head) + k_shared_help.footer);
+            }
             lessons.push_back({lesson, *spec});
         }
         app.require_subcommand(0, 1);
@@ -261,6 +265,9 @@ CommandLine CommandLineParser::parse(int argc, const char* const argv[]) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp&) {
+        // A lesson that parses its own options has only an empty subcommand here: its help is its own.
+        const LessonSpec* lesson = m_parts->parsed_lesson();
+        if (lesson != nullptr && lesson->caps.own_parser) return forward_to(*lesson, {"--help"});
         CommandLine result;
         result.stdout_text = app.help();
         return result;
@@ -278,19 +285,16 @@ CommandLine CommandLineParser::parse(int argc, const char* const argv[]) {
         // std::out_of_range rather than a ParseError. The shared flags' conversion says the same.
         return fail(describe_parse_error());
     }
+    // Before the leftover words: those may be the options of a lesson that parses its own.
+    if (const LessonSpec* spec = m_parts->parsed_lesson(); spec != nullptr && spec->caps.own_parser) {
+        return fail(std::string(spec->name) + " must be the first word: embdemo " + spec->name +
+                    " [OPTIONS] (its options: embdemo " + spec->name + " --help)");
+    }
     if (!app.remaining().empty()) {
         const std::string word = app.remaining().front();
         return fail(describe_extra(word, m_parts->parsed_lesson(), argc > 1 && word == argv[1]));
     }
-    for (const LessonCommand& lesson : m_parts->lessons) {
-        if (!lesson.app->parsed()) continue;
-        const LessonSpec* spec = lesson.spec;
-        if (spec->caps.own_parser) {
-            return fail(std::string(spec->name) + " must be the first word: embdemo " + spec->name +
-                        " [OPTIONS] (its options: embdemo " + spec->name + " --help)");
-        }
-        raw.lesson = spec;
-    }
+    if (const LessonSpec* spec = m_parts->parsed_lesson()) raw.lesson = spec;
     for (const CLI::Option* option : app.get_options()) {
         if (option->count() > 0) raw.shared_given.push_back(option->get_name());
     }

@@ -98,6 +98,27 @@ TEST_CASE("an option of another lesson names that lesson") {
     CHECK(refusal({"grad", "--dim"}) == "--dim needs a value; see embdemo grad --help");
 }
 
+TEST_CASE("a lesson's own option before the lesson's name is said to go after it") {
+    // It was "unknown option", or "an option of embdemo bag, not of embdemo grad" for --padding-idx,
+    // which grad lists too.
+    CHECK(refusal({"--ids", "2", "--dim", "2", "--optimizer", "sgd", "grad"}) ==
+          "--optimizer is an option of embdemo grad and goes after its name (allowed: embdemo grad --optimizer "
+          "OPT, or see embdemo grad --help)");
+    CHECK(refusal({"--padding-idx", "0", "grad", "--ids", "2", "--dim", "2"}).find(
+              "--padding-idx is an option of embdemo grad and goes after its name") == 0);
+    CHECK(refusal({"--scale-grad-by-freq", "grad", "--ids", "2", "--dim", "2"}) ==
+          "--scale-grad-by-freq is an option of embdemo grad and goes after its name (allowed: embdemo grad "
+          "--scale-grad-by-freq, or see embdemo grad --help)");
+}
+
+TEST_CASE("bench's options before its name are bench's, which must come first") {
+    // It was "unknown option \"--threads\"", an option embdemo bench --help lists.
+    CHECK(refusal({"--threads", "2", "bench"}) ==
+          "bench must be the first word: embdemo bench [OPTIONS] (its options: embdemo bench --help)");
+    CHECK(refusal({"--ids", "2", "bench", "--repeats", "3"}) ==
+          "bench must be the first word: embdemo bench [OPTIONS] (its options: embdemo bench --help)");
+}
+
 TEST_CASE("embdemo help prints the help of embdemo --help and of embdemo LESSON --help") {
     CHECK(parse({"help"}).stdout_text == parse({"--help"}).stdout_text);
     CHECK(parse({"help", "--help"}).stdout_text == parse({"--help"}).stdout_text);
@@ -111,6 +132,14 @@ TEST_CASE("embdemo help prints the help of embdemo --help and of embdemo LESSON 
     const CommandLine bench = parse({"help", "bench"});
     CHECK(bench.run);
     CHECK(bench.options.bench_args == std::vector<std::string>{"--help"});
+    // Not the first word: CLI11 answered --help with bench's empty subcommand ("Options: -h,--help").
+    for (const std::vector<const char*>& args : std::vector<std::vector<const char*>>{
+             {"--help", "bench"}, {"-h", "bench"}, {"--color", "never", "bench", "--help"}}) {
+        const CommandLine later = parse(args);
+        CHECK(later.run);
+        CHECK(later.stdout_text.empty());
+        CHECK(later.options.bench_args == std::vector<std::string>{"--help"});
+    }
     CHECK(refusal({"help", "gard"}).find("unknown lesson \"gard\" (did you mean \"grad\"?") == 0);
     CHECK(refusal({"help", "grad", "bag"}) ==
           "unexpected argument \"bag\" (allowed: embdemo help, or embdemo help LESSON: one lesson name at most)");

@@ -52,6 +52,16 @@ std::vector<std::uint32_t> bits_of(const Matrix& m) {
 
 }  // namespace
 
+TEST_CASE("read_npy counts a single announced value in the singular") {
+    // A 1 x 1 float32 file: header padded so the data starts at byte 128, 64-aligned as numpy writes it.
+    std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1), }";
+    header += std::string(128 - 10 - header.size() - 1, ' ') + '\n';
+    const std::string file = std::string("\x93NUMPY\x01\x00", 8) + static_cast<char>(header.size()) + '\0' + header;
+    CHECK(read_bytes(file + std::string(8, '\0')).error() == "has more bytes after the 1 value its header announces");
+    CHECK(read_bytes(file + std::string(2, '\0')).error() ==
+          "is truncated: the header announces 1 value (4 bytes of data) but the data ends after 2 bytes");
+}
+
 TEST_CASE("read_npy loads files written by real numpy bit for bit") {
     for (const char* name : {"notebook_f32", "values_f64", "big_endian_f32", "version2_f32"}) {
         CAPTURE(name);

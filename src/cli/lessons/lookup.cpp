@@ -186,9 +186,15 @@ std::optional<std::string> check_lookup(const option_checks::RawOptions& raw, Op
 
 }  // namespace
 
-// Its options are the main command's (k_shared_help), which every lesson shares.
+// Its options are the main command's (k_shared_help), which every lesson shares; its --help says
+// so above the main command's footer, since CLI11 lists none under the subcommand.
 extern const LessonSpec k_lookup_lesson = [] {
     LessonSpec spec{"lookup", "the notebook's demonstration (the default)"};
+    spec.help.footer_head = R"(embdemo lookup is embdemo without a lesson name: its options are the main
+command's, which embdemo --help lists (--ids, --text, --vocab, --dim, --seed,
+--init, --weights, --format, --show, --trace, --walkthrough, --max-norm, ...).
+
+)";
     spec.caps.trace = true;
     spec.caps.demo_views = true;
     spec.caps.one_hot = OneHotHeld::in_blocks_budgeted;

@@ -169,7 +169,7 @@ std::string read_values(std::istream& in, Matrix& out, std::size_t item_size, bo
         const std::size_t count = std::min(k_chunk_values, total - done);
         const std::size_t got = read_bytes(in, chunk.data(), count * item_size);
         if (got != count * item_size) {
-            return "is truncated: the header announces " + group_thousands(total) + " values (" +
+            return "is truncated: the header announces " + count_of(total, "value", "values") + " (" +
                    group_thousands(total * item_size) + " bytes of data) but the data ends after " +
                    group_thousands(done * item_size + got) + " bytes";
         }
@@ -200,7 +200,7 @@ std::string read_values(std::istream& in, Matrix& out, std::size_t item_size, bo
         done += count;
     }
     if (in.peek() != std::char_traits<char>::eof()) {
-        return "has more bytes after the " + group_thousands(total) + " values its header announces";
+        return "has more bytes after the " + count_of(total, "value", "values") + " its header announces";
     }
     return {};
 }

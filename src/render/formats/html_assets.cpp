@@ -115,8 +115,12 @@ constexpr std::string_view k_explorer_script = R"page(
   var bytes = new Uint8Array(raw.length);
   for (var b = 0; b < raw.length; ++b) bytes[b] = raw.charCodeAt(b);
   var view = new DataView(bytes.buffer);
-  var E = new Float32Array(V * d);
-  for (var e = 0; e < V * d; ++e) E[e] = view.getFloat32(4 * e, true);
+  // E's bits as well as its values: a NaN read as a number may lose its payload or be quieted.
+  var E = new Float32Array(V * d), Ebits = new Uint32Array(V * d);
+  for (var e = 0; e < V * d; ++e) {
+    E[e] = view.getFloat32(4 * e, true);
+    Ebits[e] = view.getUint32(4 * e, true);
+  }
   var field = document.getElementById("explore-ids");
   var message = document.getElementById("explore-message");
   var tables = document.getElementById("explore-tables");
@@ -245,19 +249,30 @@ constexpr std::string_view k_explorer_script = R"page(
     field.removeAttribute("aria-invalid");
     var ids = parsed.ids, n = ids.length;
     var lookup = new Float32Array(n * d), product = new Float32Array(n * d);
+    var lookupBits = new Uint32Array(n * d), productBits = new Uint32Array(n * d);
     for (var i = 0; i < n; ++i) {
       for (var j = 0; j < d; ++j) {
         lookup[i * d + j] = E[ids[i] * d + j];
-        // Row i of one_hot(ids) times column j of E, every term and every sum rounded.
-        var acc = 0;
-        for (var k = 0; k < V; ++k) acc = Math.fround(acc + Math.fround(E[k * d + j] * (k === ids[i] ? 1 : 0)));
+        lookupBits[i * d + j] = Ebits[ids[i] * d + j];  // a copy keeps every bit, NaN payloads too
+        // Row i of one_hot(ids) times column j of E, every term and every sum rounded. A NaN is
+        // carried as bits, as the CPU (x86 SSE) makes it: a NaN operand comes out quieted, 0 * inf
+        // is the default NaN 0xffc00000, and a sum keeps the NaN it met first.
+        var acc = 0, accNaN = -1;
+        for (var k = 0; k < V && accNaN < 0; ++k) {
+          var one = k === ids[i], bits = Ebits[k * d + j];
+          if ((bits & 0x7fffffff) > 0x7f800000) accNaN = (bits | 0x00400000) >>> 0;
+          else if (!one && !isFinite(E[k * d + j])) accNaN = 0xffc00000;
+          else acc = Math.fround(acc + Math.fround(E[k * d + j] * (one ? 1 : 0)));
+        }
         product[i * d + j] = acc;
+        productBits[i * d + j] = accNaN >= 0 ? accNaN : bitsOf(acc);
+        if (accNaN >= 0) product[i * d + j] = NaN;
       }
     }
     var differing = 0, maxDiff = 0;
     var differs = new Uint8Array(n * d);
     for (var v = 0; v < n * d; ++v) {
-      if (bitsOf(lookup[v]) === bitsOf(product[v])) continue;
+      if (lookupBits[v] === productBits[v]) continue;
       differs[v] = 1;
       ++differing;
       var diff = Math.abs(lookup[v] - product[v]);
@@ -266,18 +281,18 @@ constexpr std::string_view k_explorer_script = R"page(
     }
     var positions = ids.map(function (id, i) { return "ids[" + i + "] = " + named(id); });
     var dims = columns(d, []);
-    function float(values) {
+    function float(values, bits) {
       return function (i, c) {
         var x = values[i * d + c];
-        return { text: spellFloat(x), bits: bitsOf(x), className: differs[i * d + c] ? "differs" : "" };
+        return { text: spellFloat(x), bits: bits[i * d + c], className: differs[i * d + c] ? "differs" : "" };
       };
     }
     tables.appendChild(table("explore-onehot", "one_hot(ids)   " + n + " x " + thousands(V), columns(V, ids), positions,
       function (i, c) { return { text: c === ids[i] ? "1" : "0", className: c === ids[i] ? "one" : "" }; }));
     tables.appendChild(table("explore-lookup", "E[ids], the lookup   " + n + " x " + d, dims,
-      ids.map(function (id) { return "E[" + id + "]"; }), float(lookup)));
+      ids.map(function (id) { return "E[" + id + "]"; }), float(lookup, lookupBits)));
     tables.appendChild(table("explore-product", "one_hot(ids) @ E, in order   " + n + " x " + d, dims,
-      ids.map(function (id, i) { return "row " + i; }), float(product)));
+      ids.map(function (id, i) { return "row " + i; }), float(product, productBits)));
     var total = n * d;
     if (differing === 0) {
       var all = total === 1 ? "the only value" : total === 2 ? "both values" : "all " + thousands(total) + " values";

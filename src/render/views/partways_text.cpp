@@ -95,6 +95,16 @@ std::string max_norm_arguments(const MaxNorm& max_norm) {
     return fmt::format("max_norm={}, norm_type={}", python_float(max_norm.max_norm), python_float(max_norm.norm_type));
 }
 
+namespace {
+
+// A nan norm (a nan in the row) is kept, but not for being <= max_norm: nan > max_norm is false.
+std::string renorm_row_note(const RenormRow& row, const std::string& max_norm) {
+    if (row.rescaled) return "rescaled: norm > " + max_norm;
+    return std::isnan(row.norm) ? "kept: nan > " + max_norm + " is false" : "kept: norm <= " + max_norm;
+}
+
+}  // namespace
+
 std::string render_renorm_rows(const std::vector<RenormRow>& rows, const MaxNorm& max_norm) {
     std::size_t rescaled = 0;
     std::size_t id_width = 2;
@@ -108,7 +118,7 @@ std::string render_renorm_rows(const std::vector<RenormRow>& rows, const MaxNorm
         const RenormRow& row = rows[r];
         out += fmt::format("  {}  {:<15}  {:<15}  {}\n", pad_right(id_label(row.row), id_width),
                            shortest_round_trip(row.norm), row.rescaled ? shortest_round_trip(row.scale) : "-",
-                           row.rescaled ? "rescaled: norm > " + m : "kept: norm <= " + m);
+                           renorm_row_note(row, m));
     }
     if (rows.size() > k_max_listed) out += fmt::format("  ... {} more distinct ids\n", rows.size() - k_max_listed);
     return out + wrap_words(renorm_verdict(rows.size(), rescaled, max_norm), "  ", "  ");
@@ -188,6 +198,18 @@ std::string render_grad_sparse(const GradLesson& lesson, const TextOptions& opti
                             "  ", "  ");
 }
 
+namespace {
+
+// With V = 1 the only token is the one already there: no swap to try.
+std::string swaps_sentence(std::size_t top, std::size_t vocab_size) {
+    if (vocab_size == 1) return "With V = 1 there is no other token to swap in: the list holds the one already there.";
+    return fmt::format("{} per position {} a gradient-guided search (HotFlip, GCG) tries first.",
+                       top == 1 ? std::string("The lowest score") : fmt::format("The {} lowest scores", top),
+                       top == 1 ? "is the swap" : "are the swaps");
+}
+
+}  // namespace
+
 std::string render_onehot_input(const GradLesson& lesson, const TextOptions& options) {
     const GradRequest& request = lesson.request;
     const OneHotInputScores& scores = lesson.grad_onehot_input;
@@ -198,13 +220,11 @@ std::string render_onehot_input(const GradLesson& lesson, const TextOptions& opt
                                   per_id_shape(request.ids.shape(), n, scores.vocab_size));
     out += wrap_words(fmt::format("The lookup takes integer ids and has no gradient for them; X = one_hot(ids) is "
                                   "a float matrix, and {} estimates to first order how "
-                                  "the loss changes if position {} held token v instead{}. {} per position {} a gradient-guided "
-                                  "search (HotFlip, GCG) tries first.",
+                                  "the loss changes if position {} held token v instead{}. {}",
                                   batched ? "score[b, t, v] - score[b, t, ids[b, t]]" : "score[t, v] - score[t, ids[t]]",
                                   batched ? "(b, t)" : "t",
                                   request.max_norm ? " (E as the lookup read it, after max_norm)" : "",
-                                  top == 1 ? std::string("The lowest score") : fmt::format("The {} lowest scores", top),
-                                  top == 1 ? "is the swap" : "are the swaps"),
+                                  swaps_sentence(top, scores.vocab_size)),
                       "  ", "  ");
     const int p = options.precision;
     std::size_t label_width = 0;

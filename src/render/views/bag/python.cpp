@@ -46,8 +46,8 @@ std::string difference_asserts(const std::string& product, const UlpDifference& 
     std::string out = fmt::format("distance = ulps(output, {})\n", product);
     out += fmt::format("assert differing_bits(output, {}) == {}, \"embdemo counts {} values where {} differs\"\n",
                        product, diff.differing, diff.differing, what);
-    out += fmt::format("assert int(distance.max()) == {}, \"embdemo measures {} ulps at the most\"\n", diff.ulps,
-                       diff.ulps);
+    out += fmt::format("assert int(distance.max()) == {}, \"embdemo measures {} at the most\"\n", diff.ulps,
+                       count_of(diff.ulps, "ulp", "ulps"));
     if (diff.differing > 0) {
         out += fmt::format("assert int(distance[{}, {}]) == {}, \"embdemo's largest difference is not at bag {}, "
                            "column {}\"\n",
@@ -157,9 +157,9 @@ std::string render_bag_python(const BagLesson& lesson) {
             ? "max has no matrix form"
             : lesson.torch_difference.differing == 0
                   ? "M @ bag.weight is identical to it"
-                  : fmt::format("M @ bag.weight differs in {} by up to {} ulps, as embdemo says",
+                  : fmt::format("M @ bag.weight differs in {} by up to {}, as embdemo says",
                                 count_of(lesson.torch_difference.differing, "value", "values"),
-                                lesson.torch_difference.ulps);
+                                count_of(lesson.torch_difference.ulps, "ulp", "ulps"));
     out += fmt::format("print(\"PyTorch agrees with embdemo bit for bit: {} {}; {}.\")\n",
                        bags.count() == 1 ? "the bag's" : fmt::format("the {} bags'", bags.count()),
                        request.mode == BagMode::max ? "maxima and the rows that won them" : "outputs and M", verdict);

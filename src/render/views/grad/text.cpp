@@ -3,6 +3,7 @@
 #include "render/kit/parameters.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <map>
 
@@ -102,18 +103,31 @@ std::map<std::size_t, std::size_t> rows_by_id(const GradLesson& lesson) {
     return used;
 }
 
+// Every sum starts at +0: a column whose terms are all -0 comes out +0 (+0 + -0 = +0), where the
+// terms added among themselves give -0. Said where it changed the bits, so that "= G[1]" or
+// "= G[0] + G[2]" is never read as holding those bits when it does not.
+bool sum_from_zero_shows(const RowSumClaim& claim, const Matrix& upstream, const Matrix& result) {
+    const float* row = result.row(claim.row);
+    if (claim.positions.size() == 1 && !claim.scaled) {  // also a signalling NaN, quieted by the add
+        return std::memcmp(upstream.row(claim.positions[0]), row, result.cols * sizeof(float)) != 0;
+    }
+    for (std::size_t j = 0; j < result.cols; ++j) {
+        const bool all_negative_zero = std::all_of(claim.positions.begin(), claim.positions.end(), [&](std::size_t t) {
+            const float term = upstream.at(t, j) * claim.scale;
+            return term == 0.0f && std::signbit(term);
+        });
+        if (all_negative_zero && !std::signbit(row[j])) return true;
+    }
+    return false;
+}
+
 // "G[1] + G[3]", "G[1]/2 + G[3]/2": a claim's terms, a long list shortened. The divisor is the
 // term count only because the claim's scale is float(1.0 / count) (re-checked in the tests).
 std::string claim_sum(const IdBatch& ids, const RowSumClaim& claim, const Matrix& upstream, const Matrix& result) {
     constexpr std::size_t k_max_terms = 3;
     const std::size_t count = claim.positions.size();
     const std::string divide = claim.scaled ? fmt::format("/{}", count) : "";
-    // Every sum starts at +0: a lone -0 term comes out +0. Say so where that changed the bits,
-    // so that "= G[1]" is never read as "holds G[1]'s bits" when it does not.
-    const bool from_zero_shows =
-        count == 1 && !claim.scaled &&
-        std::memcmp(upstream.row(claim.positions[0]), result.row(claim.row), result.cols * sizeof(float)) != 0;
-    std::string text = from_zero_shows ? "+0 + " : "";
+    std::string text = sum_from_zero_shows(claim, upstream, result) ? "+0 + " : "";
     for (std::size_t i = 0; i < count && i < k_max_terms; ++i) {
         text += (i ? " + " : "") + position_label(ids, claim.positions[i]) + divide;
     }

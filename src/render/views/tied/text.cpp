@@ -162,9 +162,11 @@ std::string own_rank_sentence(const TiedLesson& lesson) {
         ranked = fmt::format("{} of {} positions {} first", group_thousands(first), group_thousands(positions),
                              first == 1 ? "ranks its own id" : "rank their own id");
     }
-    return fmt::format("With H = E[ids], {}: its logit is E[id] . E[id], the row's squared length, "
-                       "against dot products with other rows.",
-                       ranked);
+    // With V = 1 there is no other row to be ranked against.
+    const char* against = lesson.request.vocab_size == 1 ? "the only logit there is (V = 1)"
+                                                         : "against dot products with other rows";
+    return fmt::format("With H = E[ids], {}: its logit is E[id] . E[id], the row's squared length, {}.", ranked,
+                       against);
 }
 
 std::string render_tied_text(const TiedLesson& lesson, const TextOptions& options) {
