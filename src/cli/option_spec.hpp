@@ -1,8 +1,8 @@
 // An option as data: its name, the name of its value and its help line, and where the parser
 // puts it: a shared option in its RawOptions member, a lesson's own in RawOptions::own under
 // its name, so that a lesson declares its options without touching a shared file. Each lesson
-// lists its own (cli/lessons/NAME.cpp); cli/command_line.cpp hands every list to CLI11, which
-// stays in that one translation unit. Values are read as strings and checked by embdemo's own
+// lists its own (cli/lessons/NAME.cpp); cli/command_line.cpp hands a lesson's list to CLI11 when
+// the command line names the lesson, and CLI11 stays in that one translation unit. Values are read as strings and checked by embdemo's own
 // parsers, so every message is in embdemo's words.
 #pragma once
 
