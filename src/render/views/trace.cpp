@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -92,8 +94,13 @@ std::string describe_columns(const std::vector<std::size_t>& columns) {
                        group_thousands(columns.size()));
 }
 
+// The explanation names the source value (nan, inf, -inf, a NaN's bits): the same cause means the
+// same value too, so that "for the same reason" never stands for "inf" after "E[0, 0] is nan".
 bool same_cause(const Difference& a, const Difference& b) {
-    return a.cause == b.cause && a.nan_source == b.nan_source && a.source_row == b.source_row;
+    std::uint32_t a_bits = 0, b_bits = 0;
+    std::memcpy(&a_bits, &a.source_value, sizeof a_bits);
+    std::memcpy(&b_bits, &b.source_value, sizeof b_bits);
+    return a.cause == b.cause && a.nan_source == b.nan_source && a.source_row == b.source_row && a_bits == b_bits;
 }
 
 // The sentences about the output columns that were not written out: each differing value is
