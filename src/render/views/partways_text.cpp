@@ -243,20 +243,24 @@ std::string render_onehot_input(const GradLesson& lesson, const TextOptions& opt
         const std::string label = id_label(id, source);
         return label + std::string(id_width - display_width(label), ' ');
     };
+    // A score or change with its sign; a nan has none ("+nan" is no number PyTorch prints).
+    const auto signed_value = [p](float value) {
+        return std::isnan(value) ? std::string("nan") : fmt::format("{:+.{}f}", value, p);
+    };
     for (std::size_t t = 0; t < best.size(); ++t) {
         const std::uint64_t there = request.ids.values[t];
         const float own = scores.row(t)[there];
-        out += fmt::format("  {}  holds {} score {:+.{}f}\n", pad_right(at(t), label_width),
-                           id_cell(there), own, p);
+        out += fmt::format("  {}  holds {} score {}\n", pad_right(at(t), label_width), id_cell(there),
+                           signed_value(own));
         for (std::size_t r = 0; r < best[t].size(); ++r) {
             const std::size_t v = best[t][r];
             const float score = scores.row(t)[v];
             // The token already there changes nothing (its change is score - score = 0): the note
             // takes the change's place, so the line fits 80 columns at --precision 9 too.
             const std::string change =
-                v == there ? std::string("(already there)") : fmt::format("change {:+.{}f}", score - own, p);
-            out += fmt::format("  {}  {:>4}. {} score {:+.{}f}   {}\n", std::string(label_width, ' '), r + 1,
-                               id_cell(v), score, p, change);
+                v == there ? std::string("(already there)") : "change " + signed_value(score - own);
+            out += fmt::format("  {}  {:>4}. {} score {}   {}\n", std::string(label_width, ' '), r + 1, id_cell(v),
+                               signed_value(score), change);
         }
     }
     if (n > k_max_listed) {
