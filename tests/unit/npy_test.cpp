@@ -157,6 +157,10 @@ TEST_CASE("read_npy refuses unknown versions, truncated preambles and malformed 
         {preamble + std::string("\x01\x00\x0a\x00", 4) + "{'x': 1, }", "unexpected or repeated key \"x\""},
         {preamble + std::string("\x01\x00\x1a\x00", 4) + "{'descr': '<f4', 'shape': ", "a 'shape' that is not"},
         {preamble + std::string("\x01\x00\x11\x00", 4) + "{'descr': '<f4'} ", "lacks one of"},
+        {preamble + std::string("\x01\x00\x51\x00", 4) +
+             "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 99999999999999999999999), }",
+         "has a 'shape' size \"99999999999999999999999\" that is more than 2^64 - 1 (allowed: a shape of at "
+         "most 67,108,864 values, the limit for E)"},
     };
     for (const auto& c : cases) {
         CAPTURE(c.message);

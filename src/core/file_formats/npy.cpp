@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "core/escape.hpp"
@@ -50,7 +52,7 @@ public:
                 if (!read_bool(header.fortran_order)) return fail("has a 'fortran_order' that is not True or False");
                 seen_order = true;
             } else if (key == "shape" && !seen_shape) {
-                if (!read_shape(header.shape)) return fail("has a 'shape' that is not a tuple of integers");
+                if (auto problem = read_shape(header.shape)) return fail(*problem);
                 seen_shape = true;
             } else {
                 return fail("has an unexpected or repeated key " + quote_for_message(key, 40));
@@ -106,19 +108,27 @@ private:
         if (read_word("False")) return out = false, true;
         return false;
     }
-    bool read_shape(std::vector<std::uint64_t>& out) {
-        if (!take('(')) return false;
+    // Why the shape cannot be read, or nullopt.
+    std::optional<std::string> read_shape(std::vector<std::uint64_t>& out) {
+        const std::string not_a_tuple = "has a 'shape' that is not a tuple of integers";
+        if (!take('(')) return not_a_tuple;
         while (!take(')')) {
             skip_blanks();
             std::size_t end = m_position;
             while (end < m_text.size() && m_text[end] >= '0' && m_text[end] <= '9') ++end;
-            const auto size = parse_decimal(m_text.substr(m_position, end - m_position));
-            if (!size) return false;
+            const std::string_view digits = m_text.substr(m_position, end - m_position);
+            const auto size = parse_decimal(digits);
+            if (!size && !digits.empty()) {  // digits only, so too large for 64 bits
+                return "has a 'shape' size " + quote_for_message(std::string(digits), 40) +
+                       " that is more than 2^64 - 1 (allowed: a shape of at most " +
+                       group_thousands(k_max_matrix_values) + " values, the limit for E)";
+            }
+            if (!size) return not_a_tuple;
             out.push_back(size.value());
             m_position = end;
-            if (!take(',') && !peek(')')) return false;
+            if (!take(',') && !peek(')')) return not_a_tuple;
         }
-        return true;
+        return std::nullopt;
     }
 
     std::string_view m_text;
