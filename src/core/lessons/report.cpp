@@ -63,12 +63,14 @@ DemoReport build_demo_report(const DemoRequest& request, Matrix weight, const Pr
     report.weight = std::move(weight);
     const std::uint64_t n = request.ids.size();
     if (n * request.vocab_size <= k_onehot_kept_values) report.onehot = one_hot(request.ids, request.vocab_size);
-    // PyTorch's and the pattern inits draw no inf or nan; a file's table is scanned once here.
+    // PyTorch's and the pattern inits draw no inf or nan; a file's table is scanned here (the
+    // lookup lesson's loader scanned it too, for the memory budget: 10 ms at GPT-2's size).
     const bool finite = request.origin.kind != WeightOrigin::Kind::file || all_finite(report.weight);
     if (!finite) load_blas();  // opened now, so that the product's time is the product's
     report.timing.lookup_seconds = seconds_taken([&] { report.lookup = lookup(report.weight, request.ids); });
-    // Both products go through the BLAS as PyTorch's one_hot(ids).float() @ E and
-    // F.linear(one_hot, W) do, so the verdict is the one PyTorch would reach on this machine.
+    // Both products have the bits PyTorch's one_hot(ids).float() @ E and F.linear(one_hot, W)
+    // have on this machine (onehot_products.hpp: the dense kernel for a finite table, the BLAS
+    // otherwise), so the verdict is the one PyTorch would reach.
     OneHotProductSettings settings;
     settings.threads = product_threads(n, request.vocab_size, request.dim);
     settings.progress = progress;
