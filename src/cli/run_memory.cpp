@@ -25,6 +25,9 @@ constexpr std::uint64_t k_held_copies_of_output = 1;
 constexpr std::uint64_t k_held_copies_of_script = 2;
 constexpr std::uint64_t k_json_bytes_per_value = 12;
 constexpr std::uint64_t k_delimited_bytes_per_value = 11;
+// A JSON row is a line of its own ("\n    [" and "],"): a one-column table takes about 18 bytes a
+// value, not 12. A CSV or TSV row's line break takes the place of a delimiter.
+constexpr std::uint64_t k_json_bytes_per_row = 8;
 
 // A piece of an output file as text: at most about 16 bytes a value.
 constexpr std::uint64_t k_file_piece_bytes_per_value = 16;
@@ -44,9 +47,11 @@ std::vector<Buffer> labels_buffers(const std::string& path, std::uint64_t vocab_
 
 }  // namespace
 
-Buffer printed_output(OutputFormat format, std::uint64_t values) {
-    const std::uint64_t bytes_per_value = format == OutputFormat::json ? k_json_bytes_per_value : k_delimited_bytes_per_value;
-    return {"the printed output", values, k_held_copies_of_output * bytes_per_value};
+Buffer printed_output(OutputFormat format, std::uint64_t values, std::uint64_t rows) {
+    const bool json = format == OutputFormat::json;
+    const std::uint64_t bytes =
+        values * (json ? k_json_bytes_per_value : k_delimited_bytes_per_value) + (json ? rows * k_json_bytes_per_row : 0);
+    return {"the printed output", bytes, k_held_copies_of_output};
 }
 
 std::vector<Buffer> run_buffers(const Options& options, const DemoRequest& request) {
@@ -57,7 +62,8 @@ std::vector<Buffer> run_buffers(const Options& options, const DemoRequest& reque
         case OutputFormat::json:
         case OutputFormat::csv:
         case OutputFormat::tsv:
-            buffers.push_back(printed_output(options.format, printed_values(options.show, n, request.vocab_size, request.dim)));
+            buffers.push_back(printed_output(options.format, printed_values(options.show, n, request.vocab_size, request.dim),
+                                             printed_rows(options.show, n, request.vocab_size)));
             break;
         case OutputFormat::python:  // the lookup, X @ E and X @ W.T as bit patterns
             buffers.push_back({"the printed script", 3 * n * request.dim, k_held_copies_of_script * k_json_bytes_per_value});

@@ -12,8 +12,9 @@
 
 namespace embdemo {
 
-// The text of a json, csv or tsv output of `values` numbers, held as it is built and written.
-Buffer printed_output(OutputFormat format, std::uint64_t values);
+// The text of a json, csv or tsv output of `values` numbers in `rows` rows, held as it is built
+// and written.
+Buffer printed_output(OutputFormat format, std::uint64_t values, std::uint64_t rows);
 
 std::vector<Buffer> run_buffers(const Options& options, const DemoRequest& request);
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The memory estimate behind --max-memory against the real thing: for each kind of run, the
 # estimate (read from the refusal that --max-memory 1M provokes) must be within 25% of the peak
-# resident set size that /usr/bin/time -f %M measures for the same run. Skipped (77) without
-# GNU time.
+# resident set size that /usr/bin/time -f %M measures for the same run (10% where a case says
+# so). Skipped (77) without GNU time.
 # usage: memory_estimate.sh EMBDEMO
 set -u
 binary=$1
@@ -15,7 +15,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
 
-# compare NAME ARGS...: estimate vs measured peak RSS, both in KiB.
+# compare NAME ARGS...: estimate vs measured peak RSS, both in KiB, within `tolerance` per cent
+# (25 unless the caller sets it).
 compare() {
   local name=$1
   shift
@@ -34,7 +35,8 @@ compare() {
   measured=$(tail -1 "$work/rss")
   local ratio=$((estimate * 100 / measured))
   echo "$name: estimate $estimate KiB, measured $measured KiB ($ratio%), status $status"
-  if [ "$status" -ne 0 ] || [ $ratio -lt 75 ] || [ $ratio -gt 125 ]; then
+  local within=${tolerance:-25}
+  if [ "$status" -ne 0 ] || [ $ratio -lt $((100 - within)) ] || [ $ratio -gt $((100 + within)) ]; then
     echo "FAIL: $name: $(cat "$work/stderr")"
     failures=$((failures + 1))
   fi
@@ -47,6 +49,9 @@ compare "text, GPT-2's table" --ids 5,40000,50256 --dim 768
 compare "text, a wide X" --ids 0,1 --vocab 16777216 --dim 1
 compare "json, every matrix" --ids 1,2 --vocab 2048 --dim 2000 --format json
 compare "csv, one matrix" --ids 1 --vocab 2048 --dim 2000 --format csv --show weight
+# One column: JSON spends a line on each row, 18 bytes a value rather than 12 (counted at 12, the
+# estimate was 78% of the peak).
+tolerance=10 compare "json, one column" --ids 1 --vocab 4194304 --dim 1 --format json --show weight
 compare "walkthrough" --ids 2,3,1 --vocab 20000 --dim 768 --walkthrough
 compare "both exports" --ids 1 --vocab 20000 --dim 768 --save-weights "$work/out/e.npy" \
   --export-projector "$work/out/p"
@@ -79,4 +84,4 @@ if [ $status -ne 2 ] || [ "$rss" -gt 20480 ] || ! grep -qF 'is 1,073,741,824 byt
 fi
 
 [ $failures -eq 0 ] || exit 1
-echo "every estimate within 25% of the measured peak"
+echo "every estimate within its tolerance of the measured peak"

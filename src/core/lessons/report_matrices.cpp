@@ -71,6 +71,14 @@ std::uint64_t printed_values(const MatrixSelection& shown, std::uint64_t ids, st
     return total;
 }
 
+std::uint64_t printed_rows(const MatrixSelection& shown, std::uint64_t ids, std::uint64_t vocab_size) {
+    std::uint64_t total = 0;
+    for (const ReportMatrix which : k_report_matrices) {
+        if (is_shown(shown, which)) total += which == ReportMatrix::weight ? vocab_size : ids;
+    }
+    return total;
+}
+
 std::optional<std::string> check_printed_values(const MatrixSelection& shown,
                                                 std::uint64_t ids, std::uint64_t vocab_size,
                                                 std::uint64_t dim) {

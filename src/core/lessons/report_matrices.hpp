@@ -48,6 +48,9 @@ bool is_shown(const MatrixSelection& shown, ReportMatrix which);
 std::uint64_t printed_values(const MatrixSelection& shown, std::uint64_t ids, std::uint64_t vocab_size,
                              std::uint64_t dim);
 
+// How many rows those numbers make: JSON spends a line on each.
+std::uint64_t printed_rows(const MatrixSelection& shown, std::uint64_t ids, std::uint64_t vocab_size);
+
 // nullopt when printing `shown` fits k_max_printed_values; otherwise
 // a message with the count, the rough size and what to do instead.
 std::optional<std::string> check_printed_values(const MatrixSelection& shown,

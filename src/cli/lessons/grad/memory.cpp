@@ -50,7 +50,9 @@ std::vector<Buffer> grad_buffers(const Options& options, std::uint64_t vocab_siz
     }
     if (options.format == OutputFormat::json || options.format == OutputFormat::csv ||
         options.format == OutputFormat::tsv) {
-        buffers.push_back(printed_output(options.format, values(3, table) + values(n, dim) + values(n, vocab_size)));
+        // E, dE and the dense gradient (V rows each), G's and dL/dX's rows (n each).
+        buffers.push_back(printed_output(options.format, values(3, table) + values(n, dim) + values(n, vocab_size),
+                                         3 * vocab_size + 2 * n));
     }
     return buffers;
 }
