@@ -76,14 +76,10 @@ std::string describe_extra(const std::string& word, const LessonSpec* lesson, bo
 // The option of that name, shared or any lesson's, or null. Read from the lists, not from CLI11:
 // the parser declares a lesson's options only when the command line names the lesson.
 const OptionSpec* find_option_spec(std::string_view name) {
-    const auto in = [name](const LessonHelp& help) -> const OptionSpec* {
-        for (std::size_t i = 0; i < help.option_count; ++i) {
-            if (name == help.options[i].name) return &help.options[i];
-        }
-        return nullptr;
-    };
-    const OptionSpec* found = in(k_shared_help);
-    for (auto spec = lessons_begin(); spec != lessons_end() && found == nullptr; ++spec) found = in((*spec)->help);
+    const OptionSpec* found = find_option(k_shared_help, name);
+    for (auto spec = lessons_begin(); spec != lessons_end() && found == nullptr; ++spec) {
+        found = find_option((*spec)->help, name);
+    }
     return found;
 }
 

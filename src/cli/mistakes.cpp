@@ -18,14 +18,7 @@ std::vector<std::string> option_names(const LessonHelp& help) {
     return names;
 }
 
-const OptionSpec* find_in(const LessonHelp& help, std::string_view option) {
-    for (std::size_t i = 0; i < help.option_count; ++i) {
-        if (option == help.options[i].name) return &help.options[i];
-    }
-    return nullptr;
-}
-
-bool declares(const LessonHelp& help, std::string_view option) { return find_in(help, option) != nullptr; }
+bool declares(const LessonHelp& help, std::string_view option) { return find_option(help, option) != nullptr; }
 
 std::vector<std::string> lesson_names() {
     std::vector<std::string> names;
@@ -98,7 +91,7 @@ std::string unexpected_word(const std::string& word, const LessonSpec* lesson, b
 std::string unknown_option(const std::string& word, const LessonSpec* lesson) {
     const std::string option = word.substr(0, word.find('='));
     // CLI11 reads a lesson's options only after the lesson's name: the lesson does own this one.
-    if (const OptionSpec* own = lesson == nullptr ? nullptr : find_in(lesson->help, option)) {
+    if (const OptionSpec* own = lesson == nullptr ? nullptr : find_option(lesson->help, option)) {
         const std::string usage = *own->type_name == '\0' ? option : option + " " + own->type_name;
         return fmt::format("{} is an option of {} and goes after its name (allowed: {} {}, or see {})", option,
                            command_name(lesson), command_name(lesson), usage, help_command(lesson));

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "cli/option_checks.hpp"
 
@@ -53,6 +54,14 @@ struct LessonHelp {
     const char* footer_head = "";  // a first paragraph lessons share
     const char* footer = "";
 };
+
+// The option of that name in `help`'s list, or null.
+inline const OptionSpec* find_option(const LessonHelp& help, std::string_view name) {
+    for (std::size_t i = 0; i < help.option_count; ++i) {
+        if (name == help.options[i].name) return &help.options[i];
+    }
+    return nullptr;
+}
 
 template <std::size_t N>
 constexpr LessonHelp lesson_help(const OptionSpec (&options)[N], const char* footer_head, const char* footer) {
