@@ -25,13 +25,20 @@ bool wanted(const LessonTable& table, const std::vector<std::string>& show) {
     return show.empty() || std::find(show.begin(), show.end(), table.name) != show.end();
 }
 
-// `column`: the value's index along the last axis, which is the matrix's columns. A JSON
-// number, or a non-finite value as a string ("nan"), as json_number spells it.
-void append_json_cell(std::string& out, const LessonTable& table, float value, std::size_t column) {
+// `column`: the value's index along the last axis, which is the matrix's columns. A whole
+// number, or a float in its shortest round-trip form (non-finite ones as nan, inf, -inf).
+void append_cell(std::string& out, const LessonTable& table, float value, std::size_t column) {
     if (table.integral_column(column)) {
         fmt::format_to(std::back_inserter(out), FMT_COMPILE("{}"), static_cast<long long>(value));
-    } else if (std::isfinite(value)) {
+    } else {
         append_shortest_round_trip(out, value);
+    }
+}
+
+// The same in JSON, where a non-finite float is a string ("nan"), as json_number spells it.
+void append_json_cell(std::string& out, const LessonTable& table, float value, std::size_t column) {
+    if (table.integral_column(column) || std::isfinite(value)) {
+        append_cell(out, table, value, column);
     } else {
         out += json_number(value);
     }
@@ -43,11 +50,7 @@ void append_mixed_rows(std::string& out, const LessonTable& table, char delimite
     for (std::size_t r = 0; r < m.rows; ++r) {
         for (std::size_t c = 0; c < m.cols; ++c) {
             if (c) out += delimiter;
-            if (table.integral_column(c)) {
-                fmt::format_to(std::back_inserter(out), FMT_COMPILE("{}"), static_cast<long long>(m.at(r, c)));
-            } else {
-                append_shortest_round_trip(out, m.at(r, c));
-            }
+            append_cell(out, table, m.at(r, c), c);
         }
         out += '\n';
     }
