@@ -25,6 +25,7 @@
 #include "core/file_formats/npy.hpp"
 #include "render/views/python_script.hpp"
 #include "render/views/grad/train_text.hpp"
+#include "render/sheet/sheet_writers.hpp"
 #include "render/views/factor/view.hpp"
 #include "render/views/positions/view.hpp"
 #include "render/views/tied/view.hpp"
@@ -198,8 +199,9 @@ void factor_case(Cases& c, std::size_t) {
     r.rank = c.between(1, r.dim - 1);
     r.seed = c.seed();
     r.ids = c.batch(r.vocab_size, 12);
+    const FactorLesson lesson = run_factor_lesson(r);
     c.write("factor", fmt::format("V {} r {} d {} seed {} ids {}", r.vocab_size, r.rank, r.dim, r.seed, join_ids(r.ids.values)),
-            render_factor_python(run_factor_lesson(r)));
+            render_sheet_python(factor_sheet(lesson)));
 }
 
 // max_norm: every origin of E (seeded, randint, index pattern, a file with special values),

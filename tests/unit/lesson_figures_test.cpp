@@ -22,6 +22,7 @@
 #include "render/kit/table.hpp"
 #include "render/kit/text_sections.hpp"
 #include "text_checks.hpp"
+#include "render/sheet/sheet_writers.hpp"
 #include "render/views/factor/view.hpp"
 #include "render/views/positions/view.hpp"
 #include "render/views/tied/view.hpp"
@@ -342,8 +343,9 @@ TEST_CASE("factor_figure: E1[ids] @ E2 and the one-hot route, the same values, o
         CHECK(marked_cells(route.items[3]) == lesson.output_check.differing);
         // X's 1s sit where the ids say.
         CHECK(route.items[0].rows[2].cells == std::vector<std::string>{"0", "0", "1", "0"});
-        CHECK(contains(joined(figure.caption), "rank at most 2"));
-        CHECK(contains(joined(figure.caption), fmt::format("{} parameters in two factors", lesson.here.factored)));
+        const std::string caption = joined(sheet_caption(factor_sheet(lesson)));
+        CHECK(contains(caption, "rank at most 2"));
+        CHECK(contains(caption, fmt::format("factored V*r + r*d = 8 + 10 = {} (", lesson.here.factored)));
         if (first_values.empty()) {
             first_values = lesson.output.values;
         } else {

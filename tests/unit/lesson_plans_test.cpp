@@ -18,6 +18,7 @@
 #include "render/views/grad/report.hpp"
 #include "render/views/python_script.hpp"
 #include "render/views/bag/view.hpp"
+#include "render/sheet/sheet_writers.hpp"
 #include "render/views/factor/view.hpp"
 #include "render/views/positions/view.hpp"
 #include "render/views/tied/view.hpp"
@@ -81,8 +82,9 @@ TEST_CASE("factor's plan counts what its report and script print") {
         request.ids = cases.ids(request.vocab_size);
         const FactorLesson lesson = run_factor_lesson(request);
         CAPTURE(i);
-        CHECK(report_values(factor_report(lesson)) == factor_report_values(request));
-        CHECK(script_values(render_factor_python(lesson)) == factor_script_values(request));
+        const LessonSheet sheet = factor_sheet(lesson);
+        CHECK(report_values(sheet_report(sheet)) == report_values(factor_tables(request, nullptr)));
+        CHECK(script_values(render_sheet_python(sheet)) == script_values(factor_tables(request, nullptr)));
     }
 }
 

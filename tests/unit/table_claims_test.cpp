@@ -14,7 +14,8 @@
 #include "core/lessons/positions_lesson.hpp"
 #include "core/lessons/tied_lesson.hpp"
 #include "core/kernels/torch_matmul.hpp"
-#include "render/views/factor/text.hpp"
+#include "render/sheet/sheet_writers.hpp"
+#include "render/views/factor/view.hpp"
 #include "render/views/positions/text.hpp"
 #include "render/views/text.hpp"
 #include "render/views/tied/text.hpp"
@@ -134,7 +135,7 @@ TEST_CASE("factor: E1 @ E2 has at most the rank the view states, and the saving 
         CAPTURE(round);
         CHECK(numeric_rank(table) <= bound);
         CHECK(numeric_rank(table) == bound);  // random tables reach the bound
-        const std::string text = render_factor_text(lesson, plain());
+        const std::string text = render_sheet_text(factor_sheet(lesson), plain());
         CHECK(contains(text, "rank at most " + std::to_string(bound)));
         bool some_rank_saves = false;
         for (std::uint64_t r = 1; r < request.dim; ++r) {
