@@ -29,9 +29,9 @@ struct SheetParameter {
     std::string json;  // its JSON value ("30000", "true"); empty: text only
 };
 
-// How the text view labels a table's rows.
+// How the text view labels a table's rows and which it keeps in view.
 enum class TableRole {
-    weight,  // a V-row table the ids select from: rows by index, the used ones marked and kept in view
+    weight,  // a table rows are selected from: rows by index, `selected` marked and kept in view
     per_id,  // one row per id (n rows): rows labelled "ids[i]  id k"
     plain,   // rows by index
 };
@@ -47,40 +47,59 @@ struct SheetTable {
     TableRole role = TableRole::plain;
     std::vector<std::size_t> shape;  // {B, T, d} or {n, d}; the matrix holds it as (B*T) x d
     const Matrix* matrix = nullptr;  // null in the plan (shapes only)
-    bool in_json = true;              // json, csv, tsv and markdown print every value
-    // The text view: a block titled "title   rows x cols[   note]" (no title: not printed alone).
-    std::string title;
-    std::string note;
-    // A per-id table whose rows print under this one's, each pair labelled (pairs[i] in
-    // LessonSheet::pairs names them).
+    bool in_json = true;             // json, csv, tsv and markdown print every value
+    std::vector<std::size_t> selected;  // a weight's rows the run selects (ascending, distinct)
     std::string python;  // the script's tensor that must have these bits ("" : not re-checked)
     std::string what;    // the script's words for it: "E1[idx]"
 };
 
-// Two per-id tables printed as row pairs in one block: the lookup on top, its one-hot twin under it.
-struct SheetPair {
-    std::string title;  // "The lookup in E1, and one_hot(ids) @ E1 under it"
-    std::string top, bottom;              // table names
-    std::string top_label, bottom_label;  // "E1[ids]", "one_hot @ E1"
+// A block of the text view: a title line and the rows of one table, or row pairs of two tables
+// (the lookup on top, its one-hot twin under it).
+struct SheetBlock {
+    static SheetBlock rows_of(std::string title, std::string table);
+    static SheetBlock pair(std::string title, std::string top, std::string under, std::string label,
+                           std::string under_label);
+
+    std::string title;  // the whole title line: "E1 = e1.weight   4 x 2   > marks the rows the ids use"
+    std::string table;
+    std::string under;                  // the pair's second table ("" : no pair)
+    std::string label, under_label;     // after a pair's row label: "E1[ids]", "one_hot @ E1"
+    std::vector<std::string> labels;    // per row of `table` ("" : by its role)
+    std::vector<std::string> notes;     // per row, right of the cells
 };
 
 // A comparison the lesson makes, and what it compared.
 struct SheetCheck {
-    std::string subject;      // "E1[ids] and one_hot(ids) @ E1"
-    std::string a, b;         // table names
+    SheetCheck(std::string what, std::string first, std::string second, const Comparison& verdict,
+               std::size_t compared, bool in_count = true)
+        : subject(std::move(what)), a(std::move(first)), b(std::move(second)), comparison(verdict),
+          values(compared), counted(in_count) {}
+
+    std::string subject;     // "E1[ids] and one_hot(ids) @ E1"
+    std::string a, b;        // table names
     Comparison comparison;
-    std::size_t values = 0;   // how many values were compared
+    std::size_t values = 0;  // how many values were compared
+    bool counted = true;     // in the verdict's count (false: a consequence the verdict adds after it)
 };
 
 // A sentence that states a count, a formula or a relation, with what re-checks it.
 struct SheetClaim {
-    std::string sentence;     // as every format prints it, computed from the run
-    std::string json_field;   // its structured data in the JSON ("" : none)
+    SheetClaim(std::string text, std::string field, std::string field_json, std::string python_lines,
+               std::function<bool()> check)
+        : sentence(std::move(text)), json_field(std::move(field)), json(std::move(field_json)),
+          python(std::move(python_lines)), holds(std::move(check)) {}
+
+    std::string sentence;    // as every format prints it, computed from the run
+    std::string json_field;  // its structured data in the JSON ("" : none)
     std::string json;
-    std::string python;       // Python lines that assert it in the script ("" : none)
+    std::string python;      // Python lines that assert it in the script ("" : none)
     // Re-checks the sentence against the numbers of the run, without the code that wrote it:
     // tests call it on random cases.
     std::function<bool()> holds;
+    bool paragraph = false;  // the text view starts a paragraph with it
+    // The text view's own layout of the data the sentence speaks of (a table of scores), printed
+    // under it; the JSON field carries the same data for machines.
+    std::function<std::string(int precision)> text_after;
 };
 
 struct LessonSheet {
@@ -88,20 +107,31 @@ struct LessonSheet {
     std::string schema;  // "embdemo-factor/1"
     const IdBatch* ids = nullptr;
     std::vector<SheetParameter> parameters;
-    std::vector<SheetTable> tables;  // in the order the text view and the JSON print them
-    std::vector<SheetPair> pairs;    // blocks after the tables' own, in order
+    std::vector<SheetTable> tables;  // in the order the JSON prints them
+    std::vector<SheetBlock> blocks;  // in the order the text view prints them
     std::vector<SheetCheck> checks;
     std::vector<SheetClaim> claims;  // printed after the blocks, in order
-    std::string agree;      // the verdict when every check is identical: "both routes agree"
-    std::string disagree;   // the place of the differences: "between the routes"
+    // JSON fields that are no claim's (a result the run did not have, as null), before the claims'.
+    std::vector<std::pair<std::string, std::string>> fields;
+    // The verdict: "<agree> bit for bit (N values)<agree_after>" when every check is identical,
+    // otherwise "K of N values differ <disagree>".
+    std::string agree, agree_after, disagree;
     // The script: what it reproduces, its run line, imports, and the PyTorch lines that recreate
     // the run (the tensors the tables' `python` names).
     std::string script_what, script_run, script_imports;
+    std::string script_definitions;  // functions the lines call, before the ids
     std::vector<std::string> torch_lines;
+    std::string script_after;        // the lesson's own checks, after the claims' asserts
 
     const SheetTable& table(const std::string& name) const;
     bool identical() const;  // every check
 };
+
+// The ids' distinct values, ascending: the rows of a weight they select.
+std::vector<std::size_t> distinct_ids(const IdBatch& ids);
+
+// "4 x 2", "30,000 x 768": a block title's shape.
+std::string shape_words(std::size_t rows, std::size_t cols);
 
 // The numbers the machine formats (json, csv, tsv) and the script would print for these tables:
 // the plan the printed-numbers cap holds, known from the shapes before the run.

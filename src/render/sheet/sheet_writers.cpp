@@ -17,8 +17,8 @@
 namespace embdemo {
 namespace {
 
-// A block of the text view: a title line and labelled rows of one matrix, or of a pair of
-// matrices (the bottom's row printed under the top's).
+// A block of the text view as printed: labelled rows of one matrix, or of a pair of matrices
+// (the bottom's row printed under the top's).
 struct TextBlock {
     std::string title;
     const Matrix* top = nullptr;
@@ -31,56 +31,40 @@ std::string id_label(const IdBatch& ids, std::size_t i) {
     return fmt::format("{}  id {}", flat_position_label(ids, i), ids.values[i]);
 }
 
-std::string shape_words(const Matrix& m) {
-    return fmt::format("{} x {}", group_thousands(m.rows), group_thousands(m.cols));
+// The rows of `table` a block shows: every per-id block the same (`shown_n`), otherwise
+// PyTorch's summary with the selected rows kept in view.
+std::vector<std::size_t> shown_of(const SheetTable& table, const std::vector<std::size_t>& shown_n) {
+    if (table.role == TableRole::per_id) return shown_n;
+    return shown_rows(table.matrix->rows, table.matrix->cols, table.selected);
 }
 
-std::vector<std::size_t> used_ids(const IdBatch& ids) {
-    const std::set<std::size_t> used(ids.values.begin(), ids.values.end());
-    return {used.begin(), used.end()};
-}
-
-TextBlock table_block(const SheetTable& table, const IdBatch& ids, const std::vector<std::size_t>& shown_n) {
-    const Matrix& m = *table.matrix;
+TextBlock text_block(const LessonSheet& sheet, const SheetBlock& spec, const std::vector<std::size_t>& shown_n) {
+    const SheetTable& table = sheet.table(spec.table);
     TextBlock block;
-    block.title = table.title + "   " + shape_words(m) + (table.note.empty() ? "" : "   " + table.note);
-    block.top = &m;
-    if (table.role == TableRole::per_id) {
-        block.shown = shown_n;
-        std::size_t width = 0;
-        for (const std::size_t i : shown_n) width = i == k_gap ? width : std::max(width, id_label(ids, i).size());
-        for (const std::size_t i : shown_n) {
-            block.rows.push_back({i, i == k_gap ? "" : pad_right(id_label(ids, i), width), "", false});
-        }
-        return block;
-    }
-    const bool weight = table.role == TableRole::weight;
-    const std::vector<std::size_t> used = weight ? used_ids(ids) : std::vector<std::size_t>{};
-    block.shown = shown_rows(m.rows, m.cols, used);
-    for (const std::size_t k : block.shown) {
-        const bool marked = std::binary_search(used.begin(), used.end(), k);
-        block.rows.push_back({k, k == k_gap ? "" : std::to_string(k), "", marked});
-    }
-    return block;
-}
-
-TextBlock pair_block(const LessonSheet& sheet, const SheetPair& pair, const std::vector<std::size_t>& shown_n) {
-    const IdBatch& ids = *sheet.ids;
-    const Matrix& top = *sheet.table(pair.top).matrix;
-    TextBlock block;
-    block.title = pair.title + "   " + shape_words(top);
-    block.top = &top;
-    block.bottom = sheet.table(pair.bottom).matrix;
-    block.shown = shown_n;
+    block.title = spec.title;
+    block.top = table.matrix;
+    block.bottom = spec.under.empty() ? nullptr : sheet.table(spec.under).matrix;
+    block.shown = shown_of(table, shown_n);
+    const auto own_label = [&](std::size_t row) {
+        if (!spec.labels.empty()) return spec.labels[row];
+        return table.role == TableRole::per_id ? id_label(*sheet.ids, row) : std::to_string(row);
+    };
     std::size_t width = 0;
-    for (const std::size_t i : shown_n) width = i == k_gap ? width : std::max(width, id_label(ids, i).size());
-    for (const std::size_t i : shown_n) {
-        if (i == k_gap) {
+    for (const std::size_t row : block.shown) width = row == k_gap ? width : std::max(width, own_label(row).size());
+    for (const std::size_t row : block.shown) {
+        if (row == k_gap) {
             block.rows.push_back({k_gap, "", "", false});
             continue;
         }
-        block.rows.push_back({i, pad_right(id_label(ids, i), width) + "  " + pair.top_label, "", false});
-        block.rows.push_back({i, std::string(width, ' ') + "  " + pair.bottom_label, "", false});
+        const std::string note = spec.notes.empty() ? "" : spec.notes[row];
+        const bool marked = std::binary_search(table.selected.begin(), table.selected.end(), row);
+        if (!block.bottom) {
+            const std::string label = table.role == TableRole::per_id ? pad_right(own_label(row), width) : own_label(row);
+            block.rows.push_back({row, label, note, marked});
+            continue;
+        }
+        block.rows.push_back({row, pad_right(own_label(row), width) + "  " + spec.label, note, false});
+        block.rows.push_back({row, std::string(width, ' ') + "  " + spec.under_label, "", false});
     }
     return block;
 }
@@ -98,15 +82,16 @@ std::string render_text_block(const TextBlock& block, const Screen& screen, Pale
     return out;
 }
 
+// The values the verdict counts, and how many of them differ.
 std::size_t checked_values(const LessonSheet& sheet) {
     std::size_t total = 0;
-    for (const SheetCheck& check : sheet.checks) total += check.values;
+    for (const SheetCheck& check : sheet.checks) total += check.counted ? check.values : 0;
     return total;
 }
 
 std::size_t differing(const LessonSheet& sheet) {
     std::size_t count = 0;
-    for (const SheetCheck& check : sheet.checks) count += check.comparison.differing;
+    for (const SheetCheck& check : sheet.checks) count += check.counted ? check.comparison.differing : 0;
     return count;
 }
 
@@ -131,7 +116,8 @@ std::string python_comment(const std::string& text) {
 
 std::string sheet_verdict_detail(const LessonSheet& sheet) {
     const std::size_t total = checked_values(sheet);
-    return sheet.identical() ? fmt::format("{} bit for bit ({})", sheet.agree, count_of(total, "value", "values"))
+    return sheet.identical() ? fmt::format("{} bit for bit ({}){}", sheet.agree, count_of(total, "value", "values"),
+                                           sheet.agree_after)
                              : differing_values(differing(sheet), total) + " " + sheet.disagree;
 }
 
@@ -148,10 +134,7 @@ std::string render_sheet_text(const LessonSheet& sheet, const TextOptions& optio
     }
     const std::vector<std::size_t> shown_n = shown_rows(ids.values.size(), widest);
     std::vector<TextBlock> blocks;
-    for (const SheetTable& table : sheet.tables) {
-        if (!table.title.empty()) blocks.push_back(table_block(table, ids, shown_n));
-    }
-    for (const SheetPair& pair : sheet.pairs) blocks.push_back(pair_block(sheet, pair, shown_n));
+    for (const SheetBlock& spec : sheet.blocks) blocks.push_back(text_block(sheet, spec, shown_n));
 
     // Blocks of one width share a screen: their columns line up and a value prints the same.
     std::map<std::size_t, std::vector<const TextBlock*>> by_width;
@@ -159,12 +142,14 @@ std::string render_sheet_text(const LessonSheet& sheet, const TextOptions& optio
     std::map<std::size_t, Screen> screens;
     for (const auto& [cols, group] : by_width) {
         std::vector<ScreenBlock> screen_blocks;
-        std::size_t label_width = 0;
+        std::size_t label_width = 0, note_width = 0;
         for (const TextBlock* block : group) {
             screen_blocks.push_back({block->top, block->shown});
             label_width = std::max(label_width, widest_label(block->rows));
+            note_width = std::max(note_width, widest_note(block->rows));
         }
-        screens.emplace(cols, choose_screen(screen_blocks, cols, options.precision, block_cells_budget(label_width, 0)));
+        screens.emplace(cols, choose_screen(screen_blocks, cols, options.precision,
+                                            block_cells_budget(label_width, note_width)));
     }
 
     std::string out = render_header_lines(sheet.title, lines, ids);
@@ -172,8 +157,9 @@ std::string render_sheet_text(const LessonSheet& sheet, const TextOptions& optio
         out += '\n' + wrap_words(block.title, "", "  ");
         out += render_text_block(block, screens.at(block.top->cols), options.palette);
     }
-    for (std::size_t i = 0; i < sheet.claims.size(); ++i) {
-        out += (i == 0 ? "\n" : "") + wrap_words(sheet.claims[i].sentence, "", "");
+    for (const SheetClaim& claim : sheet.claims) {
+        out += (claim.paragraph ? "\n" : "") + wrap_words(claim.sentence, "", "");
+        if (claim.text_after) out += claim.text_after(options.precision);
     }
     return out + render_verdict(sheet.identical(), sheet_verdict_detail(sheet), options.palette);
 }
@@ -187,6 +173,7 @@ LessonReport sheet_report(const LessonSheet& sheet) {
     for (const SheetTable& table : sheet.tables) {
         if (table.in_json) report.tables.emplace_back(table.name, table.torch, table.matrix, table.shape);
     }
+    for (const auto& [name, json] : sheet.fields) report.checks.push_back({name, json});
     for (const SheetClaim& claim : sheet.claims) {
         if (!claim.json_field.empty()) report.checks.push_back({claim.json_field, claim.json});
     }
@@ -217,7 +204,7 @@ std::string render_sheet_python(const LessonSheet& sheet) {
     const IdShape shape = ids.shape();
     const std::size_t n = ids.values.size();
     std::string out = python_preamble(sheet.script_what, sheet.script_run, sheet.script_imports, true);
-    out += ids_tensor_python(ids) + '\n' + lines(sheet.torch_lines) + '\n';
+    out += sheet.script_definitions + ids_tensor_python(ids) + '\n' + lines(sheet.torch_lines) + '\n';
     for (const SheetTable& table : sheet.tables) {
         if (table.python.empty()) continue;
         const Matrix& m = *table.matrix;
@@ -233,7 +220,7 @@ std::string render_sheet_python(const LessonSheet& sheet) {
         if (claim.python.empty()) continue;
         out += '\n' + python_comment(claim.sentence) + claim.python;
     }
-    return out + fmt::format("\nprint(\"PyTorch agrees with embdemo: every tensor bit for bit, the verdict ({}) and "
+    return out + sheet.script_after + fmt::format("\nprint(\"PyTorch agrees with embdemo: every tensor bit for bit, the verdict ({}) and "
                              "every claim.\")\n",
                              sheet.identical() ? "identical" : "differing as embdemo says");
 }
