@@ -16,7 +16,6 @@
 #include "core/kernels/torch_matmul.hpp"
 #include "render/sheet/sheet_writers.hpp"
 #include "render/views/factor/view.hpp"
-#include "render/views/positions/text.hpp"
 #include "render/views/text.hpp"
 #include "render/views/tied/text.hpp"
 #include "text_checks.hpp"
@@ -157,8 +156,8 @@ TEST_CASE("positions: a repeated token's output rows differ in exactly the colum
         request.seed = draw.below(1000);
         request.ids = random_ids(draw, request.vocab_size);
         request.context = request.ids.seq + draw.below(3);
-        request.encoding = static_cast<PositionEncoding>(draw.below(3));
-        if (request.encoding == PositionEncoding::rope && request.dim % 2 == 1) request.dim += 1;
+        request.encoding = k_position_encodings[draw.below(std::size(k_position_encodings))].encoding;
+        if (traits_of(request.encoding).turns_rows && request.dim % 2 == 1) request.dim += 1;
         const PositionsLesson lesson = run_positions_lesson(request);
         if (!lesson.repeated) continue;
         ++repeats;

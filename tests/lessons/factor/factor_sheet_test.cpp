@@ -8,35 +8,11 @@
 #include <string>
 
 #include "core/lessons/factor_lesson.hpp"
-#include "render/kit/json_text.hpp"
-#include "render/kit/markdown_text.hpp"
-#include "render/sheet/sheet_writers.hpp"
 #include "render/views/factor/view.hpp"
+#include "../sheet_checks.hpp"
 
 namespace embdemo {
 namespace {
-
-// Runs of white space, and Python's "# " comment prefixes, folded to one space: the writers wrap
-// a sentence at different widths, and the words must survive.
-std::string words(const std::string& text) {
-    std::string out;
-    bool space = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if (text[i] == '\n' && text.compare(i + 1, 2, "# ") == 0) i += 2;
-        if (text[i] == ' ' || text[i] == '\n') {
-            space = true;
-            continue;
-        }
-        if (space && !out.empty()) out += ' ';
-        space = false;
-        out += text[i];
-    }
-    return out;
-}
-
-bool has_words(const std::string& text, const std::string& sentence) {
-    return words(text).find(words(sentence)) != std::string::npos;
-}
 
 FactorRequest random_request(std::mt19937_64& rng, int round) {
     const auto between = [&](std::uint64_t low, std::uint64_t high) {
@@ -67,29 +43,8 @@ TEST_CASE("factor: every claim on its sheet holds and is printed in every format
         const FactorLesson lesson = run_factor_lesson(request);
         const LessonSheet sheet = factor_sheet(lesson);
         CAPTURE(round);
-        const std::string text = render_sheet_text(sheet, TextOptions{});
-        const std::string markdown = render_sheet_markdown(sheet, 4);
-        const std::string python = render_sheet_python(sheet);
-        const std::string json = render_lesson_json(sheet_report(sheet), {});
-        std::string caption;
-        for (const std::string& line : sheet_caption(sheet)) caption += line + '\n';
         REQUIRE(sheet.claims.size() == 3);
-        for (const SheetClaim& claim : sheet.claims) {
-            CAPTURE(claim.sentence);
-            CHECK(claim.holds());
-            CHECK(has_words(text, claim.sentence));
-            CHECK(has_words(markdown, markdown_escape(claim.sentence)));
-            CHECK(has_words(caption, claim.sentence));
-            CHECK(has_words(python, claim.sentence));
-            CHECK(json.find(json_string(claim.json_field) + ": " + claim.json) != std::string::npos);
-        }
-        // The plan, from the shapes alone, is what the formats print.
-        const auto plan = factor_tables(request, nullptr);
-        std::uint64_t printed = 0;
-        for (const LessonTable& table : sheet_report(sheet).tables) {
-            printed += table.in_json ? table.matrix->values.size() : 0;
-        }
-        CHECK(printed == report_values(plan));
+        sheet_checks::check_sheet(sheet, report_values(factor_tables(request, nullptr)));
         CHECK(sheet.identical() == (lesson.first_check.identical && lesson.output_check.identical));
     }
 }
