@@ -59,7 +59,7 @@ const OptionSpec k_shared_options[] = {
     value_option("--weights", "FILE", "E from a .npy, .csv or .tsv file instead", &option_checks::RawOptions::weights),
     defaulted_option("--format", "FORMAT", "text, json, csv, tsv, markdown, svg, html, python", &option_checks::RawOptions::format),
     value_option("--show", "LIST", "only these matrices, e.g. lookup (see below)", &option_checks::RawOptions::show),
-    defaulted_option("--precision", "P", "decimals in text and markdown, 0 to 9", &option_checks::RawOptions::precision),
+    defaulted_option("--precision", "P", "decimals in text, markdown, svg, html; 0-9", &option_checks::RawOptions::precision),
     defaulted_option("--color", "WHEN", "auto, always or never", &option_checks::RawOptions::color),
     defaulted_option("--palette", "BG", "colours for a dark or light background, or auto", &option_checks::RawOptions::palette),
     flag_option("--trace", "show each id step by step", &option_checks::RawOptions::trace),
