@@ -66,7 +66,7 @@ const OptionSpec k_shared_options[] = {
     value_option("--trace-positions", "LIST", "with --trace: only these positions, e.g. 0,2", &option_checks::RawOptions::trace_positions),
     flag_option("--walkthrough", "the notebook as a narrated lesson", &option_checks::RawOptions::walkthrough),
     flag_option("--timing", "how long each form took on this machine", &option_checks::RawOptions::timing),
-    flag_option("--pause", "wait for Enter between steps (on a terminal)", &option_checks::RawOptions::pause),
+    flag_option("--pause", "wait for Enter between steps of --trace/--walkthrough", &option_checks::RawOptions::pause),
     value_option("--save-weights", "FILE", "also write E (numpy.save) to FILE, ending in .npy", &option_checks::RawOptions::save_weights),
     value_option("--export-projector", "DIR", "also write TensorFlow Projector files to DIR", &option_checks::RawOptions::export_projector),
     value_option("--labels", "FILE", "with --export-projector: a label per row", &option_checks::RawOptions::labels),
