@@ -1,22 +1,41 @@
 #!/usr/bin/env bash
-# Installs embdemo's build dependencies from Debian 12's packages (only the missing ones), then
-# configures and builds into build/ (or $EMBDEMO_BUILD_DIR). Extra arguments go to cmake.
-# Nothing is downloaded at build time: every dependency is a Debian package.
+# Installs what is missing from Debian 12's packages, then configures and builds into build/ (or
+# $EMBDEMO_BUILD_DIR). Nothing is downloaded at build time: every dependency is a Debian package.
+#   tools/setup.sh          embdemo and its man page only: the packages that building and running
+#                           embdemo needs (about 100 MB on a fresh Debian 12)
+#   tools/setup.sh --tests  also every tool the test suite uses (PyTorch, chromium, clang,
+#                           lintian, ...), and builds the unit tests, embdemo-bench and the rest
+# Further arguments go to cmake. Installing needs root or sudo; with nothing missing it does not.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# help2man: the man page; locales (localedef) and bsdutils (script): the determinism test;
-# time (GNU time's peak RSS): the memory-estimate test; libopenblas-dev: embdemo-bench;
-# libutf8proc-dev: Unicode classes for GPT-2's tokenizer.
-# libxml2-utils (xmllint), librsvg2-bin (rsvg-convert): the SVG checks; chromium, chromium-driver,
-# python3-selenium: the HTML lesson's browser test (ctest label `browser`).
-# clang, libclang-rt-14-dev (libFuzzer and the sanitizers' runtimes for clang): tools/fuzz.sh.
-# python3-torch, python3-numpy: the live tests against PyTorch (ctest label torch-live); cmark:
-# rendering the Markdown output in tests.
-packages=(g++ cmake make libcli11-dev libfmt-dev libxtensor-dev xtl-dev libxsimd-dev doctest-dev
-          help2man locales bsdutils time libopenblas-dev libutf8proc-dev
-          libxml2-utils librsvg2-bin chromium chromium-driver python3-selenium
-          clang libclang-rt-14-dev python3-torch python3-numpy cmark)
+tests=0
+if [ "${1:-}" = "--tests" ]; then
+  tests=1
+  shift
+fi
+
+# To build embdemo: the compiler, cmake, and the header libraries it is written with; utf8proc:
+# Unicode classes for GPT-2's tokenizer. help2man: the man page (without it the build has none).
+# libopenblas0-pthread: the BLAS that embdemo opens at run time for the products PyTorch hands to
+# its BLAS (bag, weight files with inf or nan; core/kernels/torch_matmul.cpp), the one Debian's
+# PyTorch uses.
+packages=(g++ cmake make libcli11-dev libfmt-dev libxtensor-dev xtl-dev libxsimd-dev
+          libutf8proc-dev help2man libopenblas0-pthread)
+if [ $tests -eq 1 ]; then
+  # doctest-dev: the unit tests. locales (localedef) and bsdutils (script): the determinism test;
+  # time (GNU time's peak RSS): the memory-estimate test; libopenblas-dev: embdemo-bench.
+  # libxml2-utils (xmllint), librsvg2-bin (rsvg-convert): the SVG checks; chromium,
+  # chromium-driver, python3-selenium: the HTML lesson's browser test (ctest label `browser`).
+  # clang, libclang-rt-14-dev (libFuzzer and the sanitizers' runtimes for clang): tools/fuzz.sh.
+  # python3-torch, python3-numpy: the live tests against PyTorch (ctest label torch-live); cmark:
+  # rendering the Markdown output in tests. dpkg-dev (dpkg-shlibdeps), lintian, file: the Debian
+  # package and its test (package.deb).
+  packages+=(doctest-dev locales bsdutils time libopenblas-dev
+             libxml2-utils librsvg2-bin chromium chromium-driver python3-selenium
+             clang libclang-rt-14-dev python3-torch python3-numpy cmark
+             dpkg-dev lintian file)
+fi
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
@@ -27,9 +46,14 @@ if [ ${#missing[@]} -gt 0 ]; then
   [ "$(id -u)" -eq 0 ] || as_root=(sudo)
   echo "setup: installing ${missing[*]}"
   "${as_root[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" \
+    >/dev/null
 fi
 
 build_dir=${EMBDEMO_BUILD_DIR:-build}
-cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
+if [ $tests -eq 1 ]; then
+  cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DEMBDEMO_BUILD_TESTS=ON "$@" >/dev/null
+else
+  cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DEMBDEMO_BUILD_TESTS=OFF "$@" >/dev/null
+fi
 cmake --build "$build_dir" -j"$(nproc)"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite: installs what is missing and builds (tools/setup.sh), then runs every
+# The whole test suite: installs what is missing and builds (tools/setup.sh --tests), then runs every
 # unit, golden and documentation test with ctest.
 #   tools/test.sh             release build in build/
 #   tools/test.sh --sanitize  AddressSanitizer + UndefinedBehaviorSanitizer build in build-sanitize/
@@ -18,5 +18,5 @@ if [ "${1:-}" = "--sanitize" ]; then
   shift
 fi
 build_dir=${EMBDEMO_BUILD_DIR:-build}
-tools/setup.sh "${cmake_args[@]}"
+tools/setup.sh --tests "${cmake_args[@]}"
 ctest --test-dir "$build_dir" --output-on-failure -j"$(nproc)" "$@"

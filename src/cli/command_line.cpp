@@ -61,8 +61,10 @@ std::string describe_mismatch(const CLI::App& app, const CLI::ArgumentMismatch& 
 // (null: none named).
 std::string describe_extra(const std::string& word, const LessonSpec* lesson, bool first_word) {
     if (word == "--") {
-        return std::string("unexpected \"--\" (allowed: options only; embdemo takes no other "
-                           "arguments)");
+        // Only reached with a word after it: a "--" that ends the command line is POSIX's end
+        // of the options, which run() accepts.
+        return std::string("unexpected argument after \"--\", which ends the options (allowed: "
+                           "options before it; embdemo takes no other arguments)");
     }
     if (word.size() > 1 && word[0] == '-') return unknown_option(word, lesson);
     return unexpected_word(word, lesson, first_word);
@@ -286,7 +288,11 @@ CommandLine CommandLineParser::parse(int argc, const char* const argv[]) {
         return fail(std::string(spec->name) + " must be the first word: embdemo " + spec->name +
                     " [OPTIONS] (its options: embdemo " + spec->name + " --help)");
     }
-    if (!app.remaining().empty()) {
+    // POSIX (Utility Syntax Guideline 10): "--" ends the options. embdemo takes no operands, so
+    // it may only end the command line; a word after it is refused by describe_extra.
+    if (app.remaining().size() == 1 && app.remaining().front() == "--") {
+        // nothing follows the "--": the options before it stand
+    } else if (!app.remaining().empty()) {
         const std::string word = app.remaining().front();
         return fail(describe_extra(word, m_parts->parsed_lesson(), argc > 1 && word == argv[1]));
     }

@@ -71,7 +71,7 @@ std::optional<std::string> check_combinations(const RawOptions& raw, const Optio
         return bad_value("--precision", raw.precision,
                          "has no effect with --format " + raw.format +
                              ", which prints every float32 exactly (shortest round-trip form)",
-                         "--precision with --format text or markdown");
+                         "--precision with --format text, markdown, svg or html");
     }
     if (raw.show && (options.format == OutputFormat::text || is_picture_format(options.format))) {
         return bad_value("--show", *raw.show, "needs --format json, csv, tsv or markdown",

@@ -38,6 +38,7 @@ TEST_CASE("render_lesson_json writes head, nested tables and checks in order") {
     CHECK(render_lesson_json(report, {}) ==
           "{\n"
           "  \"schema\": \"test/1\",\n"
+          "  \"embdemo_version\": " + version_json_value() + ",\n"
           "  \"ids\": [[1, 2]],\n"
           "  \"upstream\": [\n"
           "    [\n"

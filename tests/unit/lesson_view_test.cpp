@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include "render/kit/lesson_report.hpp"
+
 #include <map>
 #include <string>
 #include <vector>
@@ -78,7 +80,8 @@ TEST_CASE("render_view writes the report's table in each machine format and the 
     CHECK(render_view(counting.view, settings_for(OutputFormat::tsv)).value() ==
           std::vector<std::string>{"# t (T) 1 x 2\n0.5\t-2\n"});
     CHECK(render_view(counting.view, settings_for(OutputFormat::json)).value() ==
-          std::vector<std::string>{"{\n  \"schema\": \"test/1\",\n  \"t\": [\n    [0.5, -2]\n  ]\n}\n"});
+          std::vector<std::string>{"{\n  \"schema\": \"test/1\",\n  \"embdemo_version\": " + version_json_value() +
+                                   ",\n  \"t\": [\n    [0.5, -2]\n  ]\n}\n"});
     CHECK(render_view(counting.view, settings_for(OutputFormat::markdown)).value().front().rfind("## A lesson\n", 0) == 0);
     CHECK(render_view(counting.view, settings_for(OutputFormat::text)).value().size() == 2);
 }

@@ -157,6 +157,11 @@ void add_id_source(LessonReport& report, const IdBatch& ids) {
     head.insert(after_ids, fields.begin(), fields.end());
 }
 
+const std::string& version_json_value() {
+    static const std::string value = json_string(EMBDEMO_VERSION);
+    return value;
+}
+
 std::string render_lesson_json(const LessonReport& report, const std::vector<std::string>& show) {
     // Written in place, its fields' and tables' room reserved (k_reserved_chars_per_value): a
     // report can hold hundreds of megabytes of pre-spelled JSON (every piece of a 16 MiB text),
@@ -169,7 +174,7 @@ std::string render_lesson_json(const LessonReport& report, const std::vector<std
         if (table.in_json && wanted(table, show)) fields_size += table.name.size() + 8 + reserved_chars(table);
     }
     std::string out = "{\n";
-    out.reserve(fields_size + 4);
+    out.reserve(fields_size + 4 + 64);  // 64: the version's field
     bool first = true;
     const auto open = [&](const std::string& name) {
         out += first ? "  \"" : ",\n  \"";
@@ -180,6 +185,10 @@ std::string render_lesson_json(const LessonReport& report, const std::vector<std
     for (const LessonField& field : report.head) {
         open(field.name);
         out += field.json;
+        if (field.name == "schema") {
+            open(k_version_json_name);
+            out += version_json_value();
+        }
     }
     for (const LessonTable& table : report.tables) {
         if (!table.in_json || !wanted(table, show)) continue;

@@ -80,6 +80,11 @@ std::vector<std::size_t> rows_shape(std::size_t batch, std::size_t seq, bool bat
 // table's text from being copied.
 void append_json_table(std::string& out, const LessonTable& table);
 
+// Every lesson's JSON names the embdemo that wrote it, right after its "schema" field:
+// `"embdemo_version": "0.1.0"` (the project's version, as --version prints it).
+inline constexpr const char* k_version_json_name = "embdemo_version";
+const std::string& version_json_value();  // the quoted version, e.g. "\"0.1.0\""
+
 // One JSON object: head, every table (nested lists following its shape), checks. With `show`,
 // only the tables named there; tables not `in_json` never.
 std::string render_lesson_json(const LessonReport& report, const std::vector<std::string>& show);

@@ -228,13 +228,13 @@ std::string bag_torch_matmul_sentence(const BagLesson& lesson) {
 // The verdict's detail, from how the two differ.
 std::string bag_verdict_detail(const UlpDifference& diff) {
     if (diff.differing == 0) return "the in-order M @ E equals the bag's output bit for bit";
-    if (diff.non_finite > 0) return "the in-order M @ E and the bag's output differ where float32 overflowed (exit status stays 0)";
+    if (diff.non_finite > 0) return "the in-order M @ E and the bag's output differ where float32 overflowed (exit status 3)";
     if (diff.zero_signs == diff.differing) {
-        return fmt::format("the in-order M @ E equals the bag's output as numbers; {} in sign (exit status stays 0)",
+        return fmt::format("the in-order M @ E equals the bag's output as numbers; {} in sign (exit status 3)",
                            diff.differing == 1 ? std::string("one zero differs") : fmt::format("{} zeros differ",
                                                                                               diff.differing));
     }
-    return fmt::format("the in-order M @ E is the bag's output to within {} (computed another way; exit status stays 0)",
+    return fmt::format("the in-order M @ E is the bag's output to within {} (computed another way; exit status 3)",
                        count_of(diff.ulps, "ulp", "ulps"));
 }
 

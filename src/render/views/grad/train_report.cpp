@@ -16,8 +16,12 @@ std::string steps_json(const TrainingRun& run) {
     for (const TrainingStep& step : run.steps) {
         std::vector<std::string> changed;
         for (const RowChange& change : step.changed) {
-            changed.push_back(fmt::format("{{\"row\": {}, \"max_abs_delta\": {}, \"in_batch\": {}}}", change.row,
-                                          json_number(change.max_abs_delta), change.in_batch));
+            // The delta in its shortest float32 spelling, as csv, tsv and the text view print it
+            // (rounded from the double that holds the difference of two float32 values exactly).
+            changed.push_back(fmt::format(
+                "{{\"row\": {}, \"max_abs_delta\": {}, \"in_batch\": {}, \"decayed\": {}, \"carried\": {}}}",
+                change.row, json_number(static_cast<float>(change.max_abs_delta)), change.in_batch, change.decayed,
+                change.carried));
         }
         steps.push_back(fmt::format("{{\"batch\": [{}], \"changed\": [{}]}}", fmt::join(step.batch, ", "),
                                     fmt::join(changed, ", ")));
@@ -26,8 +30,8 @@ std::string steps_json(const TrainingRun& run) {
 }
 
 // The same record as one table for csv/tsv/markdown, a row per (step, moved row), with the
-// causes the text view states. The delta is rounded to float32, as the text view prints it
-// (the JSON has the double).
+// causes the text view states. The delta is rounded to float32, as the text view and the JSON
+// print it.
 Matrix moved_rows(const TrainingRun& run) {
     std::size_t count = 0;
     for (const TrainingStep& step : run.steps) count += step.changed.size();

@@ -147,11 +147,18 @@ void add_records(LessonReport& report, std::string name, std::string formula, Ma
 }
 
 // What render_lesson_json makes of fields alone: "{\n", each `  "name": value` joined by
-// ",\n", then "\n}\n".
+// ",\n" (with the version's field after "schema"), then "\n}\n".
 std::uint64_t fields_json_size(const std::vector<LessonField>& fields, std::uint64_t big_values) {
     std::uint64_t size = 2 + big_values + 3;
-    for (const LessonField& field : fields) size += 6 + field.name.size() + field.json.size();
-    return size + 2 * (fields.size() - 1);
+    std::uint64_t count = fields.size();
+    for (const LessonField& field : fields) {
+        size += 6 + field.name.size() + field.json.size();
+        if (field.name == "schema") {
+            size += 6 + std::string(k_version_json_name).size() + version_json_value().size();
+            ++count;
+        }
+    }
+    return size + 2 * (count - 1);
 }
 
 }  // namespace
