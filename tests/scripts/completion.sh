@@ -112,13 +112,16 @@ for option in $("$binary" --help | sed -n '/^Options:/,/^$/p' | grep -oE -- '--[
 done
 
 # Every fixed value offered is one the parser takes: after the first lesson that reads the option,
-# the run may fail for other reasons, never by naming the value ("--mode \"max\": ...").
+# the run may fail for other reasons, never by naming the value ("--mode \"max\": ..."), unless to
+# say what else it needs (the parse checks the words before any input, so that comes first).
 while read -r _ option values; do
   lesson=$(sed -n "s/^options \([a-z]*\) .* $option\( .*\)\{0,1\}$/\1/p" <<<"$data" | head -1)
   for value in $values; do
     cases=$((cases + 1))
     message=$("$binary" $lesson "$option" "$value" 2>&1 >/dev/null)
-    grep -qF -- "$option \"$value\"" <<<"$message" && fail without "$value refused: $message" "$lesson $option $value"
+    # A value named with what it needs beside it (--show needs a machine format) is taken.
+    grep -qF -- "$option \"$value\"" <<<"$message" && ! grep -qF -- "$option \"$value\": needs " <<<"$message" &&
+      fail without "$value refused: $message" "$lesson $option $value"
   done
 done < <(grep '^values ' <<<"$data")
 

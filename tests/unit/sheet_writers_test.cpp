@@ -85,6 +85,7 @@ TEST_CASE("sheet_report: the head from the parameters, the JSON tables, the less
     CHECK(render_lesson_json(sheet_report(tiny.sheet), {}) ==
           "{\n"
           "  \"schema\": \"embdemo-tiny/1\",\n"
+          "  \"embdemo_version\": " + version_json_value() + ",\n"
           "  \"ids\": [1, 1],\n"
           "  \"vocab\": 3,\n"
           "  \"hidden\": true,\n"
