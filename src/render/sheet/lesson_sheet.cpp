@@ -1,6 +1,5 @@
 #include "render/sheet/lesson_sheet.hpp"
 
-#include <set>
 #include <stdexcept>
 
 #include "core/limits.hpp"
@@ -44,11 +43,6 @@ SheetBlock SheetBlock::pair(std::string title, std::string top, std::string unde
     block.label = std::move(label);
     block.under_label = std::move(under_label);
     return block;
-}
-
-std::vector<std::size_t> distinct_ids(const IdBatch& ids) {
-    const std::set<std::size_t> used(ids.values.begin(), ids.values.end());
-    return {used.begin(), used.end()};
 }
 
 std::string shape_words(std::size_t rows, std::size_t cols) {

@@ -127,9 +127,6 @@ struct LessonSheet {
     bool identical() const;  // every check
 };
 
-// The ids' distinct values, ascending: the rows of a weight they select.
-std::vector<std::size_t> distinct_ids(const IdBatch& ids);
-
 // "4 x 2", "30,000 x 768": a block title's shape.
 std::string shape_words(std::size_t rows, std::size_t cols);
 

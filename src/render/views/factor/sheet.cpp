@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/limits.hpp"
+#include "render/kit/figure_parts.hpp"
 #include "render/kit/id_text.hpp"
 #include "render/kit/json_text.hpp"
 #include "render/kit/lesson_blocks.hpp"
@@ -100,7 +101,7 @@ std::vector<SheetTable> factor_tables(const FactorRequest& request, const Factor
     const auto per_id = [&](std::size_t cols) { return rows_shape(ids.batch, ids.seq, ids.batched, cols); };
     const auto of = [lesson](const Matrix FactorLesson::*member) { return lesson ? &(lesson->*member) : nullptr; };
     SheetTable e1{"e1", "e1.weight", TableRole::weight, {v, r}, of(&FactorLesson::e1)};
-    e1.selected = distinct_ids(ids);
+    e1.selected = used_rows(ids.values);
     SheetTable e2{"e2", "proj.weight.T", TableRole::plain, {r, d}, of(&FactorLesson::e2)};
     SheetTable first{"lookup_e1", "e1(ids)", TableRole::per_id, per_id(r), of(&FactorLesson::lookup_e1)};
     first.python = "first";
