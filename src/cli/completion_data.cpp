@@ -9,6 +9,7 @@
 
 #include "cli/lessons/lesson.hpp"
 #include "cli/option_checks.hpp"
+#include "core/kernels/position_encodings.hpp"
 #include "core/lessons/cost.hpp"
 #include "core/lessons/report_matrices.hpp"
 
@@ -30,6 +31,8 @@ std::vector<std::pair<std::string, Words>> fixed_values() {
     Words show, models;
     for (const ReportMatrix which : k_report_matrices) show.emplace_back(matrix_name(which));
     for (const ModelPreset& preset : k_model_presets) models.emplace_back(preset.name);
+    Words encodings;
+    for (const PositionEncodingTraits& traits : k_position_encodings) encodings.emplace_back(traits.name);
     return {
         {"--format", names(option_checks::k_formats)},
         {"--color", names(option_checks::k_color_modes)},
@@ -37,7 +40,7 @@ std::vector<std::pair<std::string, Words>> fixed_values() {
         {"--show", show},
         {"--model", models},
         {"--init", {"torch", "index", "randint"}},
-        {"--encoding", {"learned", "sinusoidal", "rope"}},
+        {"--encoding", encodings},
         {"--mode", {"sum", "mean", "max"}},
         {"--optimizer", {"sgd", "adam", "adamw"}},
         {"--upstream", {"randn", "ones"}},

@@ -264,11 +264,14 @@ CommandLine validate(const RawOptions& raw) {
     DemoRequest& request = options.request;
 
     options.size_options = size_options(raw);
-    // Prepare: the lesson's inputs, read, tokenised and cut into the loader's windows.
+    // The phases, as ninja's ReadFlags before real_main's loads: first what the words alone say
+    // (formats, modes, ranges), with no file opened, so that a mistyped --format is answered at
+    // once even when --text-file names a FIFO nobody writes or a huge book; then prepare: the
+    // lesson's inputs, read, tokenised and cut into the loader's windows; then the sizes.
+    if (auto problem = validate_output(raw, options)) return fail(*problem);
     auto ids = lesson.checks.prepare ? lesson.checks.prepare(raw) : prepare_ids(raw);
     if (!ids) return fail(ids.error());
     if (auto problem = validate_sizes(raw, std::move(ids), options)) return fail(*problem);
-    if (auto problem = validate_output(raw, options)) return fail(*problem);
 
     // With --weights the sizes are checked against the file's header, before its data is read.
     if (lesson.caps.one_hot && !raw.weights) {

@@ -25,6 +25,7 @@
 #include "core/file_formats/npy.hpp"
 #include "render/views/python_script.hpp"
 #include "render/views/grad/train_text.hpp"
+#include "render/sheet/sheet_writers.hpp"
 #include "render/views/factor/view.hpp"
 #include "render/views/positions/view.hpp"
 #include "render/views/tied/view.hpp"
@@ -131,17 +132,20 @@ void bag_case(Cases& c, std::size_t forced) {
             render_bag_python(run_bag_lesson(r)));
 }
 
-// positions: learned, sinusoidal, rope (even d), the three compared, and the data loader's batch.
+// positions: every encoding of the table (rope with an even d, alibi with 1 to 16 heads), the
+// encodings compared, and the data loader's batch. The forced cases are one per encoding, then
+// the loader, then the comparison.
+constexpr std::size_t k_encodings = std::size(k_position_encodings);
 void positions_case(Cases& c, std::size_t forced) {
     PositionsRequest r;
     r.vocab_size = c.size(300);
     r.seed = c.seed();
-    r.encoding = forced < 3 ? static_cast<PositionEncoding>(forced)
-                            : c.pick<PositionEncoding>({PositionEncoding::learned, PositionEncoding::sinusoidal, PositionEncoding::rope});
+    r.encoding = k_position_encodings[forced < k_encodings ? forced : c.below(k_encodings)].encoding;
     r.dim = c.size(48);
-    if (r.encoding == PositionEncoding::rope && r.dim % 2 == 1) ++r.dim;
-    r.encoding_given = c.chance(40) || forced == 4;
-    if (c.chance(25) || forced == 3) {
+    if (traits_of(r.encoding).turns_rows && r.dim % 2 == 1) ++r.dim;
+    if (traits_of(r.encoding).biases_scores) r.heads = c.between(1, 16);
+    r.encoding_given = c.chance(40) || forced == k_encodings + 1;
+    if (c.chance(25) || forced == k_encodings) {
         IdBatch tokens;
         tokens.values = c.ids(r.vocab_size, 200);
         const std::size_t context = c.between(1, 6);
@@ -155,10 +159,11 @@ void positions_case(Cases& c, std::size_t forced) {
         r.ids = c.batch(r.vocab_size, 12);
     }
     r.context = r.ids.seq + (c.chance(50) ? 0 : c.between(1, 20));
-    c.write("positions", fmt::format("{} V {} d {} C {} seed {} ids {} ({} x {}) compared {} loader {}",
-                                     encoding_name(r.encoding), r.vocab_size, r.dim, r.context, r.seed,
+    const PositionsLesson lesson = run_positions_lesson(r);
+    c.write("positions", fmt::format("{} V {} d {} C {} H {} seed {} ids {} ({} x {}) compared {} loader {}",
+                                     encoding_name(r.encoding), r.vocab_size, r.dim, r.context, r.heads, r.seed,
                                      join_ids(r.ids.values), r.ids.batch, r.ids.seq, r.encoding_given, r.ids.source.loader.used()),
-            render_positions_python(run_positions_lesson(r)));
+            render_sheet_python(positions_sheet(lesson)));
 }
 
 // tied: H = E[ids], or a hidden-state file with special values (NaN and ties in the ranking),
@@ -198,8 +203,9 @@ void factor_case(Cases& c, std::size_t) {
     r.rank = c.between(1, r.dim - 1);
     r.seed = c.seed();
     r.ids = c.batch(r.vocab_size, 12);
+    const FactorLesson lesson = run_factor_lesson(r);
     c.write("factor", fmt::format("V {} r {} d {} seed {} ids {}", r.vocab_size, r.rank, r.dim, r.seed, join_ids(r.ids.values)),
-            render_factor_python(run_factor_lesson(r)));
+            render_sheet_python(factor_sheet(lesson)));
 }
 
 // max_norm: every origin of E (seeded, randint, index pattern, a file with special values),
@@ -322,7 +328,7 @@ int main(int argc, char** argv) {
     Cases cases(argv[1], seed);
     // Each lesson: its hand-picked cases (forced = 0, 1, ...: see each case function), then random ones.
     const std::vector<std::pair<void (*)(Cases&, std::size_t), std::size_t>> lessons = {
-        {bag_case, 3}, {positions_case, 5}, {tied_case, 3}, {factor_case, 1}, {max_norm_case, 4}, {grad_max_norm_case, 3},
+        {bag_case, 3}, {positions_case, k_encodings + 2}, {tied_case, 3}, {factor_case, 1}, {max_norm_case, 4}, {grad_max_norm_case, 3},
         {training_case, 4}};
     for (const auto& [make, forced] : lessons) {
         for (std::size_t i = 0; i < forced + count; ++i) make(cases, i < forced ? i : SIZE_MAX);

@@ -22,7 +22,10 @@ with_formats() {
 }
 all_formats="text json csv tsv markdown svg html python"
 table_formats="text json csv tsv markdown"
-for lesson in "" lookup grad cost positions tied factor bag tokens; do add $lesson --help; done
+# Every lesson the binary lists (bench runs a program of its own; help is no lesson).
+lessons=$("$binary" --completion-data | awk '$1 == "lessons" { for (i = 2; i <= NF; i++) if ($i != "bench" && $i != "help") print $i }')
+[ -n "$lessons" ] || { echo "FAIL: the completion data lists no lesson"; exit 1; }
+for lesson in "" $lessons; do add $lesson --help; done
 add --version
 with_formats "$all_formats" --ids 2,3,1 --dim 5
 add --ids 2,3,1 --dim 5 --trace

@@ -22,9 +22,9 @@ import subprocess
 import sys
 import tempfile
 
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ["OPENBLAS_NUM_THREADS"] = "1"
 if os.path.exists("/proc/cpuinfo") and "avx" in open("/proc/cpuinfo").read().split():
-    os.environ.setdefault("OPENBLAS_CORETYPE", "Sandybridge")
+    os.environ["OPENBLAS_CORETYPE"] = "Sandybridge"
 import torch  # noqa: E402 (after the pin: torch loads OpenBLAS)
 
 HEX = re.compile(r"0x[0-9a-f]{8}")

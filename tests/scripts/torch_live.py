@@ -27,14 +27,14 @@ def pin_blas_kernel():
     """OpenBLAS as embdemo runs it: one thread (OpenBLAS's threads can split a product's sums
     differently) and, where the CPU has AVX, the Sandybridge kernel. Set before torch loads
     OpenBLAS, so that both sides run the same arithmetic."""
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    os.environ["OPENBLAS_NUM_THREADS"] = "1"
     try:
         with open("/proc/cpuinfo") as cpuinfo:
             flags = next((line.split(":", 1)[1].split() for line in cpuinfo if line.startswith("flags")), [])
     except OSError:
         flags = []
     if "avx" in flags:
-        os.environ.setdefault("OPENBLAS_CORETYPE", "Sandybridge")
+        os.environ["OPENBLAS_CORETYPE"] = "Sandybridge"
 
 
 pin_blas_kernel()

@@ -22,6 +22,7 @@
 #include "render/kit/table.hpp"
 #include "render/kit/text_sections.hpp"
 #include "text_checks.hpp"
+#include "render/sheet/sheet_writers.hpp"
 #include "render/views/factor/view.hpp"
 #include "render/views/positions/view.hpp"
 #include "render/views/tied/view.hpp"
@@ -218,7 +219,7 @@ TEST_CASE("positions_figure: E[ids] + P[t] row by row, for learned and sinusoida
         check_cells(pos.items[1], lesson.position_weight, table_row_of);
         CHECK(pos.items[1].rows.size() == 6);  // C rows
         CHECK(contains(pos.items[1].name, encoding == PositionEncoding::sinusoidal ? "sinusoidal" : "drawn after E"));
-        CHECK(contains(joined(figure.caption), "Same token, two positions: id 3"));
+        CHECK(contains(joined(sheet_caption(positions_sheet(lesson))), "Same token, two positions: id 3"));
         CHECK_FALSE(has_panel(figure, "The data loader"));
         check_svg(figure, encoding == PositionEncoding::learned ? "positions_learned" : "positions_sinusoidal");
     }
@@ -267,8 +268,31 @@ TEST_CASE("positions_figure: RoPE turns each row and shows its scores; there is 
     const RopeScores& r = *lesson.rope_scores;
     CHECK(scores.items[0].rows[0].cells[0] == fmt::format("{:.3f}", r.scores[0][0]));
     CHECK(scores.items[0].col_labels.back() == fmt::format("p = {}", r.starts.back()));
-    CHECK(contains(joined(figure.caption), "RoPE of the lookup and RoPE of the one-hot product agree bit for bit"));
+    CHECK(contains(joined(sheet_caption(positions_sheet(lesson))), "RoPE of the lookup and RoPE of the one-hot product agree bit for bit"));
     check_svg(figure, "positions_rope");
+}
+
+TEST_CASE("positions_figure: ALiBi's bias as a lookup by distance; there is no P and no rotation") {
+    PositionsRequest request;
+    request.ids = batch("1,2,0");
+    request.vocab_size = 3;
+    request.dim = 2;
+    request.context = 3;
+    request.encoding = PositionEncoding::alibi;
+    request.heads = 2;
+    const PositionsLesson lesson = run_positions_lesson(request);
+    REQUIRE(lesson.alibi);
+    const Figure figure = positions_figure(lesson, 4);
+    CHECK_FALSE(has_panel(figure, "pos = P"));
+    CHECK_FALSE(has_panel(figure, "Each row turned"));
+    const FigurePanel& bias = panel_titled(figure, "ALiBi's bias");
+    REQUIRE(bias.items.size() == 3);
+    CHECK(bias.items[0].rows[3].cells[0] == "2");  // the pair (2, 0), T(T+1)/2 = 6 pairs
+    CHECK(bias.items[0].rows.size() == 6);
+    CHECK(bias.items[1].rows.size() == 3);         // D: one row per distance
+    CHECK(bias.arrows[0][3].to == 2);              // (2, 0) points at D's row k = 2
+    CHECK(contains(joined(sheet_caption(positions_sheet(lesson))), "D[i - j] and one_hot(i - j) @ D agree bit for bit"));
+    check_svg(figure, "positions_alibi");
 }
 
 TEST_CASE("positions_figure: the data loader's inputs beside their targets") {
@@ -284,7 +308,7 @@ TEST_CASE("positions_figure: the data loader's inputs beside their targets") {
     const FigurePanel& loader = panel_titled(figure, "The data loader's first batch");
     CHECK(loader.items[0].rows[1].cells == std::vector<std::string>{"12", "13", "14"});
     CHECK(loader.items[1].rows[1].cells == std::vector<std::string>{"13", "14", "15"});
-    CHECK(contains(joined(figure.caption), "the text makes 2 windows"));
+    CHECK(contains(joined(sheet_caption(positions_sheet(lesson))), "the text makes 2 windows"));
     check_svg(figure, "positions_loader");
 }
 
@@ -342,8 +366,9 @@ TEST_CASE("factor_figure: E1[ids] @ E2 and the one-hot route, the same values, o
         CHECK(marked_cells(route.items[3]) == lesson.output_check.differing);
         // X's 1s sit where the ids say.
         CHECK(route.items[0].rows[2].cells == std::vector<std::string>{"0", "0", "1", "0"});
-        CHECK(contains(joined(figure.caption), "rank at most 2"));
-        CHECK(contains(joined(figure.caption), fmt::format("{} parameters in two factors", lesson.here.factored)));
+        const std::string caption = joined(sheet_caption(factor_sheet(lesson)));
+        CHECK(contains(caption, "rank at most 2"));
+        CHECK(contains(caption, fmt::format("factored V*r + r*d = 8 + 10 = {} (", lesson.here.factored)));
         if (first_values.empty()) {
             first_values = lesson.output.values;
         } else {

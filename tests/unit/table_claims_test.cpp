@@ -14,8 +14,8 @@
 #include "core/lessons/positions_lesson.hpp"
 #include "core/lessons/tied_lesson.hpp"
 #include "core/kernels/torch_matmul.hpp"
-#include "render/views/factor/text.hpp"
-#include "render/views/positions/text.hpp"
+#include "render/sheet/sheet_writers.hpp"
+#include "render/views/factor/view.hpp"
 #include "render/views/text.hpp"
 #include "render/views/tied/text.hpp"
 #include "text_checks.hpp"
@@ -134,7 +134,7 @@ TEST_CASE("factor: E1 @ E2 has at most the rank the view states, and the saving 
         CAPTURE(round);
         CHECK(numeric_rank(table) <= bound);
         CHECK(numeric_rank(table) == bound);  // random tables reach the bound
-        const std::string text = render_factor_text(lesson, plain());
+        const std::string text = render_sheet_text(factor_sheet(lesson), plain());
         CHECK(contains(text, "rank at most " + std::to_string(bound)));
         bool some_rank_saves = false;
         for (std::uint64_t r = 1; r < request.dim; ++r) {
@@ -156,8 +156,8 @@ TEST_CASE("positions: a repeated token's output rows differ in exactly the colum
         request.seed = draw.below(1000);
         request.ids = random_ids(draw, request.vocab_size);
         request.context = request.ids.seq + draw.below(3);
-        request.encoding = static_cast<PositionEncoding>(draw.below(3));
-        if (request.encoding == PositionEncoding::rope && request.dim % 2 == 1) request.dim += 1;
+        request.encoding = k_position_encodings[draw.below(std::size(k_position_encodings))].encoding;
+        if (traits_of(request.encoding).turns_rows && request.dim % 2 == 1) request.dim += 1;
         const PositionsLesson lesson = run_positions_lesson(request);
         if (!lesson.repeated) continue;
         ++repeats;

@@ -13,13 +13,11 @@
 #include "render/kit/lesson_report.hpp"
 #include "render/views/tokens/report.hpp"
 #include "render/views/tokens/text.hpp"
-#include "golden_files.hpp"
 #include "gpt2_vocabulary.hpp"
 
 namespace embdemo {
 namespace {
 
-using testing::golden_stdout;
 using testing::gpt2_vocabulary;
 
 const char* const k_hostile_text = "x` <img src=x onerror=alert(1)> | *em* \\ \"q\"\t\x01<|endoftext|>caf\xc3\xa9 ``` a||b";
@@ -40,26 +38,6 @@ LessonReport report_of(const TokensLesson& lesson) {
 }
 
 }  // namespace
-
-TEST_CASE("tokens_report's JSON is embdemo-tokens/1 byte for byte, and render_tokens_json is it") {
-    struct Recorded {
-        const char* golden;
-        TokensLesson lesson;
-    };
-    const Recorded recorded[] = {
-        {"tokens_json", lesson_of("Hello, world. Is this-- a test?")},
-        {"tokens_hostile_text_json", lesson_of(k_hostile_text, 7, 12)},
-        {"tokens_space_json", lesson_of(" ")},
-    };
-    for (const Recorded& run : recorded) {
-        CAPTURE(run.golden);
-        const std::string json = render_lesson_json(report_of(run.lesson), {});
-        CHECK(json == golden_stdout(run.golden));
-        const auto wrapped = render_tokens_json(run.lesson, gpt2_vocabulary());
-        REQUIRE(wrapped);
-        CHECK(wrapped.value() == json);
-    }
-}
 
 TEST_CASE("tokens_report's cap is the exact size of its JSON") {
     const TokensLesson lesson = lesson_of(k_hostile_text, 7, 12);

@@ -11,6 +11,7 @@
 #include "cli/option_spec.hpp"
 #include "cli/lessons/table_lesson.hpp"
 #include "core/lessons/factor_lesson.hpp"
+#include "render/sheet/sheet_view.hpp"
 #include "render/views/factor/view.hpp"
 
 namespace embdemo {
@@ -38,17 +39,16 @@ std::optional<std::string> check_factor(const RawOptions& raw, Options& options)
     factor.sizes() = options.request.sizes();
     factor.ids = options.id_batch;
     factor.rank = rank.value();
-    return check_printed_plan(options, factor, factor_report_values, factor_script_values);
+    return check_sheet_plan(options, factor_tables(factor, nullptr));
 }
 
 }  // namespace
 
 int run_factor(const Options& options) {
     const FactorLesson lesson = run_factor_lesson(own_settings<FactorRequest>(options));
-    const LessonView view = table_view(lesson, factor_report, [](const FactorLesson& shown, const TextOptions& text, View) {
-        return render_factor_text(shown, text);
-    }, factor_figure, render_factor_python);
-    return lesson_status(options, write_view(options, view), lesson.first_check.identical && lesson.output_check.identical);
+    const LessonSheet sheet = factor_sheet(lesson);
+    const LessonView view = sheet_view(sheet, [&lesson](int precision) { return factor_figure(lesson, precision); });
+    return lesson_status(options, write_view(options, view), sheet.identical());
 }
 
 

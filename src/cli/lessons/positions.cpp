@@ -12,6 +12,7 @@
 #include "cli/lessons/table_lesson.hpp"
 #include "core/lessons/positions_lesson.hpp"
 #include "core/limits.hpp"
+#include "render/sheet/sheet_view.hpp"
 #include "render/views/positions/view.hpp"
 
 namespace embdemo {
@@ -19,18 +20,53 @@ namespace {
 
 using namespace option_checks;
 
-constexpr std::pair<const char*, PositionEncoding> k_encodings[] = {
-    {"learned", PositionEncoding::learned},
-    {"sinusoidal", PositionEncoding::sinusoidal},
-    {"rope", PositionEncoding::rope},
-};
+std::optional<PositionEncoding> encoding_named(const std::string& name) {
+    for (const PositionEncodingTraits& traits : k_position_encodings) {
+        if (name == traits.name) return traits.encoding;
+    }
+    return std::nullopt;
+}
+
+std::string encoding_names() {
+    std::string names;
+    for (const PositionEncodingTraits& traits : k_position_encodings) names += (names.empty() ? "" : ", ") + std::string(traits.name);
+    return names;
+}
+
+constexpr std::uint64_t k_max_heads = 1024;
+
+// --heads H: alibi's only, 1 to k_max_heads, and P x H values of bias within the matrix cap.
+std::optional<std::string> check_heads(const RawOptions& raw, std::uint64_t seq, PositionsRequest& positions) {
+    const std::string* given = raw.value("--heads");
+    const bool alibi = traits_of(positions.encoding).biases_scores;
+    if (!given) return std::nullopt;
+    const std::string allowed = fmt::format("a decimal integer from 1 to {}, with --encoding alibi", k_max_heads);
+    if (!alibi) return bad_value("--heads", *given, "is ALiBi's number of heads, and --encoding is not alibi", allowed);
+    const auto heads = parse_decimal(*given);
+    if (!heads) return bad_value("--heads", *given, heads.error(), allowed);
+    if (heads.value() == 0 || heads.value() > k_max_heads) {
+        return bad_value("--heads", *given, heads.value() == 0 ? std::string("is 0: ALiBi needs a slope for at least one head")
+                                                               : fmt::format("is more than {} heads", group_thousands(k_max_heads)),
+                         allowed);
+    }
+    if (causal_pairs(seq) * heads.value() > k_max_matrix_values) {
+        return bad_value("--heads", *given,
+                         fmt::format("would make ALiBi's bias {} x {} (T(T+1)/2 pairs for T = {}), over the limit of {} "
+                                     "values per matrix",
+                                     group_thousands(causal_pairs(seq)), group_thousands(heads.value()), seq,
+                                     group_thousands(k_max_matrix_values)),
+                         allowed);
+    }
+    positions.heads = heads.value();
+    return std::nullopt;
+}
 
 std::optional<std::string> check_encoding(const RawOptions& raw, const DemoRequest& sizes, PositionsRequest& positions) {
     const std::string* given = raw.value("--encoding");
     if (!given) return std::nullopt;
-    const auto encoding = find_named(k_encodings, *given);
-    if (!encoding) return bad_value("--encoding", *given, "is not a known encoding", names_of(k_encodings));
-    if (*encoding == PositionEncoding::rope && sizes.dim % 2 != 0) {
+    const auto encoding = encoding_named(*given);
+    if (!encoding) return bad_value("--encoding", *given, "is not a known encoding", encoding_names());
+    if (traits_of(*encoding).turns_rows && sizes.dim % 2 != 0) {
         return bad_value("--encoding", *given,
                          "needs an even --dim: RoPE turns pairs of columns (j, j + d/2), and --dim is " +
                              std::to_string(sizes.dim),
@@ -46,6 +82,13 @@ std::optional<std::string> check_positions(const RawOptions& raw, Options& optio
     const DemoRequest& request = options.request;
     if (auto problem = check_encoding(raw, request, positions)) return problem;
     const std::uint64_t seq = options.id_batch.seq;
+    if (auto problem = check_heads(raw, seq, positions)) return problem;
+    if (traits_of(positions.encoding).biases_scores &&
+        causal_pairs(seq) * positions.heads > k_max_matrix_values) {
+        return fmt::format("--encoding alibi: {} ids in a sequence make {} pairs of a query and a key, x {} heads: over "
+                           "the limit of {} values per matrix (allowed: shorter sequences, or fewer --heads)",
+                           seq, group_thousands(causal_pairs(seq)), positions.heads, group_thousands(k_max_matrix_values));
+    }
     const std::uint64_t max_context = std::max<std::uint64_t>(seq, k_max_matrix_values / request.dim);
     positions.context = seq;
     positions.context_inferred = !raw.context;
@@ -74,18 +117,16 @@ std::optional<std::string> check_positions(const RawOptions& raw, Options& optio
     }
     positions.sizes() = request.sizes();
     positions.ids = options.id_batch;
-    return check_printed_plan(options, positions, positions_report_values, positions_script_values);
+    return check_sheet_plan(options, positions_tables(positions, nullptr));
 }
 
 }  // namespace
 
 int run_positions(const Options& options) {
     const PositionsLesson lesson = run_positions_lesson(own_settings<PositionsRequest>(options));
-    const LessonView view = table_view(lesson, positions_report, [](const PositionsLesson& shown, const TextOptions& text, View) {
-        return render_positions_text(shown, text);
-    }, positions_figure, render_positions_python);
-    const bool identical = lesson.token_check.identical && lesson.position_check.identical && lesson.output_check.identical;
-    return lesson_status(options, write_view(options, view), identical);
+    const LessonSheet sheet = positions_sheet(lesson);
+    const LessonView view = sheet_view(sheet, [&lesson](int precision) { return positions_figure(lesson, precision); });
+    return lesson_status(options, write_view(options, view), sheet.identical());
 }
 
 
@@ -101,13 +142,15 @@ Examples:
   embdemo positions --ids 2,3,1 --dim 5             tok + pos (book, ch. 2)
   embdemo positions --ids 2,3,2 --dim 4             one id, two vectors
   embdemo positions --ids "2,3;1,1" --dim 4 --context 8   a batch, C = 8
+  embdemo positions --ids 2,3,1 --dim 4 --encoding alibi --heads 4   ALiBi
   embdemo positions --ids 2,3,1 --dim 5 --format json
 
 Exit status: 0 when both lookups equal their one-hot products bit for bit, 2 for
 bad input, 1 for a failed write.)";
 
 const OptionSpec k_positions_options[] = {
-    own_value("--encoding", "KIND", "learned (default), sinusoidal or rope"),
+    own_value("--encoding", "KIND", "learned (default), sinusoidal, rope or alibi"),
+    own_value("--heads", "H", "alibi's heads, one slope each: 1 to 1024 (default 8)"),
 };
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "cli/option_checks.hpp"
 #include "cli/options.hpp"
 #include "render/formats/lesson_view.hpp"
+#include "render/sheet/lesson_sheet.hpp"
 
 namespace embdemo {
 
@@ -31,6 +32,15 @@ std::optional<std::string> check_printed_plan(const Options& options, const Requ
     const bool script = options.format == OutputFormat::python;
     return option_checks::check_printed(options.lesson->name, options.format,
                                         script ? script_values(request) : report_values(request));
+}
+
+// The same cap on a lesson on a sheet: its tables' shapes say what json, csv and tsv would print
+// and what its script would embed.
+inline std::optional<std::string> check_sheet_plan(const Options& options, const std::vector<SheetTable>& tables) {
+    if (!prints_every_value(options.format)) return std::nullopt;
+    const bool script = options.format == OutputFormat::python;
+    return option_checks::check_printed(options.lesson->name, options.format,
+                                        script ? script_values(tables) : report_values(tables));
 }
 
 // A lesson's view from its report, text, figure and script functions.

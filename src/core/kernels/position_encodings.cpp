@@ -1,17 +1,18 @@
 #include "core/kernels/position_encodings.hpp"
 
 #include <cmath>
+#include <cstdint>
 
 namespace embdemo {
 
-const char* encoding_name(PositionEncoding encoding) {
-    switch (encoding) {
-        case PositionEncoding::sinusoidal: return "sinusoidal";
-        case PositionEncoding::rope: return "rope";
-        case PositionEncoding::learned: break;
+const PositionEncodingTraits& traits_of(PositionEncoding encoding) {
+    for (const PositionEncodingTraits& traits : k_position_encodings) {
+        if (traits.encoding == encoding) return traits;
     }
-    return "learned";
+    return k_position_encodings[0];
 }
+
+const char* encoding_name(PositionEncoding encoding) { return traits_of(encoding).name; }
 
 Matrix sinusoidal_table(std::size_t context, std::size_t dim) {
     Matrix table(context, dim);
@@ -63,6 +64,44 @@ double rope_score(const float* a, std::size_t p, const float* b, std::size_t q, 
     double score = 0.0;
     for (std::size_t j = 0; j < dim; ++j) score += static_cast<double>(ra[j]) * static_cast<double>(rb[j]);
     return score;
+}
+
+namespace {
+
+// The paper's get_slopes_power_of_2(n) (n a power of two), in Python's doubles:
+// start = 2**(-2**-(log2(n) - 3)), then start * ratio**i with ratio = start.
+std::vector<double> slopes_power_of_two(std::size_t n) {
+    const double start = std::pow(2.0, -std::pow(2.0, -(std::log2(static_cast<double>(n)) - 3.0)));
+    std::vector<double> slopes(n);
+    for (std::size_t i = 0; i < n; ++i) slopes[i] = start * std::pow(start, static_cast<double>(i));
+    return slopes;
+}
+
+std::vector<double> paper_slopes(std::size_t n) {
+    if ((n & (n - 1)) == 0) return slopes_power_of_two(n);
+    std::size_t closest = 1;
+    while (closest * 2 < n) closest *= 2;
+    std::vector<double> slopes = slopes_power_of_two(closest);
+    const std::vector<double> doubled = paper_slopes(2 * closest);
+    for (std::size_t i = 0; slopes.size() < n; i += 2) slopes.push_back(doubled[i]);
+    return slopes;
+}
+
+}  // namespace
+
+std::vector<float> alibi_slopes(std::size_t heads) {
+    std::vector<float> slopes;
+    for (const double slope : paper_slopes(heads)) slopes.push_back(static_cast<float>(slope));
+    return slopes;
+}
+
+Matrix alibi_distance_table(const std::vector<float>& slopes, std::size_t seq) {
+    Matrix table(seq, slopes.size());
+    for (std::size_t k = 0; k < seq; ++k) {
+        const auto back = static_cast<float>(-static_cast<std::int64_t>(k));  // an integer: -0 is +0
+        for (std::size_t h = 0; h < slopes.size(); ++h) table.at(k, h) = slopes[h] * back;
+    }
+    return table;
 }
 
 }  // namespace embdemo

@@ -26,29 +26,27 @@ using Sgemm = void (*)(const char* transa, const char* transb, const int* m, con
                        const float* alpha, const float* a, const int* lda, const float* b, const int* ldb,
                        const float* beta, float* c, const int* ldc);
 
-// setenv unless the user set the variable to something (an empty value counts as unset, as
-// OpenBLAS reads it).
-void default_env(const char* name, const char* value) {
-    const char* current = std::getenv(name);
-    if (!current || !*current) setenv(name, value, 1);
-}
+// Whatever the environment says: the bits of every product depend on it (OpenBLAS reads both
+// when it loads).
+void pin_env(const char* name, const char* value) { setenv(name, value, 1); }
 
 Sgemm load_sgemm() {
     // One BLAS thread: OpenBLAS's threads can split a product's sums another way (seen: 1 value
     // in 200 random grad cases differed between 1 and 2 threads), so the bits would depend on the
     // number of cores. The live tests and the python scripts run PyTorch's OpenBLAS the same way.
-    // A user's own setting is kept.
-    default_env("OPENBLAS_NUM_THREADS", "1");
+    pin_env("OPENBLAS_NUM_THREADS", "1");
     // One kernel on every x86-64 CPU with AVX: OpenBLAS otherwise picks a kernel per CPU
     // (Cooperlake, SkylakeX, Zen, ...), whose order of k gives other last bits for a sum of many
     // products, so the same arguments would print other digits on another machine. Sandybridge's
     // runs on every AVX CPU and adds each output's terms in order of k (the Haswell and Zen
     // kernels did not: PyTorch's emb.weight.grad and one_hot.T @ G then differed in 31 of 300
     // random plain cases, where Sandybridge's and the native Cooperlake's agree in all). The live
-    // tests and the python scripts pin PyTorch's OpenBLAS the same way. A user's own
-    // OPENBLAS_CORETYPE is kept.
+    // tests and the python scripts pin PyTorch's OpenBLAS the same way. An OPENBLAS_CORETYPE in
+    // the environment is overridden, not kept: some machines and CI runners set one (Haswell,
+    // say), and the same arguments must print the same bytes there too; a kernel the CPU cannot
+    // run (SkylakeX without AVX-512) would otherwise end the run with SIGILL.
 #if defined(__x86_64__)
-    if (cpu_has_avx()) default_env("OPENBLAS_CORETYPE", "Sandybridge");
+    if (cpu_has_avx()) pin_env("OPENBLAS_CORETYPE", "Sandybridge");
 #endif
     // libblas.so.3 is the name PyTorch links against; Debian points it at OpenBLAS.
     void* library = dlopen("libblas.so.3", RTLD_NOW | RTLD_LOCAL);

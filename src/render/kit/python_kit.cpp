@@ -66,9 +66,9 @@ std::string python_header(const std::string& what, const std::string& run) {
         "import os\n"
         "# embdemo runs OpenBLAS in one thread, with the Sandybridge kernel where the CPU has AVX;\n"
         "# so does this script, set before torch loads OpenBLAS (in a notebook: restart it first).\n"
-        "os.environ.setdefault(\"OPENBLAS_NUM_THREADS\", \"1\")\n"
+        "os.environ[\"OPENBLAS_NUM_THREADS\"] = \"1\"\n"
         "if os.path.exists(\"/proc/cpuinfo\") and \"avx\" in open(\"/proc/cpuinfo\").read().split():\n"
-        "    os.environ.setdefault(\"OPENBLAS_CORETYPE\", \"Sandybridge\")\n"
+        "    os.environ[\"OPENBLAS_CORETYPE\"] = \"Sandybridge\"\n"
         "import torch\n",
         what, run);
 }

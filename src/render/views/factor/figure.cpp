@@ -1,6 +1,6 @@
 // factor_figure: ALBERT's two factors drawn as the two routes the lesson compares, the lookup in
 // E1 followed by @ E2, and the one-hot product through both factors. E2's rows are E1's shown
-// columns, so each product's inner dimension lines up on the page.
+// columns, so each product's inner dimension lines up on the page. The caption is the sheet's.
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -22,19 +22,6 @@ std::size_t pair_budget(const IdBatch& ids, const std::vector<std::size_t>& show
         if (i != k_gap) width = std::max(width, fmt::format("{}  id {}", flat_position_label(ids, i), ids.values[i]).size());
     }
     return block_cells_budget(width + 2 + route.size(), 0);
-}
-
-std::vector<std::string> factor_caption(const FactorLesson& lesson) {
-    const FactorRequest& request = lesson.request;
-    const std::uint64_t rank_bound = std::min({request.vocab_size, request.rank, request.dim});
-    const FactorParameters& here = lesson.here;
-    return {agreement_sentence("E1[ids] and one_hot(ids) @ E1", lesson.first_check, lesson.lookup_e1.values.size()),
-            agreement_sentence("E1[ids] @ E2 and (one_hot(ids) @ E1) @ E2", lesson.output_check,
-                               lesson.output.values.size()),
-            fmt::format("The layer is an embedding with table E1 @ E2 ({} x {}, rank at most {}), which is never "
-                        "stored: {} parameters in two factors against {} for one V x d table.",
-                        group_thousands(request.vocab_size), group_thousands(request.dim), group_thousands(rank_bound),
-                        group_thousands(here.factored), group_thousands(here.full))};
 }
 
 }  // namespace
@@ -81,7 +68,6 @@ Figure factor_figure(const FactorLesson& lesson, int precision) {
     figure.panels = {lookup_panel("The lookup in E1: each id picks its row of the narrow table", id_column(ids, n_rows, keys),
                                   e1, looked_up, n_rows, e1_rows, selected, key),
                      product, route};
-    figure.caption = factor_caption(lesson);
     return figure;
 }
 

@@ -1,29 +1,27 @@
-// `embdemo factor`'s views, the one include of its command: its report for the machine formats
-// (report.hpp), its text view (text.hpp), its figure for svg and html, its PyTorch script. Each is
-// a pure function of the lesson's result.
+// `embdemo factor`'s views, the one include of its command: its sheet, which every format renders
+// (render/sheet), and the panels of its figure, the one part it draws itself.
 #pragma once
 
-#include <cstdint>
-#include <string>
+#include <vector>
 
 #include "core/lessons/factor_lesson.hpp"
 #include "render/kit/figure_model.hpp"
-#include "render/views/factor/report.hpp"
-#include "render/views/factor/text.hpp"
+#include "render/sheet/lesson_sheet.hpp"
 
 namespace embdemo {
 
-// The lesson's plan: the numbers factor_report's tables hold (json, csv and tsv print every one)
-// and the float32 values render_factor_python embeds (at most), known from the request before the
-// run, so that its checks hold them to the printed-numbers cap before anything is drawn.
-// tests/unit/lesson_plans_test.cpp checks both against the report and the script themselves.
-std::uint64_t factor_report_values(const FactorRequest& request);
-std::uint64_t factor_script_values(const FactorRequest& request);
+inline constexpr const char* k_factor_json_schema = "embdemo-factor/1";
 
-// E1[ids] @ E2, and (one_hot(ids) @ E1) @ E2 with the cells where the routes differ framed.
+// The lesson's tables, from the request alone when `lesson` is null (the plan: shapes only, for
+// the printed-numbers cap before anything is drawn), pointing into `lesson` otherwise.
+std::vector<SheetTable> factor_tables(const FactorRequest& request, const FactorLesson* lesson);
+
+// E1, E2, both routes and their checks, the table E1 @ E2 and the parameter counts (here and for
+// ALBERT). Points into `lesson`, which must outlive it.
+LessonSheet factor_sheet(const FactorLesson& lesson);
+
+// E1[ids] @ E2, and (one_hot(ids) @ E1) @ E2 with the cells where the routes differ framed; the
+// caption is the sheet's.
 Figure factor_figure(const FactorLesson& lesson, int precision);
-
-// e1 = nn.Embedding(V, r), proj = nn.Linear(r, d, bias=False): lookup and one-hot forms.
-std::string render_factor_python(const FactorLesson& lesson);
 
 }  // namespace embdemo

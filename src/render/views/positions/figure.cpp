@@ -1,6 +1,7 @@
 // positions_figure: the input of the first block, E[ids] + P[0..T), drawn as two lookups and a
-// sum (learned or sinusoidal P), or as a lookup and a rotation with the scores that show RoPE
-// depends on offsets alone; the data loader's inputs beside their targets when it made the ids.
+// sum (learned or sinusoidal P), as a lookup and a rotation with the scores that show RoPE
+// depends on offsets alone, or as ALiBi's lookup by distance; the data loader's inputs beside
+// their targets when it made the ids. The caption is the sheet's.
 #include <algorithm>
 #include <numeric>
 
@@ -10,7 +11,6 @@
 #include "render/kit/figure_parts.hpp"
 #include "render/kit/lesson_blocks.hpp"
 #include "render/views/lesson_figures.hpp"
-#include "render/views/positions/text.hpp"
 #include "render/kit/table.hpp"
 #include "render/kit/token_label.hpp"
 #include "render/views/positions/view.hpp"
@@ -25,7 +25,7 @@ struct PositionsLayout {
 
 PositionsLayout positions_layout(const PositionsLesson& lesson, int precision) {
     const IdBatch& ids = lesson.request.ids;
-    const bool has_table = lesson.request.encoding != PositionEncoding::rope;
+    const bool has_table = traits_of(lesson.request.encoding).has_table;
     std::vector<std::size_t> first_t(ids.seq);
     std::iota(first_t.begin(), first_t.end(), std::size_t{0});
     PositionsLayout layout;
@@ -70,31 +70,40 @@ FigurePanel rope_scores_panel(const RopeScores& scores, int precision) {
     return joined_panel("What no table can do: along each row only p changes, and the score stays", {m});
 }
 
-std::vector<std::string> positions_caption(const PositionsLesson& lesson) {
-    const bool rope = lesson.request.encoding == PositionEncoding::rope;
-    std::vector<std::string> caption{
-        agreement_sentence("E[ids] and one_hot(ids) @ E", lesson.token_check, lesson.token_lookup.values.size())};
-    if (rope) {
-        caption.push_back(agreement_sentence("RoPE of the lookup and RoPE of the one-hot product", lesson.output_check,
-                                             lesson.output.values.size()));
-    } else {
-        caption.push_back(agreement_sentence("P[arange(T)] and one_hot(arange(T)) @ P", lesson.position_check,
-                                             lesson.position_lookup.values.size()));
-        caption.push_back(agreement_sentence("The sums of the lookups and of the products", lesson.output_check,
-                                             lesson.output.values.size()));
+// ALiBi's bias drawn as the lookup it is: each causal pair (i, j) picks row i - j of D.
+FigurePanel alibi_panel(const AlibiBias& alibi, int precision) {
+    const std::vector<std::size_t> pair_rows = shown_rows(alibi.bias.rows, alibi.bias.cols);
+    std::vector<std::size_t> used;
+    for (const std::size_t p : pair_rows) {
+        if (p != k_gap) used.push_back(alibi.pair_distance[p]);
     }
-    caption.push_back(repeated_token_sentence(lesson));
-    if (lesson.rope_scores) {
-        caption.push_back(fmt::format("The largest spread of a score along a row is {:.2e}: float32 rounding, as "
-                                      "RoPE's score depends on the offset k alone.",
-                                      lesson.rope_scores->widest_spread));
+    used = used_rows(used);
+    const std::vector<std::size_t> d_rows = shown_rows(alibi.distances.rows, alibi.distances.cols, used);
+    const Screen screen = choose_screen({{&alibi.distances, d_rows}, {&alibi.bias, pair_rows}}, alibi.distances.cols,
+                                        precision, block_cells_budget(16, 0));
+    std::vector<std::string> pair_names;
+    for (std::size_t i = 0; i < alibi.distances.rows; ++i) {
+        for (std::size_t j = 0; j <= i; ++j) pair_names.push_back(fmt::format("i = {}, j = {}", i, j));
     }
-    if (lesson.request.ids.source.loader.used()) {
-        caption.push_back(fmt::format("The loader's first batch: each target row is its input row shifted by one "
-                                      "token; the text makes {}.",
-                                      count_of(lesson.request.ids.source.loader.windows, "window", "windows")));
-    }
-    return caption;
+    FigureMatrix distance = text_matrix(
+        pair_rows, {0}, [&](std::size_t p, std::size_t) { return std::to_string(alibi.pair_distance[p]); },
+        [](std::size_t, std::size_t) { return false; }, [&](std::size_t p, FigureRow& row) { row.label = pair_names[p]; });
+    distance.name = "k = i - j";
+    distance.shape = fmt::format("P = {}", alibi.pair_distance.size());
+    distance.col_labels = {""};
+    FigureMatrix table = numeric_matrix(alibi.distances, d_rows, screen.cols, screen.format_of(alibi.distances),
+                                        [](std::size_t k, FigureRow& row) {
+                                            row.table_row = static_cast<long long>(k);
+                                            row.label = fmt::format("k = {}", k);
+                                        });
+    table.name = "D = m_h * (-k), frozen";
+    FigureMatrix bias = numeric_matrix(alibi.bias, pair_rows, screen.cols, screen.format_of(alibi.bias),
+                                       [&](std::size_t p, FigureRow& row) { row.label = pair_names[p]; });
+    bias.name = "bias = D[i - j]";
+    return lookup_panel("ALiBi's bias: each query i and key j <= i look up row i - j of D (no parameter, no gradient)",
+                        distance, table, bias, pair_rows, d_rows,
+                        [&](std::size_t p) { return static_cast<std::size_t>(alibi.pair_distance[p]); },
+                        [](std::size_t) { return k_no_key; });
 }
 
 }  // namespace
@@ -102,7 +111,8 @@ std::vector<std::string> positions_caption(const PositionsLesson& lesson) {
 Figure positions_figure(const PositionsLesson& lesson, int precision) {
     const PositionsRequest& request = lesson.request;
     const IdBatch& ids = request.ids;
-    const bool rope = request.encoding == PositionEncoding::rope;
+    const PositionEncodingTraits& traits = traits_of(request.encoding);
+    const bool rope = traits.turns_rows;
     const PositionsLayout layout = positions_layout(lesson, precision);
     const Screen& screen = layout.screen;
     const IdKeys keys = id_keys(ids.values, ids.shape(), layout.e_rows, ids.source);
@@ -123,7 +133,9 @@ Figure positions_figure(const PositionsLesson& lesson, int precision) {
 
     Figure figure;
     figure.title = fmt::format("{}   (V = {}, d = {}, C = {}, {})",
-                               rope ? "RoPE(E[ids], t): a lookup, then a rotation" : "E[ids] + P[0..T): two lookups, added",
+                               rope                   ? "RoPE(E[ids], t): a lookup, then a rotation"
+                               : traits.biases_scores ? "E[ids], and ALiBi's bias by distance on the scores"
+                                                      : "E[ids] + P[0..T): two lookups, added",
                                group_thousands(request.vocab_size), group_thousands(request.dim),
                                group_thousands(request.context),
                                ids.batched ? fmt::format("B x T = {} x {}", ids.batch, ids.seq) : fmt::format("T = {}", ids.seq));
@@ -143,6 +155,8 @@ Figure positions_figure(const PositionsLesson& lesson, int precision) {
         }
         figure.panels.push_back(turn);
         if (lesson.rope_scores) figure.panels.push_back(rope_scores_panel(*lesson.rope_scores, precision));
+    } else if (traits.biases_scores) {
+        figure.panels.push_back(alibi_panel(*lesson.alibi, precision));
     } else {
         const IdKeys no_keys;
         FigureMatrix t_column = text_matrix(
@@ -151,8 +165,7 @@ Figure positions_figure(const PositionsLesson& lesson, int precision) {
         t_column.name = "arange(T)";
         t_column.shape = fmt::format("T = {}", ids.seq);
         t_column.col_labels = {""};
-        const char* table = request.encoding == PositionEncoding::sinusoidal ? "P = sinusoidal table (computed)"
-                                                                             : "P = position table (drawn after E)";
+        const char* table = traits.drawn ? "P = position table (drawn after E)" : "P = sinusoidal table (computed)";
         figure.panels.push_back(lookup_panel(
             "pos = P[arange(T)]: position t picks row t", t_column, at(lesson.position_weight, layout.p_rows, table_row(no_keys), table),
             at(lesson.position_lookup, layout.t_rows, [](std::size_t t, FigureRow& row) { row.label = fmt::format("t = {}", t); },
@@ -171,7 +184,6 @@ Figure positions_figure(const PositionsLesson& lesson, int precision) {
                                              {batch_matrix(ids.values, ids, "inputs"), batch_matrix(request.ids.source.loader.targets, ids, "targets")},
                                              {"->"}));
     }
-    figure.caption = positions_caption(lesson);
     return figure;
 }
 

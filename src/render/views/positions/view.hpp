@@ -1,30 +1,28 @@
-// `embdemo positions`'s views, the one include of its command: its report for the machine formats
-// (report.hpp), its text view (text.hpp), its figure for svg and html, its PyTorch script. Each is
-// a pure function of the lesson's result.
+// `embdemo positions`'s views, the one include of its command: its sheet, which every format
+// renders (render/sheet), and the panels of its figure, the one part it draws itself.
 #pragma once
 
-#include <cstdint>
-#include <string>
+#include <vector>
 
 #include "core/lessons/positions_lesson.hpp"
 #include "render/kit/figure_model.hpp"
-#include "render/views/positions/report.hpp"
-#include "render/views/positions/text.hpp"
+#include "render/sheet/lesson_sheet.hpp"
 
 namespace embdemo {
 
-// The lesson's plan: the numbers positions_report's tables hold (json, csv and tsv print every one)
-// and the float32 values render_positions_python embeds (at most), known from the request before the
-// run, so that its checks hold them to the printed-numbers cap before anything is drawn.
-// tests/unit/lesson_plans_test.cpp checks both against the report and the script themselves.
-std::uint64_t positions_report_values(const PositionsRequest& request);
-std::uint64_t positions_script_values(const PositionsRequest& request);
+inline constexpr const char* k_positions_json_schema = "embdemo-positions/1";
 
-// E[ids] + P[0..T) (learned or sinusoidal P), or RoPE(E[ids], t) with its scores; and the data
-// loader's inputs and targets when the ids came from one.
+// The lesson's tables, from the request alone when `lesson` is null (the plan: shapes only),
+// pointing into `lesson` otherwise.
+std::vector<SheetTable> positions_tables(const PositionsRequest& request, const PositionsLesson* lesson);
+
+// E and the encoding's part (P, RoPE's rotation or ALiBi's bias), the lookups beside their one-hot
+// products, what the encoding does and does not do, the repeated token, the encodings side by
+// side. Points into `lesson`, which must outlive it.
+LessonSheet positions_sheet(const PositionsLesson& lesson);
+
+// E[ids] + P[0..T) (learned or sinusoidal P), RoPE(E[ids], t) with its scores, or ALiBi's lookup
+// by distance; and the data loader's inputs and targets when the ids came from one.
 Figure positions_figure(const PositionsLesson& lesson, int precision);
-
-// The token and position tables (learned, sinusoidal or rope), the data loader's batch.
-std::string render_positions_python(const PositionsLesson& lesson);
 
 }  // namespace embdemo

@@ -1,0 +1,70 @@
+#include "render/sheet/lesson_sheet.hpp"
+
+#include <set>
+#include <stdexcept>
+
+#include "core/limits.hpp"
+
+namespace embdemo {
+namespace {
+
+std::uint64_t values_of(const SheetTable& table) {
+    std::uint64_t count = 1;
+    for (const std::size_t extent : table.shape) count *= extent;
+    return count;
+}
+
+}  // namespace
+
+const SheetTable& LessonSheet::table(const std::string& name) const {
+    for (const SheetTable& candidate : tables) {
+        if (candidate.name == name) return candidate;
+    }
+    throw std::logic_error("a lesson sheet names a table it does not list: " + name);
+}
+
+bool LessonSheet::identical() const {
+    for (const SheetCheck& check : checks) {
+        if (!check.comparison.identical) return false;
+    }
+    return true;
+}
+
+SheetBlock SheetBlock::rows_of(std::string title, std::string table) {
+    SheetBlock block;
+    block.title = std::move(title);
+    block.table = std::move(table);
+    return block;
+}
+
+SheetBlock SheetBlock::pair(std::string title, std::string top, std::string under, std::string label,
+                            std::string under_label) {
+    SheetBlock block = rows_of(std::move(title), std::move(top));
+    block.under = std::move(under);
+    block.label = std::move(label);
+    block.under_label = std::move(under_label);
+    return block;
+}
+
+std::vector<std::size_t> distinct_ids(const IdBatch& ids) {
+    const std::set<std::size_t> used(ids.values.begin(), ids.values.end());
+    return {used.begin(), used.end()};
+}
+
+std::string shape_words(std::size_t rows, std::size_t cols) {
+    return group_thousands(rows) + " x " + group_thousands(cols);
+}
+
+std::uint64_t report_values(const std::vector<SheetTable>& tables) {
+    std::uint64_t count = 0;
+    for (const SheetTable& table : tables) count += table.in_json ? values_of(table) : 0;
+    return count;
+}
+
+std::uint64_t script_values(const std::vector<SheetTable>& tables) {
+    std::uint64_t count = 0;
+    for (const SheetTable& table : tables) count += table.python.empty() ? 0 : values_of(table);
+    return count;
+}
+
+}  // namespace embdemo

@@ -1,0 +1,24 @@
+#include "render/sheet/sheet_view.hpp"
+
+#include <utility>
+
+#include "render/sheet/sheet_writers.hpp"
+
+namespace embdemo {
+
+LessonView sheet_view(const LessonSheet& sheet, std::function<Figure(int precision)> panels) {
+    LessonView view;
+    view.title = sheet.title;
+    view.report = [&sheet](const std::vector<std::string>&) { return ParseResult<LessonReport>::ok(sheet_report(sheet)); };
+    view.markdown = [&sheet](int precision) { return render_sheet_markdown(sheet, precision); };
+    view.text = [&sheet](const TextOptions& text, View) { return std::vector<std::string>{render_sheet_text(sheet, text)}; };
+    view.figure = [&sheet, panels = std::move(panels)](int precision) {
+        Figure figure = panels(precision);
+        figure.caption = sheet_caption(sheet);
+        return figure;
+    };
+    view.python = [&sheet] { return render_sheet_python(sheet); };
+    return view;
+}
+
+}  // namespace embdemo

@@ -1,0 +1,228 @@
+#include "render/sheet/sheet_writers.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "core/limits.hpp"
+#include "render/kit/figure_parts.hpp"
+#include "render/kit/json_text.hpp"
+#include "render/kit/lesson_blocks.hpp"
+#include "render/kit/markdown_text.hpp"
+#include "render/kit/python_kit.hpp"
+#include "render/kit/table.hpp"
+
+namespace embdemo {
+namespace {
+
+// A block of the text view as printed: labelled rows of one matrix, or of a pair of matrices
+// (the bottom's row printed under the top's).
+struct TextBlock {
+    std::string title;
+    const Matrix* top = nullptr;
+    const Matrix* bottom = nullptr;
+    std::vector<std::size_t> shown;  // rows of `top`, k_gap allowed
+    std::vector<BlockRow> rows;
+};
+
+std::string id_label(const IdBatch& ids, std::size_t i) {
+    return fmt::format("{}  id {}", flat_position_label(ids, i), ids.values[i]);
+}
+
+// The rows of `table` a block shows: every per-id block the same (`shown_n`), otherwise
+// PyTorch's summary with the selected rows kept in view.
+std::vector<std::size_t> shown_of(const SheetTable& table, const std::vector<std::size_t>& shown_n) {
+    if (table.role == TableRole::per_id) return shown_n;
+    return shown_rows(table.matrix->rows, table.matrix->cols, table.selected);
+}
+
+TextBlock text_block(const LessonSheet& sheet, const SheetBlock& spec, const std::vector<std::size_t>& shown_n) {
+    const SheetTable& table = sheet.table(spec.table);
+    TextBlock block;
+    block.title = spec.title;
+    block.top = table.matrix;
+    block.bottom = spec.under.empty() ? nullptr : sheet.table(spec.under).matrix;
+    block.shown = shown_of(table, shown_n);
+    const auto own_label = [&](std::size_t row) {
+        if (!spec.labels.empty()) return spec.labels[row];
+        return table.role == TableRole::per_id ? id_label(*sheet.ids, row) : std::to_string(row);
+    };
+    std::size_t width = 0;
+    for (const std::size_t row : block.shown) width = row == k_gap ? width : std::max(width, own_label(row).size());
+    for (const std::size_t row : block.shown) {
+        if (row == k_gap) {
+            block.rows.push_back({k_gap, "", "", false});
+            continue;
+        }
+        const std::string note = spec.notes.empty() ? "" : spec.notes[row];
+        const bool marked = std::binary_search(table.selected.begin(), table.selected.end(), row);
+        if (!block.bottom) {
+            const std::string label = table.role == TableRole::per_id ? pad_right(own_label(row), width) : own_label(row);
+            block.rows.push_back({row, label, note, marked});
+            continue;
+        }
+        block.rows.push_back({row, pad_right(own_label(row), width) + "  " + spec.label, note, false});
+        block.rows.push_back({row, std::string(width, ' ') + "  " + spec.under_label, "", false});
+    }
+    return block;
+}
+
+// Each pair's first row from the top matrix, the second from the bottom one.
+std::string render_text_block(const TextBlock& block, const Screen& screen, Palette palette) {
+    if (!block.bottom) return render_block(*block.top, block.rows, widest_label(block.rows), screen, palette);
+    std::string out;
+    bool second = false;
+    for (const BlockRow& row : block.rows) {
+        out += render_block(row.row != k_gap && second ? *block.bottom : *block.top, {row}, widest_label(block.rows),
+                            screen, palette);
+        second = row.row != k_gap && !second;
+    }
+    return out;
+}
+
+// The values the verdict counts, and how many of them differ.
+std::size_t checked_values(const LessonSheet& sheet) {
+    std::size_t total = 0;
+    for (const SheetCheck& check : sheet.checks) total += check.counted ? check.values : 0;
+    return total;
+}
+
+std::size_t differing(const LessonSheet& sheet) {
+    std::size_t count = 0;
+    for (const SheetCheck& check : sheet.checks) count += check.counted ? check.comparison.differing : 0;
+    return count;
+}
+
+// `text` as Python comment lines under k_python_line_width.
+std::string python_comment(const std::string& text) {
+    std::string out, line = "#";
+    std::size_t start = 0;
+    while (start < text.size()) {
+        const std::size_t end = std::min(text.find(' ', start), text.size());
+        const std::string word = text.substr(start, end - start);
+        if (line.size() > 1 && line.size() + 1 + word.size() > k_python_line_width) {
+            out += line + '\n';
+            line = "#";
+        }
+        line += ' ' + word;
+        start = end + 1;
+    }
+    return out + line + '\n';
+}
+
+}  // namespace
+
+std::string sheet_verdict_detail(const LessonSheet& sheet) {
+    const std::size_t total = checked_values(sheet);
+    return sheet.identical() ? fmt::format("{} bit for bit ({}){}", sheet.agree, count_of(total, "value", "values"),
+                                           sheet.agree_after)
+                             : differing_values(differing(sheet), total) + " " + sheet.disagree;
+}
+
+std::string render_sheet_text(const LessonSheet& sheet, const TextOptions& options) {
+    const IdBatch& ids = *sheet.ids;
+    std::vector<HeaderLine> lines;
+    for (const SheetParameter& parameter : sheet.parameters) {
+        if (!parameter.text.empty()) lines.push_back({parameter.name, parameter.text, parameter.note});
+    }
+    // Every per-id block shows the same rows: those the widest of them would show.
+    std::size_t widest = 0;
+    for (const SheetTable& table : sheet.tables) {
+        if (table.role == TableRole::per_id) widest = std::max(widest, table.matrix->cols);
+    }
+    const std::vector<std::size_t> shown_n = shown_rows(ids.values.size(), widest);
+    std::vector<TextBlock> blocks;
+    for (const SheetBlock& spec : sheet.blocks) blocks.push_back(text_block(sheet, spec, shown_n));
+
+    // Blocks of one width share a screen: their columns line up and a value prints the same.
+    std::map<std::size_t, std::vector<const TextBlock*>> by_width;
+    for (const TextBlock& block : blocks) by_width[block.top->cols].push_back(&block);
+    std::map<std::size_t, Screen> screens;
+    for (const auto& [cols, group] : by_width) {
+        std::vector<ScreenBlock> screen_blocks;
+        std::size_t label_width = 0, note_width = 0;
+        for (const TextBlock* block : group) {
+            screen_blocks.push_back({block->top, block->shown});
+            label_width = std::max(label_width, widest_label(block->rows));
+            note_width = std::max(note_width, widest_note(block->rows));
+        }
+        screens.emplace(cols, choose_screen(screen_blocks, cols, options.precision,
+                                            block_cells_budget(label_width, note_width)));
+    }
+
+    std::string out = render_header_lines(sheet.title, lines, ids);
+    for (const TextBlock& block : blocks) {
+        out += '\n' + wrap_words(block.title, "", "  ");
+        out += render_text_block(block, screens.at(block.top->cols), options.palette);
+    }
+    for (const SheetClaim& claim : sheet.claims) {
+        out += (claim.paragraph ? "\n" : "") + wrap_words(claim.sentence, "", "");
+        if (claim.text_after) out += claim.text_after(options.precision);
+    }
+    return out + render_verdict(sheet.identical(), sheet_verdict_detail(sheet), options.palette);
+}
+
+LessonReport sheet_report(const LessonSheet& sheet) {
+    LessonReport report;
+    report.head.push_back({"schema", json_string(sheet.schema)});
+    for (const SheetParameter& parameter : sheet.parameters) {
+        if (!parameter.json.empty()) report.head.push_back({parameter.name, parameter.json});
+    }
+    for (const SheetTable& table : sheet.tables) {
+        if (table.in_json) report.tables.emplace_back(table.name, table.torch, table.matrix, table.shape);
+    }
+    for (const auto& [name, json] : sheet.fields) report.checks.push_back({name, json});
+    for (const SheetClaim& claim : sheet.claims) {
+        if (!claim.json_field.empty()) report.checks.push_back({claim.json_field, claim.json});
+    }
+    report.checks.push_back({"identical", sheet.identical() ? "true" : "false"});
+    report.checks.push_back({"differing", std::to_string(differing(sheet))});
+    if (sheet.ids) add_id_source(report, *sheet.ids);
+    return report;
+}
+
+std::string render_sheet_markdown(const LessonSheet& sheet, int precision) {
+    std::string out = render_lesson_markdown(sheet_report(sheet), sheet.title, precision) + '\n';
+    for (const SheetClaim& claim : sheet.claims) out += markdown_escape(claim.sentence) + "\n\n";
+    return out + fmt::format("**verdict**: {} -- {}\n", sheet.identical() ? "IDENTICAL" : "DIFFERENT",
+                             markdown_escape(sheet_verdict_detail(sheet)));
+}
+
+std::vector<std::string> sheet_caption(const LessonSheet& sheet) {
+    std::vector<std::string> caption;
+    for (const SheetCheck& check : sheet.checks) {
+        caption.push_back(agreement_sentence(check.subject, check.comparison, check.values));
+    }
+    for (const SheetClaim& claim : sheet.claims) caption.push_back(claim.sentence);
+    return caption;
+}
+
+std::string render_sheet_python(const LessonSheet& sheet) {
+    const IdBatch& ids = *sheet.ids;
+    const IdShape shape = ids.shape();
+    const std::size_t n = ids.values.size();
+    std::string out = python_preamble(sheet.script_what, sheet.script_run, sheet.script_imports, true);
+    out += sheet.script_definitions + ids_tensor_python(ids) + '\n' + lines(sheet.torch_lines) + '\n';
+    for (const SheetTable& table : sheet.tables) {
+        if (table.python.empty()) continue;
+        const Matrix& m = *table.matrix;
+        out += table.role == TableRole::per_id
+                   ? expect_bits(table.python, m, all_rows(n), shape_text(m, n, &shape), table.what)
+                   : expect_bits(table.python, m, table.what);
+    }
+    for (const SheetCheck& check : sheet.checks) {
+        out += comparison_asserts(sheet.table(check.a).python, sheet.table(check.b).python, check.comparison,
+                                  check.subject);
+    }
+    for (const SheetClaim& claim : sheet.claims) {
+        if (claim.python.empty()) continue;
+        out += '\n' + python_comment(claim.sentence) + claim.python;
+    }
+    return out + sheet.script_after + fmt::format("\nprint(\"PyTorch agrees with embdemo: every tensor bit for bit, the verdict ({}) and "
+                             "every claim.\")\n",
+                             sheet.identical() ? "identical" : "differing as embdemo says");
+}
+
+}  // namespace embdemo
