@@ -4,7 +4,7 @@ tests/golden/cases/*.stdout) against real torch, each in tests/data as the golde
 says which pass. Each script asserts that PyTorch's numbers equal embdemo's bit for bit, so a
 pass is PyTorch 1.13 agreeing with the recorded output.
 
-Needs torch (Debian's python3-torch, which tools/setup.sh installs; run with /usr/bin/python3).
+Needs torch (Debian's python3-torch, which tools/setup.sh --tests installs; run with /usr/bin/python3).
 ctest runs it as torch_live.python_exports (label torch-live).
 Usage: tools/check_python_exports.py [CASE_NAME ...]   (default: every python case)
 Exit 0 when every script passes, 1 otherwise.

@@ -25,12 +25,12 @@ std::string exec_bench(const std::vector<std::string>& args) {
         // There, but not runnable (no execute bit, or a directory's permissions): "not found"
         // would send the user to build something that exists.
         return "embdemo bench cannot run " + quote_for_message(program) + ": " + std::strerror(errno) +
-               " (allowed: an executable embdemo-bench next to embdemo; chmod +x it, or build again: tools/setup.sh)";
+               " (allowed: an executable embdemo-bench next to embdemo; chmod +x it, or build again: tools/setup.sh --tests)";
     }
     if (program.empty() || access(program.c_str(), X_OK) != 0) {
         return "embdemo bench needs the program embdemo-bench next to embdemo (not found: " +
                quote_for_message(program.empty() ? std::string("/proc/self/exe unreadable") : program) +
-               "); install Debian's libopenblas-dev and build again: tools/setup.sh";
+               "); install Debian's libopenblas-dev and build again: tools/setup.sh --tests";
     }
     std::vector<char*> argv;
     std::string name = "embdemo-bench";

@@ -34,7 +34,7 @@ DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data")
 
 
 def skip(message):
-    print(f"SKIP: {message}; tools/setup.sh installs chromium, chromium-driver and python3-selenium")
+    print(f"SKIP: {message}; tools/setup.sh --tests installs chromium, chromium-driver and python3-selenium")
     sys.exit(SKIP)
 
 

@@ -3,7 +3,7 @@
 # EMBDEMO_FIGURE_DIR is set) are well-formed XML with an SVG 1.1 root, by xmllint --noout.
 # Usage: lesson_figures_xmllint.sh UNIT_TESTS
 set -u
-command -v xmllint >/dev/null || { echo "SKIP: xmllint is not installed (libxml2-utils; tools/setup.sh)"; exit 77; }
+command -v xmllint >/dev/null || { echo "SKIP: xmllint is not installed (libxml2-utils; tools/setup.sh --tests)"; exit 77; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 EMBDEMO_FIGURE_DIR=$work "$1" --test-case='*_figure:*' >"$work/log" 2>&1 || { cat "$work/log"; exit 1; }

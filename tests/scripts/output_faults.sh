@@ -113,7 +113,7 @@ head_runs=(
   "1 --ids $ids_55 --vocab 50257 --dim 768 --format python"
   "1 --ids 1 --vocab 1000 --dim 100 --format csv --show weight"
   "0|1 --ids $ids_64 --vocab 10000 --dim 768 --trace --trace-positions $positions_64"
-  "0 bag --bags 2,3,3;1;0,1;2;3;1,2;0;3,3 --dim 3 --trace"
+  "3 bag --bags 2,3,3;1;0,1;2;3;1,2;0;3,3 --dim 3 --trace"  # written whole; its verdict is DIFFERENT
 )
 for line in "${head_runs[@]}"; do
   read -ra args <<<"$line"

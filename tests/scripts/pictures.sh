@@ -17,7 +17,7 @@ trap 'rm -rf "$work"' EXIT
 failed=0
 fail() { echo "FAIL: $*"; failed=1; }
 
-command -v xmllint >/dev/null || { echo "SKIP: xmllint is not installed (libxml2-utils; tools/setup.sh)"; exit 77; }
+command -v xmllint >/dev/null || { echo "SKIP: xmllint is not installed (libxml2-utils; tools/setup.sh --tests)"; exit 77; }
 have_rsvg=0
 command -v rsvg-convert >/dev/null && have_rsvg=1
 

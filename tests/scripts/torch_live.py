@@ -12,7 +12,7 @@ embdemo --format json and the same computation in PyTorch, then checks
   embdemo.
 
 The generator's seed is printed first: `torch_live.py BINARY --seed S` repeats a run exactly.
-Needs Debian's python3-torch (tools/setup.sh installs it); run with /usr/bin/python3.
+Needs Debian's python3-torch (tools/setup.sh --tests installs it); run with /usr/bin/python3.
 """
 import argparse
 import json
