@@ -18,6 +18,10 @@ namespace {
 // three-panel lesson within a slide's height.
 constexpr int k_row = 18;
 constexpr int k_baseline = k_row - 5;
+// A "..." row (rows left out between the shown ones) takes about half a row: E at GPT-2's V shows
+// its selected rows between such gaps, and full rows for them made it taller than a slide.
+constexpr int k_gap_row = 10;
+constexpr int k_gap_baseline = 7;
 constexpr int k_margin = 20;
 constexpr int k_op_gap = 44;
 constexpr int k_arrow_gap = 72;
@@ -68,7 +72,11 @@ struct MatrixLayout {
     int cells_total = 0;
     int note = 0;
     int width = 0;
+    std::vector<int> row_y;    // each row's top, from the first row's
+    int rows_height = 0;
 };
+
+int row_height(const FigureRow& row) { return row.gap ? k_gap_row : k_row; }
 
 MatrixLayout layout_of(const FigureMatrix& m) {
     MatrixLayout layout;
@@ -85,6 +93,10 @@ MatrixLayout layout_of(const FigureMatrix& m) {
     }
     layout.width = std::max(layout.label + layout.cells_total + layout.note,
                             std::max(text_width(m.name), text_width(m.shape)));
+    for (const FigureRow& row : m.rows) {
+        layout.row_y.push_back(layout.rows_height);
+        layout.rows_height += row_height(row);
+    }
     return layout;
 }
 
@@ -102,47 +114,56 @@ std::string draw_matrix(const FigureMatrix& m, const MatrixLayout& layout, int x
         cx += layout.cells[c];
     }
     const int top = y + 3 * k_row;
-    const int bottom = top + static_cast<int>(m.rows.size()) * k_row;
+    const int bottom = top + layout.rows_height;
     out += fmt::format("<path d=\"M{},{} h-4 V{} h4 M{},{} h4 V{} h-4\" fill=\"none\" stroke=\"#000000\"/>\n",
                        cells_x + 2, top, bottom, cells_x + layout.cells_total - 2, top, bottom);
     for (std::size_t r = 0; r < m.rows.size(); ++r) {
         const FigureRow& row = m.rows[r];
-        const int ry = top + static_cast<int>(r) * k_row;
+        const int ry = top + layout.row_y[r];
+        const int h = row_height(row);
+        const int baseline = ry + (row.gap ? k_gap_baseline : k_baseline);
         const bool hook = page_hooks && row.table_row >= 0;
         out += hook ? fmt::format("<g class=\"row\" data-e-row=\"{}\">\n", row.table_row) : "<g>\n";
         if (row.key != k_no_key) {
             out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" fill-opacity=\"0.35\"/>\n",
-                               cells_x, ry + 1, layout.cells_total, k_row - 2, colour(row.key));
+                               cells_x, ry + 1, layout.cells_total, h - 2, colour(row.key));
         }
         if (hook) {
             // Outlined by the HTML page when its step reaches this row; invisible otherwise.
             out += fmt::format("<rect class=\"hl\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\"/>\n",
-                               cells_x - 1, ry, layout.cells_total + 2, k_row);
+                               cells_x - 1, ry, layout.cells_total + 2, h);
         }
-        out += svg_text(cells_x - 6, ry + k_baseline, row.label, " text-anchor=\"end\" fill=\"#333333\"");
+        out += svg_text(cells_x - 6, baseline, row.label, " text-anchor=\"end\" fill=\"#333333\"");
         int cell_x = cells_x;
         for (std::size_t c = 0; c < row.cells.size(); ++c) {
             const int w = layout.cells[c];
             if (row.marked[c]) {
                 out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#000000\" "
                                    "stroke-width=\"1.5\"/>\n",
-                                   cell_x + 2, ry + 2, w - 4, k_row - 4);
+                                   cell_x + 2, ry + 2, w - 4, h - 4);
             }
-            out += svg_text(cell_x + w / 2, ry + k_baseline, row.gap && c == 0 ? "..." : row.cells[c],
+            out += svg_text(cell_x + w / 2, baseline, row.gap && c == 0 ? "..." : row.cells[c],
                         row.marked[c] ? " text-anchor=\"middle\" font-weight=\"bold\"" : " text-anchor=\"middle\"");
             cell_x += w;
         }
-        if (!row.note.empty()) out += svg_text(cells_x + layout.cells_total + 8, ry + k_baseline, row.note);
+        if (!row.note.empty()) out += svg_text(cells_x + layout.cells_total + 8, baseline, row.note);
         out += "</g>\n";
     }
     return out + "</g>\n";
 }
 
-std::string draw_arrows(const std::vector<FigureArrow>& arrows, int from_x, int to_x, int top) {
+// Arrows from rows of the matrix laid out as `from` to rows of the one laid out as `to`, each
+// from the middle of its row; `top` is where both matrices' first rows start.
+std::string draw_arrows(const std::vector<FigureArrow>& arrows, const MatrixLayout& from, const MatrixLayout& to,
+                        int from_x, int to_x, int top) {
+    const auto middle = [](const MatrixLayout& layout, std::size_t row) {
+        const int next = row + 1 < layout.row_y.size() ? layout.row_y[row + 1] : layout.rows_height;
+        return (layout.row_y[row] + next) / 2;
+    };
     std::string out;
     for (const FigureArrow& arrow : arrows) {
-        const int y1 = top + static_cast<int>(arrow.from) * k_row + k_row / 2;
-        const int y2 = top + static_cast<int>(arrow.to) * k_row + k_row / 2;
+        const int y1 = top + middle(from, arrow.from);
+        const int y2 = top + middle(to, arrow.to);
         const int key = arrow.key == k_no_key ? k_palette_size - 1 : arrow.key;
         const char* dash = k_dashes[key % k_palette_size];
         out += fmt::format("<path d=\"M{},{} C{},{} {},{} {},{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"{}"
@@ -170,12 +191,12 @@ PanelDrawing draw_panel(const FigurePanel& panel, int y, bool page_hooks, int wi
     }
     const int top = y + title_height + 8;
     int x = k_margin;
-    std::size_t tallest = 0;
+    int tallest = 0;
     std::vector<MatrixLayout> layouts;
     for (const FigureMatrix& m : panel.items) layouts.push_back(layout_of(m));
     for (std::size_t i = 0; i < panel.items.size(); ++i) {
         drawing.body += draw_matrix(panel.items[i], layouts[i], x, top, page_hooks);
-        tallest = std::max(tallest, panel.items[i].rows.size());
+        tallest = std::max(tallest, layouts[i].rows_height);
         const int right = x + layouts[i].width;
         if (i + 1 == panel.items.size()) {
             x = right;
@@ -184,9 +205,9 @@ PanelDrawing draw_panel(const FigurePanel& panel, int y, bool page_hooks, int wi
         const bool arrows = panel.ops[i].empty();
         const int next = right + (arrows ? k_arrow_gap : k_op_gap);
         if (arrows) {
-            drawing.body += draw_arrows(panel.arrows[i], right, next, top + 3 * k_row);
+            drawing.body += draw_arrows(panel.arrows[i], layouts[i], layouts[i + 1], right, next, top + 3 * k_row);
         } else {
-            const int rows_mid = top + 3 * k_row + static_cast<int>(panel.items[i].rows.size()) * k_row / 2;
+            const int rows_mid = top + 3 * k_row + layouts[i].rows_height / 2;
             // ASCII bytes: the multiplication sign as a character reference.
             drawing.body += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"20\">{}</text>\n",
                                         (right + next) / 2, rows_mid + 6,
@@ -195,7 +216,7 @@ PanelDrawing draw_panel(const FigurePanel& panel, int y, bool page_hooks, int wi
         x = next;
     }
     drawing.width = x + k_margin;
-    drawing.height = title_height + 8 + (3 + static_cast<int>(tallest)) * k_row + k_panel_gap;
+    drawing.height = title_height + 8 + 3 * k_row + tallest + k_panel_gap;
     return drawing;
 }
 
