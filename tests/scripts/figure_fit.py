@@ -17,6 +17,9 @@ rule as well.
 
 Usage: figure_fit.py EMBDEMO CASES_DIR [--report]
   --report prints each figure's size, scale and smallest number on the slide, and never fails.
+       figure_fit.py --files SVG...
+  holds the svg files given (the unit tests' figures, tests/scripts/lesson_figures_xmllint.sh)
+  to the extent rule.
 """
 import pathlib
 import re
@@ -143,7 +146,19 @@ def run(binary, args):
     return result.stdout.decode("utf-8")
 
 
+def check_files(paths):
+    failures = []
+    for path in paths:
+        for overflow in measure(pathlib.Path(path).read_text(encoding="utf-8"))[3]:
+            failures.append(f"{pathlib.Path(path).name}: text runs past the edge: {overflow}")
+    for failure in failures:
+        print("FAIL:", failure)
+    return 1 if failures else 0
+
+
 def main():
+    if sys.argv[1] == "--files":
+        return check_files(sys.argv[2:])
     binary, cases = sys.argv[1], pathlib.Path(sys.argv[2])
     report = "--report" in sys.argv[3:]
     failures = []
