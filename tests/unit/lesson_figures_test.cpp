@@ -536,7 +536,7 @@ TEST_CASE("cost_figure: six bars on a log axis and on a linear one, the gap betw
     check_svg(same, "cost_tiny");
 }
 
-TEST_CASE("svg: the drawing sets the width; a long caption wraps to it at spaces, every word kept") {
+TEST_CASE("wrapped_figure: the drawing sets the width; a long caption wraps to it at spaces, every word kept") {
     Figure figure;
     figure.title = "A small table";
     FigureMatrix m = text_matrix(
