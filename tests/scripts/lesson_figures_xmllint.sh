@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The lesson figures' SVGs (tests/unit/lesson_figures_test.cpp writes one per case when
-# EMBDEMO_FIGURE_DIR is set) are well-formed XML with an SVG 1.1 root, by xmllint --noout.
+# EMBDEMO_FIGURE_DIR is set) are well-formed XML with an SVG 1.1 root, by xmllint --noout, and
+# keep their text inside the drawing (figure_fit.py --files).
 # Usage: lesson_figures_xmllint.sh UNIT_TESTS
 set -u
 command -v xmllint >/dev/null || { echo "SKIP: xmllint is not installed (libxml2-utils; tools/setup.sh --tests)"; exit 77; }
@@ -16,5 +17,7 @@ for svg in "$work"/*.svg; do
   grep -q '<svg xmlns="http://www.w3.org/2000/svg" version="1.1"' "$svg" || { echo "FAIL: $(basename "$svg"): no SVG 1.1 root"; failed=1; }
 done
 [ "$count" -ge 15 ] || { echo "FAIL: only $count figures written"; failed=1; }
+# No text runs past a figure's edge (Figures for slides in docs/design.md).
+python3 "$(dirname "$0")/figure_fit.py" --files "$work"/*.svg || failed=1
 echo "$count lesson figures checked"
 exit $failed

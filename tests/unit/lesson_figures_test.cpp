@@ -19,6 +19,8 @@
 #include "render/views/lesson_figures.hpp"
 #include "render/kit/number_format.hpp"
 #include "render/formats/svg.hpp"
+#include "render/formats/svg_text.hpp"
+#include "render/kit/figure_parts.hpp"
 #include "render/kit/table.hpp"
 #include "render/kit/text_sections.hpp"
 #include "text_checks.hpp"
@@ -504,7 +506,7 @@ TEST_CASE("training_figure: SGD moves only the batch's rows, AdamW's decay moves
     }
 }
 
-TEST_CASE("cost_figure: six bars on a log axis, the gap between lookup and product from the counts") {
+TEST_CASE("cost_figure: six bars on a log axis and on a linear one, the gap between lookup and product from the counts") {
     CostRequest request;
     use_model_preset(*find_model_preset("gpt2"), request);
     const CostLesson lesson = run_cost_lesson(request);
@@ -519,6 +521,10 @@ TEST_CASE("cost_figure: six bars on a log axis, the gap between lookup and produ
     const std::string svg = render_svg(figure);
     CHECK(contains(svg, ">10^5</text>"));
     CHECK(contains(svg, ">10^11</text>"));
+    // On the linear axis the dense bars span it and the lookup's is a hairline that says how short it is.
+    CHECK(contains(svg, "on a linear scale</text>"));
+    CHECK(contains(svg, ">786 k copies: 1/50,257 of the longest, 0.0096 px here</text>"));
+    CHECK(contains(svg, "width=\"480\" height=\"16\" fill=\"#56B4E9\""));
     check_svg(figure, "cost_gpt2");
 
     CostRequest tiny;  // V = 1: the product does as much as the lookup
@@ -528,4 +534,42 @@ TEST_CASE("cost_figure: six bars on a log axis, the gap between lookup and produ
     const Figure same = cost_figure(run_cost_lesson(tiny));
     CHECK(contains(same.caption[0], "does as much work as the lookup (6 multiply-adds against 6 copies)"));
     check_svg(same, "cost_tiny");
+}
+
+TEST_CASE("wrapped_figure: the drawing sets the width; a long caption wraps to it at spaces, every word kept") {
+    Figure figure;
+    figure.title = "A small table";
+    FigureMatrix m = text_matrix(
+        {0, 1}, {0, 1}, [](std::size_t r, std::size_t c) { return std::to_string(r * 2 + c); },
+        [](std::size_t, std::size_t) { return false; }, [](std::size_t, FigureRow&) {});
+    m.name = "E";
+    m.shape = "2 x 2";
+    figure.panels = {joined_panel("E", {m})};
+    std::string sentence;
+    for (int i = 0; i < 60; ++i) sentence += fmt::format("word{} ", i);
+    sentence += "end.";
+    figure.caption = {sentence, "Short."};
+    const std::string svg = render_svg(figure);
+    // 640 px, the narrowest drawing, not the 400-character sentence's 3,200 px.
+    CHECK(contains(svg, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"640\" "));
+    std::string words;
+    std::size_t lines = 0;
+    for (auto at = svg.find(">word"); at != std::string::npos; at = svg.find(">word", at + 1)) {
+        const std::string line = svg.substr(at + 1, svg.find("</text>", at) - at - 1);
+        CHECK(line.size() * 8 <= 600);  // within the drawing's 640 px less its margins
+        words += (words.empty() ? "" : " ") + line;
+        ++lines;
+    }
+    CHECK(lines > 1);
+    CHECK(words == sentence);
+    CHECK(contains(svg, ">Short.</text>"));
+    check_svg(figure, "svg_wrapped_caption");
+}
+
+TEST_CASE("svg_wrap: the text view's rule at a width in px, never inside a word") {
+    CHECK(svg_wrap("one two three", 8 * 7) == std::vector<std::string>{"one two", "three"});
+    CHECK(svg_wrap("M @ E is one", 8 * 3) == std::vector<std::string>{"M @ E", "is", "one"});
+    CHECK(svg_wrap("unbreakable", 8 * 3) == std::vector<std::string>{"unbreakable"});
+    CHECK(svg_wrap("", 100) == std::vector<std::string>{""});
+    CHECK(svg_text_width("abc", 15) == 30);  // headings are measured at their own size
 }

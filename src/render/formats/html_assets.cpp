@@ -3,7 +3,7 @@
 namespace embdemo {
 namespace {
 
-// One column at every width: the figure is wider than half of any screen (1,176 px for three
+// One column at every width: the figure is wider than half of any screen (1,132 px for three
 // ids), so beside the steps it would be shrunk to illegible numbers. It is drawn at its own size
 // (the SVG's 12 px type) or up to 1.5 times that where the screen is wider, never smaller, and
 // scrolls inside its box; --w is the drawing's width, set on the box by the page.
@@ -24,7 +24,6 @@ figure { margin: 0; }
 .figure-box { overflow: auto; max-height: calc(100vh - 7rem); border: 1px solid #dddddd; }
 .figure-box svg { display: block; max-width: none; height: auto;
                   width: max(var(--w), min(100%, calc(1.5 * var(--w)))); }
-.figure-box svg text[font-size="10"] { font-size: 12px; }
 figcaption { font-size: 0.9rem; }
 .row.current rect.hl { stroke: #000000; stroke-width: 3; }
 .row.current text { font-weight: bold; }

@@ -1,5 +1,7 @@
 // A FigureChart drawn in SVG: horizontal bars on a log axis with a tick per power of ten, each bar
-// labelled on its left and given its value on its right. Internal to render/formats/svg.cpp, which owns
+// labelled on its left and given its value on its right; under it the same bars on a linear axis,
+// where a ratio of counts is a ratio of lengths (a bar under a pixel is a hairline that says its
+// true length and its fraction of the longest bar). Internal to render/formats/svg.cpp, which owns
 // the document, the palette and the layout of everything else.
 #pragma once
 

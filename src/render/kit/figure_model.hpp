@@ -54,7 +54,8 @@ struct FigureBar {
     int key = k_no_key;
 };
 
-// Horizontal bars on a log axis, for counts that differ by orders of magnitude.
+// Horizontal bars for counts that differ by orders of magnitude: drawn on a log axis, where every
+// bar is visible, and on a linear one, where their lengths are in the counts' ratio.
 struct FigureChart {
     std::string title;
     std::string unit;  // what the axis counts: "operations"

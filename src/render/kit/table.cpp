@@ -78,7 +78,7 @@ std::string format_row_cells(const Matrix& m, std::size_t r, const std::vector<s
 }
 
 std::string wrap_words(const std::string& text, const std::string& first_prefix,
-                       const std::string& prefix) {
+                       const std::string& prefix, std::size_t width) {
     std::string out;
     std::string line = first_prefix;
     bool line_has_word = false;
@@ -95,7 +95,7 @@ std::string wrap_words(const std::string& text, const std::string& first_prefix,
             if (end == std::string::npos) end = text.size();
         }
         const std::string word = text.substr(start, end - start);
-        if (line_has_word && line.size() + 1 + word.size() > k_max_line_width) {
+        if (line_has_word && line.size() + 1 + word.size() > width) {
             while (line.size() > prefix.size() && line.back() == ' ') line.pop_back();  // "a  (b)" broke at the gap
             out += line + '\n';
             line = prefix;

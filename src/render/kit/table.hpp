@@ -52,12 +52,12 @@ std::size_t cells_width(const std::vector<std::size_t>& cols, std::size_t cell_w
 std::string format_row_cells(const Matrix& m, std::size_t r, const std::vector<std::size_t>& cols,
                              const NumberFormat& format);
 
-// `text` wrapped at spaces into lines of at most k_max_line_width columns (a longer word keeps
-// its own line), the first starting with `first_prefix`, the others with `prefix`. The spaces
-// around a lone "@" or "x", and before "ulp", do not break: "M @ E", "3 x 50,257" and "1 ulp"
-// stay on one line.
+// `text` wrapped at spaces into lines of at most `width` columns (a longer word keeps its own
+// line), the first starting with `first_prefix`, the others with `prefix`. The spaces around a
+// lone "@" or "x", and before "ulp", do not break: "M @ E", "3 x 50,257" and "1 ulp" stay on
+// one line. The text views wrap at k_max_line_width; a figure's caption at the drawing's width.
 std::string wrap_words(const std::string& text, const std::string& first_prefix,
-                       const std::string& prefix);
+                       const std::string& prefix, std::size_t width = k_max_line_width);
 
 // `items` joined by `separator`, as many to a line as fit in k_max_line_width terminal columns
 // (UTF-8 token labels counted as displayed); the first line starts with `first`, the others

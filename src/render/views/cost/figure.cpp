@@ -1,6 +1,7 @@
-// cost_figure: the cost lesson's counts as bars on a log axis. The dense one-hot product's work
-// is V times the lookup's, too wide a gap for a linear axis to show both; a log axis gives every
-// method a visible bar and turns the ratio into a distance.
+// cost_figure: the cost lesson's counts as bars, drawn on a log axis and on a linear one. The dense
+// one-hot product's work is V times the lookup's: the log axis gives every method a visible bar
+// and turns the ratio into a distance; the linear axis shows it as the ratio of two lengths, the
+// lookup's bar a hairline that says it is 1/V of the product's.
 #include <fmt/format.h>
 
 #include "core/limits.hpp"
