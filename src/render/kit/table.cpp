@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "core/gpt2/gpt2_tokenizer.hpp"
+#include "core/limits.hpp"
 
 namespace embdemo {
 
@@ -31,6 +32,22 @@ std::vector<std::size_t> visible_positions(std::size_t size, bool summarise,
         keep.push_back(position);
     }
     return keep;
+}
+
+std::size_t hidden_count(const std::vector<std::size_t>& shown, const std::vector<std::size_t>& wanted) {
+    std::size_t hidden = 0;
+    for (const std::size_t row : wanted) hidden += std::find(shown.begin(), shown.end(), row) == shown.end();
+    return hidden;
+}
+
+std::string hidden_rows_line(std::size_t hidden, const std::string& what) {
+    if (hidden == 0) return "";
+    return "  (" + group_thousands(hidden) + " more of " + what + (hidden == 1 ? " is" : " are") + " inside the \"...\")\n";
+}
+
+std::string hidden_rows_sentence(std::size_t hidden, const std::string& what) {
+    if (hidden == 0) return "";
+    return group_thousands(hidden) + " more of " + what + (hidden == 1 ? " falls" : " fall") + " inside the \"...\".";
 }
 
 std::vector<std::size_t> fitting_columns(const Matrix& m, const std::vector<std::size_t>& rows,

@@ -183,6 +183,7 @@ std::string render_max_norm_text(const MaxNormLesson& lesson, const TextOptions&
                                shortest_round_trip(seen->scale));
         }
     }
+    out += hidden_rows_line(hidden_count(rows, {used.begin(), used.end()}), "the rows the ids use");
     out += '\n' + render_renorm_rows(lesson.rows, lesson.request.max_norm);
     out += "\nemb(ids) = E_after[ids], and one_hot(ids) @ E with E as drawn\n";
     for (const std::size_t i : n_rows) {

@@ -125,6 +125,10 @@ Figure grad_figure(const GradLesson& lesson, int precision) {
     figure.panels = {scatter, product};
     if (request.max_norm) figure.panels.insert(figure.panels.begin(), renorm_grad_panel(lesson, layout, keys, precision));
     figure.caption = grad_caption(lesson);
+    std::vector<std::size_t> used_rows;
+    for (const GradRow& row : lesson.comparison.rows) used_rows.push_back(row.row);
+    const std::size_t hidden = hidden_count(layout.rows, used_rows);
+    if (hidden > 0) figure.caption.push_back(hidden_rows_sentence(hidden, "the rows the ids use"));
     return figure;
 }
 

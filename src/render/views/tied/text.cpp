@@ -175,7 +175,9 @@ std::string render_tied_text(const TiedLesson& lesson, const TextOptions& option
     const std::vector<std::size_t> used(ids.values.begin(), ids.values.end());
     std::vector<BlockRow> e_rows;
     const std::set<std::size_t> used_set(used.begin(), used.end());
-    for (const std::size_t k : shown_rows(e.rows, e.cols, {used_set.begin(), used_set.end()})) {
+    const std::vector<std::size_t> used_rows(used_set.begin(), used_set.end());
+    const std::vector<std::size_t> e_shown = shown_rows(e.rows, e.cols, used_rows);
+    for (const std::size_t k : e_shown) {
         e_rows.push_back({k, k == k_gap ? "" : std::to_string(k), "", used_set.count(k) > 0});
     }
     const std::vector<std::size_t> shown_h = shown_rows(lesson.hidden.rows, lesson.hidden.cols);
@@ -184,7 +186,7 @@ std::string render_tied_text(const TiedLesson& lesson, const TextOptions& option
     const std::vector<BlockRow> logit_rows = per_id_rows(lesson, logits.rows, logits.in_values);
     const std::size_t label_width = std::max(widest_label(e_rows), widest_label(h_rows));
     // E and H are separate tensors, each spelled as PyTorch prints it.
-    const Screen screen = choose_screen({{&e, shown_rows(e.rows, e.cols, {used_set.begin(), used_set.end()}), 0},
+    const Screen screen = choose_screen({{&e, e_shown, 0},
                                          {&lesson.hidden, shown_h, 1}},
                                         e.cols, options.precision, block_cells_budget(label_width, 0));
     const Screen logit_screen = choose_screen({{logits.values, logits.in_values}}, logits.values->cols, options.precision,
@@ -195,6 +197,7 @@ std::string render_tied_text(const TiedLesson& lesson, const TextOptions& option
                                   group_thousands(e.rows), group_thousands(e.cols)),
                       "", "  ");
     out += render_block(e, e_rows, widest_label(e_rows), screen, options.palette);
+    out += hidden_rows_line(hidden_count(e_shown, used_rows), "the ids' rows");
     out += '\n' + wrap_words(fmt::format("H = {}   {} x {}", lesson.request.hidden_given ? "from the --hidden file" : "E[ids]",
                        group_thousands(lesson.hidden.rows), group_thousands(lesson.hidden.cols)), "", "  ");
     out += render_block(lesson.hidden, h_rows, widest_label(h_rows), screen, options.palette);
