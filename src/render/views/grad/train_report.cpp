@@ -16,8 +16,15 @@ std::string steps_json(const TrainingRun& run) {
     for (const TrainingStep& step : run.steps) {
         std::vector<std::string> changed;
         for (const RowChange& change : step.changed) {
-            changed.push_back(fmt::format("{{\"row\": {}, \"max_abs_delta\": {}, \"in_batch\": {}}}", change.row,
-                                          json_number(change.max_abs_delta), change.in_batch));
+            // A value that became NaN moved by no distance: max_abs_delta covers the others (null
+            // when there are none), and "became_nan" (written only when a value did) counts it.
+            changed.push_back(fmt::format("{{\"row\": {}, \"max_abs_delta\": {}, \"in_batch\": {}{}}}", change.row,
+                                          change.moved == 0 && change.became_nan != 0
+                                              ? std::string("null")
+                                              : json_number(change.max_abs_delta),
+                                          change.in_batch,
+                                          change.became_nan ? fmt::format(", \"became_nan\": {}", change.became_nan)
+                                                            : std::string()));
         }
         steps.push_back(fmt::format("{{\"batch\": [{}], \"changed\": [{}]}}", fmt::join(step.batch, ", "),
                                     fmt::join(changed, ", ")));

@@ -14,6 +14,9 @@
 #include "render/kit/text_sections.hpp"
 
 namespace embdemo {
+
+std::string training_summary_moves(const TrainingArgs& args, const TrainingRun& run);
+
 namespace {
 
 // Rows listed per step; more are counted.
@@ -47,8 +50,7 @@ std::string step_lines(const TrainingStep& step, std::size_t index, std::size_t 
     for (std::size_t i = 0; i < step.changed.size() && i < k_max_listed_rows; ++i) {
         const RowChange& change = step.changed[i];
         const std::string where = change.in_batch ? "in this batch" : paint("NOT in this batch", Paint::bad, palette);
-        out += fmt::format("  row {:>6}  moved by up to {}   {}\n", change.row,
-                           shortest_round_trip(static_cast<float>(change.max_abs_delta)), where);
+        out += fmt::format("  row {:>6}  {}   {}\n", change.row, describe_move(change, step.weight.cols), where);
     }
     if (step.changed.size() > k_max_listed_rows) {
         out += fmt::format("  ... {} more rows moved\n", group_thousands(step.changed.size() - k_max_listed_rows));
@@ -104,7 +106,54 @@ std::string outside_reason(const OptimizerSettings& settings, const TrainingRun&
 
 }  // namespace
 
+std::string describe_move(const RowChange& change, std::size_t dim) {
+    std::vector<std::string> parts;
+    if (change.moved != 0) {
+        parts.push_back("moved by up to " + shortest_round_trip(static_cast<float>(change.max_abs_delta)));
+    }
+    if (change.became_nan != 0) {
+        const std::string values = change.became_nan == dim && change.moved == 0 && change.nan_changed == 0
+                                       ? (dim == 1 ? std::string("its value") : dim == 2 ? std::string("both values")
+                                                                                        : fmt::format("all {} values", dim))
+                                       : count_of(change.became_nan, "value", "values");
+        parts.push_back(values + " became NaN");
+    }
+    if (change.nan_changed != 0) parts.push_back(count_of(change.nan_changed, "NaN", "NaNs") + " changed payload");
+    return fmt::format("{}", fmt::join(parts, "; "));
+}
+
+std::string move_cell(const RowChange& change) {
+    if (change.moved == 0 && change.became_nan != 0) return "NaN";
+    return shortest_round_trip(static_cast<float>(change.max_abs_delta));
+}
+
+namespace {
+
+// Why values of E became NaN, when some did: E, G and the hyper-parameters start finite, so a
+// step's float32 arithmetic overflowed to inf first and then met inf - inf, 0 * inf or inf / inf.
+std::string nan_sentence(const TrainingRun& run) {
+    std::uint64_t nan_values = 0;
+    std::size_t first_step = 0;
+    for (std::size_t t = 0; t < run.steps.size(); ++t) {
+        for (const RowChange& change : run.steps[t].changed) {
+            if (change.became_nan != 0 && nan_values == 0) first_step = t + 1;
+            nan_values += change.became_nan;
+        }
+    }
+    if (nan_values == 0) return "";
+    return fmt::format(" {} of E became NaN (first in step {}): the steps start from finite values, so float32 "
+                       "overflowed to inf and then met inf - inf, 0 * inf or inf / inf. A NaN is no distance: "
+                       "those values are not in any \"moved by\".",
+                       nan_values == 1 ? std::string("1 value") : group_thousands(nan_values) + " values", first_step);
+}
+
+}  // namespace
+
 std::string training_summary(const TrainingArgs& args, const TrainingRun& run) {
+    return training_summary_moves(args, run) + nan_sentence(run);
+}
+
+std::string training_summary_moves(const TrainingArgs& args, const TrainingRun& run) {
     std::size_t outside = 0;
     std::size_t moves = 0;
     for (const TrainingStep& step : run.steps) {
