@@ -113,11 +113,23 @@ std::string explanations(const TiedLesson& lesson) {
         : fmt::format(", where the lookup alone moves only {} the ids use",
                       lesson.rows_used == 1 ? std::string("the one row")
                                             : "the " + count_of(lesson.rows_used, "row", "rows"));
+    const std::string every_row = v == 1 ? std::string("its only row") : v == 2 ? std::string("both rows")
+                                                                         : "all " + group_thousands(v) + " rows";
+    // The output side's gradient of E is dlogits.T @ H: each row a sum of H's rows. With H all
+    // zeros (a --hidden file of zeros, or E[ids] of zero rows) it is 0 in every row.
+    const bool h_zero = std::all_of(lesson.hidden.values.begin(), lesson.hidden.values.end(),
+                                    [](float value) { return value == 0.0f; });
+    if (h_zero) {
+        out += wrap_words(fmt::format("Tied, every logit uses a row of E, so the output side's backward reaches "
+                                      "{}; but its gradient of E is dlogits.T @ H, and H is all zeros here, so it is "
+                                      "0 in every row and moves none.",
+                                      every_row),
+                          "", "");
+        return out;
+    }
     out += wrap_words(fmt::format("Tied, E also gets a dense gradient: every logit uses a row of E, so the "
                                   "output side's backward moves {}{}.",
-                                  v == 1 ? std::string("its only row") : v == 2 ? std::string("both rows")
-                                                                        : "all " + group_thousands(v) + " rows",
-                                  lookup_rows),
+                                  every_row, lookup_rows),
                       "", "");
     return out;
 }
