@@ -153,6 +153,22 @@ cases=$((cases + 1))
 "$binary" --ids 0,1 --dim 2 --save-weights fd1.npy 2>err | cat >/dev/null
 grep -qF 'is also standard output' err || fail "--save-weights a link to /proc/self/fd/1, stdout a pipe: $(cat err)"
 
+# A directory another process keeps locked (flock) makes no write wait without end: after the
+# bounded wait, exit 1 naming the directory, nothing replaced.
+if command -v flock >/dev/null; then
+  cases=$((cases + 1))
+  mkdir -p lockeddir
+  exec 9<lockeddir  # this shell holds the lock, as `flock lockeddir sleep 600 &` would
+  flock 9
+  timeout 60 "$binary" --ids 0,1 --dim 2 --save-weights lockeddir/mine.npy >out 2>err </dev/null 9<&-
+  status=$?
+  exec 9<&-
+  [ $status -eq 1 ] || fail "a held directory: status $status, expected 1 ($(head -c 300 err))"
+  grep -qF 'lock (flock) on its directory "lockeddir"' err || fail "a held directory: message $(cat err)"
+  [ ! -e lockeddir/mine.npy ] || fail "a held directory: the file was written anyway"
+  [ -z "$(ls -A lockeddir)" ] || fail "a held directory: left $(ls -A lockeddir)"
+fi
+
 # ---- --save-weights through symbolic links ----
 "$binary" --ids 0 --dim 2 --seed 5 --save-weights expected.npy >/dev/null || fail "setup expected.npy"
 ln -s target.npy dangling.npy
