@@ -172,7 +172,11 @@ std::optional<std::string> parse_positive(const char* option, const std::string&
 }
 
 // Which option gave the ids, for messages about them.
-const char* ids_option(const RawOptions& raw) { return raw.text ? "--text" : raw.text_file ? "--text-file" : "--ids"; }
+const char* ids_option(const RawOptions& raw) {
+    if (raw.text) return "--text";
+    if (raw.text_file) return "--text-file";
+    return raw.value("--bags") ? "--bags" : "--ids";  // bag reads its ids from --bags
+}
 
 std::string size_options(const RawOptions& raw) {
     // Typed ids set V too (largest id + 1), so --vocab is the way to name it there.
