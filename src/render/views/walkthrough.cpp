@@ -69,8 +69,9 @@ WalkthroughStep step_ids(const DemoReport& report) {
         case Source::weights_file:
             out += paragraph(fmt::format(
                 "The embedding table needs one row for every possible id; here the table comes from "
-                "a file with V = {} rows ({}).",
-                group_thousands(request.vocab_size), id_range(request.vocab_size)));
+                "a file with V = {} {} ({}).",
+                group_thousands(request.vocab_size), request.vocab_size == 1 ? "row" : "rows",
+                id_range(request.vocab_size)));
             break;
         case Source::gpt2_tokenizer:
             out += paragraph(fmt::format(
