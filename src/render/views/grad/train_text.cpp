@@ -167,9 +167,23 @@ std::string training_summary_moves(const TrainingArgs& args, const TrainingRun& 
                ", so this run cannot show which rows a step updates.";
     }
     if (outside == 0) {
-        return "Every row that moved was in its step's batch: the gradient is 0 elsewhere, and " +
-               describe_optimizer(args.optimizer) + " moves only rows with a gradient. This is the "
-               "glossary's \"update only the rows used in the current batch\".";
+        const OptimizerSettings& o = args.optimizer;
+        const bool plain = args.sparse || (o.kind == OptimizerKind::sgd && o.momentum == 0.0 && o.weight_decay == 0.0);
+        if (plain) {
+            return "Every row that moved was in its step's batch: the gradient is 0 elsewhere, and " +
+                   describe_optimizer(o) + " moves only rows with a gradient. This is the "
+                   "glossary's \"update only the rows used in the current batch\".";
+        }
+        // Momentum, Adam's running averages and weight decay can move a row without a gradient;
+        // this run just gave them no such row (one step, or every step's batch the same rows).
+        std::vector<std::string> ways;
+        if (o.kind == OptimizerKind::sgd && o.momentum != 0.0) ways.push_back("its momentum buffer");
+        if (o.kind != OptimizerKind::sgd) ways.push_back("its running averages (exp_avg, exp_avg_sq)");
+        if (o.weight_decay != 0.0) ways.push_back("weight decay");
+        return "Every row that moved was in its step's batch: the gradient is 0 elsewhere. " + describe_optimizer(o) +
+               " can also move a row without a gradient, by " + fmt::format("{}", fmt::join(ways, " or ")) +
+               ", but in this run no row outside a step's batch had anything for " +
+               (ways.size() == 1 ? "it" : "them") + " to move.";
     }
     return fmt::format("{} outside {} step's batch: {}. The gradient still touches only the used rows; the "
                        "optimizer does not.",
