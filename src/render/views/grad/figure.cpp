@@ -92,6 +92,7 @@ Figure grad_figure(const GradLesson& lesson, int precision) {
     };
     FigureMatrix g = numeric_matrix(lesson.upstream, layout.g_rows, layout.screen.cols, layout.screen.format, decorate_g);
     g.name = "G = dL/d(lookup)";
+    g.shape = per_id_shape(request.ids.shape(), lesson.upstream.rows, lesson.upstream.cols);  // B x T x d for a batch
 
     FigurePanel scatter;
     scatter.title = lesson.options.padding_row ? "Embedding backward: G[t] is added into dE[ids[t]], except padding_idx"

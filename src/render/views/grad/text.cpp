@@ -318,11 +318,12 @@ std::string render_grad_text(const GradLesson& lesson, const TextOptions& option
     for (const GradRow& row : lesson.comparison.rows) used_rows.push_back(row.row);
     out += hidden_rows_line(hidden_count(rows, used_rows), "the rows the ids use");
 
-    out += fmt::format("\nG = dL/d(lookup), {}   {} x {}\n",
+    // G keeps the ids' shape (B x T x d for a batch), as the header's shapes line says.
+    out += fmt::format("\nG = dL/d(lookup), {}   {}\n",
                        request.upstream == UpstreamSource::randn ? "torch.randn, drawn right after E"
                        : request.upstream == UpstreamSource::ones ? "all ones"
                                                                   : "from the --upstream file",
-                       group_thousands(lesson.upstream.rows), group_thousands(lesson.upstream.cols));
+                       per_id_shape(request.ids.shape(), lesson.upstream.rows, lesson.upstream.cols));
     for (const std::size_t i : g_rows) {
         if (i == k_gap) {
             out += "    ...\n";
