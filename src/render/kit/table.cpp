@@ -111,6 +111,18 @@ std::string wrap_words(const std::string& text, const std::string& first_prefix,
             end = text.find(' ', next);
             if (end == std::string::npos) end = text.size();
         }
+        // An index such as "E[0, 0]" or "ids[1, 0]" is read as one too: a short bracket still open
+        // at the space keeps its words together (a long list such as "[900, 1, ...]" may break).
+        for (bool extended = true; extended && end < text.size();) {
+            extended = false;
+            const std::size_t open = text.rfind('[', end);
+            if (open == std::string::npos || open < start) break;
+            const std::size_t close = text.find(']', open);
+            if (close == std::string::npos || close < end || close - open > 16) break;
+            end = text.find(' ', close);
+            if (end == std::string::npos) end = text.size();
+            extended = true;
+        }
         const std::string word = text.substr(start, end - start);
         if (line_has_word && line.size() + 1 + word.size() > k_max_line_width) {
             while (line.size() > prefix.size() && line.back() == ' ') line.pop_back();  // "a  (b)" broke at the gap
