@@ -219,8 +219,9 @@ std::string render_train_text(const TrainingArgs& args, const TrainingRun& run, 
     const std::string seeded = fmt::format("after torch.manual_seed({})", args.seed);
     // The seed goes on a line of its own when both would not fit 80 columns.
     out += table + (table.size() + 2 + seeded.size() <= 80 ? "  " : "\n         ") + seeded + '\n';
-    out += fmt::format("  G      {} per step, drawn after E and the earlier steps\n",
-                       args.upstream == UpstreamKind::randn ? "torch.randn(T, d)" : "torch.ones(T, d)");
+    // torch.ones draws nothing from the generator: only randn's G is "drawn".
+    out += args.upstream == UpstreamKind::randn ? "  G      torch.randn(T, d) per step, drawn after E and the earlier steps\n"
+                                                : "  G      torch.ones(T, d) per step (all ones, nothing drawn)\n";
     out += wrap_words(describe_optimizer(args.optimizer), "  optim  ", "         ");
     out += "\nE before the first step\n" + render_plain_matrix(run.initial_weight, options);
     for (std::size_t t = 0; t < run.steps.size(); ++t) {
