@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "bench/bench.hpp"
+#include "core/kernels/torch_matmul.hpp"
 #include "bench/options.hpp"
 #include "bench/render.hpp"
 #include "bench/tokenizer_bench.hpp"
@@ -123,6 +124,22 @@ std::optional<std::string> fit_threads(embdemo::BenchCommandLine& command_line, 
            " (allowed here: 1 to " + std::to_string(allowed) + ")";
 }
 
+// The first thread's OpenBLAS buffer under RLIMIT_AS: OpenBLAS retries a buffer the limit
+// refuses for ever (its first cblas_sgemm hung at --as 60 to 170 MB), so a limit that leaves no
+// room for it beside the planned buffers is refused before anything runs. The message, or nothing.
+std::optional<std::string> first_thread_room(std::uint64_t planned_bytes) {
+    const embdemo::ThreadLimits limits = current_limits();
+    if (limits.address_space == 0) return std::nullopt;
+    constexpr std::uint64_t margin = std::uint64_t{4} << 20;  // OpenBLAS's own small mallocs
+    const std::uint64_t need = limits.mapped_bytes + planned_bytes + embdemo::k_openblas_buffer_bytes + margin;
+    if (limits.address_space >= need) return std::nullopt;
+    const auto mib = [](std::uint64_t bytes) { return std::to_string((bytes + (std::uint64_t{1} << 20) - 1) >> 20) + " MiB"; };
+    return "the address-space limit (ulimit -v, RLIMIT_AS) of " + std::to_string(limits.address_space >> 20) +
+           " MiB leaves no room for OpenBLAS's 128 MiB buffer beside the " + mib(limits.mapped_bytes) +
+           " mapped and the " + mib(planned_bytes) + " of buffers the run plans; OpenBLAS would retry it for ever "
+           "(allowed: a limit of at least " + mib(need) + " for these sizes, or none)";
+}
+
 int write_out(const std::string& out) {
     if (std::fwrite(out.data(), 1, out.size(), stdout) != out.size() || std::fflush(stdout) != 0) {
         print_error(std::string("cannot write to standard output: ") + std::strerror(errno));
@@ -163,6 +180,14 @@ int run(int argc, char* argv[]) {
     }
     std::uint64_t planned_bytes = 0;
     for (const embdemo::Buffer& buffer : plan.buffers) planned_bytes += buffer.elements * buffer.element_bytes;
+    if (auto problem = embdemo::openblas_coretype_problem()) {
+        print_error(*problem);
+        return 2;
+    }
+    if (auto problem = first_thread_room(planned_bytes)) {
+        print_error(*problem);
+        return 2;
+    }
     if (auto problem = fit_threads(fitted, planned_bytes)) {
         print_error(*problem);
         return 2;

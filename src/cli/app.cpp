@@ -8,6 +8,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/lesson_kit.hpp"
 #include "cli/lessons/lesson.hpp"
+#include "core/kernels/torch_matmul.hpp"
 
 namespace embdemo {
 namespace {
@@ -27,6 +28,9 @@ int guarded(const Run& run) {
         return run();
     } catch (const std::bad_alloc&) {
         print_error("out of memory");
+    } catch (const BlasUnavailable& error) {
+        print_error(error.what());
+        return error.exit_code();
     } catch (const std::exception& error) {
         print_error(std::string("internal error: ") + error.what());
     }

@@ -65,7 +65,8 @@ Words shared_options_of(const LessonSpec& lesson, const Words& all) {
     for (const std::string& option : all) {
         const bool refused = (!lesson.caps.demo_views && listed(k_lookup_only_options, option)) ||
                              (!lesson.caps.trace && option == "--trace") ||
-                             (lesson.caps.table_ids && listed(k_table_lesson_refused_options, option)) ||
+                             (lesson.caps.table_ids && listed(k_table_lesson_refused_options, option) &&
+                              !(lesson.caps.memory_budget && option == "--max-memory")) ||
                              refused_by_lesson(option);
         if (!refused) taken.push_back(option);
     }

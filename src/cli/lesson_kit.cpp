@@ -7,6 +7,7 @@
 #include <cstring>
 #include <memory>
 
+#include <poll.h>
 #include <unistd.h>
 
 #include "cli/exit_codes.hpp"
@@ -71,6 +72,14 @@ int write_stdout(const std::string& text, const std::string& not_written) {
     while (error == 0 && left > 0) {
         const ssize_t written = ::write(STDOUT_FILENO, next, left);
         if (written < 0 && errno == EINTR) continue;
+        if (written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            // A non-blocking stdout (a shell or a program that set O_NONBLOCK on a shared pipe or
+            // terminal) is full for now, not broken: wait until it takes more.
+            pollfd ready{STDOUT_FILENO, POLLOUT, 0};
+            if (::poll(&ready, 1, -1) >= 0 || errno == EINTR) continue;
+            error = errno;
+            break;
+        }
         if (written <= 0) {
             error = written < 0 ? errno : EIO;
             break;

@@ -172,7 +172,11 @@ std::optional<std::string> parse_positive(const char* option, const std::string&
 }
 
 // Which option gave the ids, for messages about them.
-const char* ids_option(const RawOptions& raw) { return raw.text ? "--text" : raw.text_file ? "--text-file" : "--ids"; }
+const char* ids_option(const RawOptions& raw) {
+    if (raw.text) return "--text";
+    if (raw.text_file) return "--text-file";
+    return raw.value("--bags") ? "--bags" : "--ids";  // bag reads its ids from --bags
+}
 
 std::string size_options(const RawOptions& raw) {
     // Typed ids set V too (largest id + 1), so --vocab is the way to name it there.
@@ -190,9 +194,9 @@ std::string size_options(const RawOptions& raw) {
 // Options of other lessons, and sources of E these lessons do not take, refused by name.
 std::optional<std::string> check_table_lesson_exclusive(const RawOptions& raw, const char* lesson) {
     if (auto problem = check_lookup_only(raw, lesson)) return problem;
-    if (raw.max_memory) {
-        // Only the lookup and grad lessons estimate their memory; a budget given here was
-        // silently ignored. These lessons are bounded by the size caps (docs/usage.md).
+    if (raw.max_memory && !raw.lesson->caps.memory_budget) {
+        // Only the lookup, grad, tied and bag lessons estimate their memory; a budget given here
+        // was silently ignored. These lessons are bounded by the size caps (docs/usage.md).
         return fmt::format("--max-memory has no effect on embdemo {}, whose memory the size caps bound (allowed "
                            "with {}: the options of embdemo {} --help)", lesson, lesson, lesson);
     }

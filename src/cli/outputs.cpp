@@ -7,6 +7,7 @@
 
 #include "core/escape.hpp"
 #include "core/file_formats/npy.hpp"
+#include "io/text_input.hpp"
 #include "render/formats/projector.hpp"
 
 namespace embdemo {
@@ -102,6 +103,21 @@ std::optional<std::string> check_output_paths(const Options& options) {
         }
         const auto output = file_id(file.path);
         if (!output) continue;
+        // Standard output redirected to the output (`> e.npy`, a link to /proc/self/fd/1): the
+        // view and the file would overwrite each other, as `cat f > f` refuses.
+        if (descriptor_id(1) == output) {
+            return problem_with(file.option, file.path,
+                                "is also standard output, where the view is written (allowed: an output that is "
+                                "not the file standard output goes to)");
+        }
+        // GPT-2's vocabulary is embdemo's own data: replaced, every later --text run fails.
+        const std::string vocabulary = gpt2_vocabulary_file();
+        if (!vocabulary.empty() && file_id(vocabulary) == output) {
+            return problem_with(file.option, file.path,
+                                "is GPT-2's vocabulary " + quote_for_message(vocabulary) +
+                                    ", which embdemo's tokenizer reads (allowed: an output that is none of embdemo's "
+                                    "data files or the run's inputs)");
+        }
         for (const auto& [option, path] : inputs) {
             if (file_id(path) == output) {
                 return problem_with(file.option, file.path,

@@ -189,7 +189,7 @@ std::optional<std::string> validate_sizes(const RawOptions& raw, ParseResult<IdB
         request.vocab_source = DemoRequest::VocabSource::gpt2_tokenizer;
     } else if (!raw.weights) {
         if (largest_id == UINT64_MAX) {
-            return "--ids: id " + std::to_string(largest_id) +
+            return std::string(ids_option(raw)) + ": id " + std::to_string(largest_id) +
                    " leaves no room for a vocab of largest id + 1 (allowed: ids below 2^64-1)";
         }
         request.vocab_size = largest_id + 1;

@@ -23,6 +23,8 @@ struct Features {
     bool avx = false;
     bool avx2 = false;
     bool fma = false;
+    bool avx512 = false;
+    bool fma4 = false;
 };
 
 Features detect() {
@@ -33,6 +35,9 @@ Features detect() {
     features.avx = CPU_FEATURE_ACTIVE(AVX);
     features.avx2 = features.avx && CPU_FEATURE_ACTIVE(AVX2);
     features.fma = features.avx && CPU_FEATURE_ACTIVE(FMA);
+    features.avx512 = CPU_FEATURE_ACTIVE(AVX512F) && CPU_FEATURE_ACTIVE(AVX512BW) && CPU_FEATURE_ACTIVE(AVX512DQ) &&
+                      CPU_FEATURE_ACTIVE(AVX512VL);
+    features.fma4 = features.avx && CPU_FEATURE_ACTIVE(FMA4);
 #elif defined(__x86_64__) && defined(__GNUC__)
     unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
     if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx) || !(ecx & bit_OSXSAVE)) return features;
@@ -46,7 +51,11 @@ Features detect() {
     if (max_leaf >= 7) {
         __cpuid_count(7, 0, eax, ebx, ecx, edx);
         features.avx2 = features.avx && (ebx & bit_AVX2) != 0;
+        const bool os_saves_zmm = (xcr0_low & 0xe6) == 0xe6;  // and opmask, ZMM0-15 upper, ZMM16-31
+        const unsigned avx512 = bit_AVX512F | bit_AVX512BW | bit_AVX512DQ | bit_AVX512VL;
+        features.avx512 = os_saves_zmm && (ebx & avx512) == avx512;
     }
+    if (__get_cpuid(0x80000001, &eax, &ebx, &ecx, &edx)) features.fma4 = features.avx && (ecx & bit_FMA4) != 0;
 #endif
     return features;
 }
@@ -61,5 +70,19 @@ const Features& features() {
 bool cpu_has_avx() { return features().avx; }
 bool cpu_has_avx2() { return features().avx2; }
 bool cpu_has_fma() { return features().fma; }
+bool cpu_has_avx512() { return features().avx512; }
+bool cpu_has_fma4() { return features().fma4; }
+bool cpu_has_3dnow() {
+    // glibc's table has no 3DNow!: one cpuid, asked only when an OPENBLAS_CORETYPE needs it.
+    static const bool has = [] {
+#if defined(__x86_64__) && defined(__GNUC__)
+        unsigned a = 0, b = 0, c = 0, d = 0;
+        return __get_cpuid(0x80000001, &a, &b, &c, &d) && (d & bit_3DNOW) != 0;
+#else
+        return false;
+#endif
+    }();
+    return has;
+}
 
 }  // namespace embdemo

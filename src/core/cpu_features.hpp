@@ -11,5 +11,12 @@ namespace embdemo {
 bool cpu_has_avx();
 bool cpu_has_avx2();
 bool cpu_has_fma();
+// AVX-512 as OpenBLAS's SkylakeX kernels use it: F, BW, DQ and VL, with the OS saving the
+// ZMM and mask registers.
+bool cpu_has_avx512();
+// AMD's FMA4 (the four-operand vfmaddss of OpenBLAS's Bulldozer kernels) and 3DNow! (the
+// femms of its Opteron kernels): neither is on any Intel CPU nor on AMD's since Zen.
+bool cpu_has_fma4();
+bool cpu_has_3dnow();
 
 }  // namespace embdemo

@@ -1,6 +1,8 @@
 #include "io/files.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <cerrno>
 #include <climits>
 #include <csignal>
@@ -65,11 +67,28 @@ public:
                 ::close(opened[i].second);  // the same directory twice
                 continue;
             }
-            while (::flock(opened[i].second, LOCK_EX) != 0 && errno == EINTR) {
+            // Never a wait without end: any process may hold a shared directory's lock (`flock
+            // dir sleep 600`). Tried without blocking for up to k_lock_wait; another embdemo
+            // run holds it for milliseconds.
+            const auto start = std::chrono::steady_clock::now();
+            auto pause = std::chrono::milliseconds(1);
+            while (::flock(opened[i].second, LOCK_EX | LOCK_NB) != 0) {
+                if (errno != EWOULDBLOCK && errno != EINTR) break;  // no locks here (some NFS): best effort
+                if (std::chrono::steady_clock::now() - start >= k_lock_wait) {
+                    m_held = directory_named(directories, opened[i].first);
+                    ::close(opened[i].second);
+                    for (std::size_t j = i + 1; j < opened.size(); ++j) ::close(opened[j].second);
+                    return;
+                }
+                std::this_thread::sleep_for(pause);
+                pause = std::min(pause * 2, std::chrono::milliseconds(100));
             }
             m_fds.push_back(opened[i].second);
         }
     }
+    // The directory another process kept locked past k_lock_wait, or "" when every lock was taken.
+    const std::string& held() const { return m_held; }
+    static constexpr std::chrono::seconds k_lock_wait{10};
     DirectoryLocks(const DirectoryLocks&) = delete;
     DirectoryLocks& operator=(const DirectoryLocks&) = delete;
     ~DirectoryLocks() {
@@ -77,7 +96,19 @@ public:
     }
 
 private:
+    // The spelling the caller gave of the directory with this device and inode.
+    static std::string directory_named(const std::vector<std::string>& directories, std::pair<dev_t, ino_t> id) {
+        for (const std::string& directory : directories) {
+            struct stat info {};
+            if (::stat(directory.c_str(), &info) == 0 && info.st_dev == id.first && info.st_ino == id.second) {
+                return directory;
+            }
+        }
+        return directories.empty() ? std::string() : directories.front();
+    }
+
     std::vector<int> m_fds;
+    std::string m_held;
 };
 
 // The signals that end a process by default (Ctrl-C, kill, a closed terminal or pipe, a file
@@ -243,6 +274,16 @@ std::string FileTransaction::commit() {
     std::vector<std::string> directories;
     for (const Staged& file : m_files) directories.push_back(directory_of(file.target));
     const DirectoryLocks locks(directories);  // first, while a signal can still end a wait
+    if (!locks.held().empty()) {
+        m_failed = static_cast<std::size_t>(
+            std::find(directories.begin(), directories.end(), locks.held()) - directories.begin());
+        if (m_failed == directories.size()) m_failed = 0;
+        errno = EWOULDBLOCK;
+        return "cannot commit: another process has held a lock (flock) on its directory " +
+               quote_for_message(locks.held()) + " for " + std::to_string(DirectoryLocks::k_lock_wait.count()) +
+               " s; nothing was replaced (allowed: a directory no other process keeps locked, or retry when it "
+               "is free)";
+    }
     const BlockedSignals held(ending_signals());
     // Hard links keep the files being replaced reachable until every rename has worked; on a
     // file system without them, a file is moved aside just before its replacement moves in.

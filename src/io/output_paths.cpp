@@ -166,6 +166,12 @@ std::optional<std::string> check_output_directory(const std::string& path) {
     return std::nullopt;
 }
 
+std::optional<FileId> descriptor_id(int descriptor) {
+    struct stat info {};
+    if (::fstat(descriptor, &info) != 0) return std::nullopt;
+    return FileId{static_cast<std::uint64_t>(info.st_dev), static_cast<std::uint64_t>(info.st_ino)};
+}
+
 std::optional<FileId> file_id(const std::string& path) {
     struct stat info {};
     if (path.empty() || ::stat(path.c_str(), &info) != 0) return std::nullopt;

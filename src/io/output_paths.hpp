@@ -38,6 +38,9 @@ struct FileId {
 };
 std::optional<FileId> file_id(const std::string& path);
 
+// The same for an open descriptor (fstat): standard output is 1.
+std::optional<FileId> descriptor_id(int descriptor);
+
 // What begin_file needs to know about an output: where it ends up and what it replaces.
 struct OutputTarget {
     std::string path;

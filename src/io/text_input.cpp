@@ -36,6 +36,18 @@ std::vector<std::string> data_directories() {
     return directories;
 }
 
+}  // namespace
+
+std::string gpt2_vocabulary_file() {
+    for (const std::string& directory : data_directories()) {
+        const std::string path = directory + "/vocab.bpe";
+        if (::access(path.c_str(), F_OK) == 0) return path;
+    }
+    return "";
+}
+
+namespace {
+
 ParseResult<const Gpt2Vocabulary*> load() {
     using Result = ParseResult<const Gpt2Vocabulary*>;
     std::string tried;

@@ -21,6 +21,10 @@ constexpr std::uint64_t k_max_text_file_bytes = 16ull << 20;
 // prefix this binary was configured with.
 ParseResult<const Gpt2Vocabulary*> gpt2_vocabulary();
 
+// The vocab.bpe that gpt2_vocabulary reads (the first of those directories that has one), or ""
+// when none does: an output must never replace it, whether this run tokenizes or not.
+std::string gpt2_vocabulary_file();
+
 // A text and where it came from, as messages name it ("--text", "--text-file 'notes.txt':").
 struct GivenText {
     std::string text;

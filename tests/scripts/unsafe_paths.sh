@@ -117,6 +117,58 @@ refused "--export-projector holds --labels" \
 cmp -s t.npy t.orig && cmp -s proj/vectors.tsv t.orig || fail "a --text-file was changed"
 [ "$(cat proj/metadata.tsv)" = $'0\n1' ] || fail "the --labels file was changed"
 
+# GPT-2's vocabulary is no output, through any name, whether the run tokenizes or not (a copy of
+# the data, so that a failure damages nothing the other tests read).
+mkdir -p data
+cp -r "$(dirname "$binary")/share/embdemo/gpt2" data/gpt2
+cp data/gpt2/vocab.bpe vocab.orig
+ln -s "$work/data/gpt2/vocab.bpe" v.npy
+EMBDEMO_DATA_DIR="$work/data" refused "--save-weights a link to GPT-2's vocab.bpe" \
+  '--save-weights "v.npy": is GPT-2'"'"'s vocabulary' --text hello --dim 2 --save-weights v.npy
+EMBDEMO_DATA_DIR="$work/data" refused "--save-weights a link to GPT-2's vocab.bpe, --ids" \
+  '--save-weights "v.npy": is GPT-2'"'"'s vocabulary' --ids 0 --dim 2 --save-weights v.npy
+cmp -s data/gpt2/vocab.bpe vocab.orig || fail "GPT-2's vocab.bpe was changed"
+
+# Standard output redirected to an output: refused, as `cat f > f` is (the shell has emptied the
+# file already; nothing else is written to it).
+refused_stdout() {  # WHAT EXPECTED STDOUT_TARGET ARGS...
+  local what=$1 expected=$2 target=$3
+  shift 3
+  cases=$((cases + 1))
+  timeout 10 "$binary" "$@" >"$target" 2>err </dev/null
+  local status=$?
+  [ $status -eq 2 ] || { fail "$what: status $status, expected 2 ($(head -c 300 err))"; return; }
+  [ ! -s "$target" ] || fail "$what: wrote into the file"
+  [ "$(wc -l <err)" -eq 1 ] && grep -qF -- "$expected" err || fail "$what: message $(cat err)"
+}
+refused_stdout "--save-weights e.npy > e.npy" '--save-weights "e.npy": is also standard output' e.npy \
+  --ids 0,1 --dim 2 --save-weights e.npy
+mkdir -p stdproj
+refused_stdout "--export-projector p > p/vectors.tsv" '"stdproj/vectors.tsv": is also standard output' \
+  stdproj/vectors.tsv --ids 0,1 --dim 2 --export-projector stdproj
+ln -s /proc/self/fd/1 fd1.npy
+refused_stdout "--save-weights a link to /proc/self/fd/1" '--save-weights "fd1.npy": is also standard output' \
+  view.txt --ids 0,1 --dim 2 --save-weights fd1.npy
+cases=$((cases + 1))
+"$binary" --ids 0,1 --dim 2 --save-weights fd1.npy 2>err | cat >/dev/null
+grep -qF 'is also standard output' err || fail "--save-weights a link to /proc/self/fd/1, stdout a pipe: $(cat err)"
+
+# A directory another process keeps locked (flock) makes no write wait without end: after the
+# bounded wait, exit 1 naming the directory, nothing replaced.
+if command -v flock >/dev/null; then
+  cases=$((cases + 1))
+  mkdir -p lockeddir
+  exec 9<lockeddir  # this shell holds the lock, as `flock lockeddir sleep 600 &` would
+  flock 9
+  timeout 60 "$binary" --ids 0,1 --dim 2 --save-weights lockeddir/mine.npy >out 2>err </dev/null 9<&-
+  status=$?
+  exec 9<&-
+  [ $status -eq 1 ] || fail "a held directory: status $status, expected 1 ($(head -c 300 err))"
+  grep -qF 'lock (flock) on its directory "lockeddir"' err || fail "a held directory: message $(cat err)"
+  [ ! -e lockeddir/mine.npy ] || fail "a held directory: the file was written anyway"
+  [ -z "$(ls -A lockeddir)" ] || fail "a held directory: left $(ls -A lockeddir)"
+fi
+
 # ---- --save-weights through symbolic links ----
 "$binary" --ids 0 --dim 2 --seed 5 --save-weights expected.npy >/dev/null || fail "setup expected.npy"
 ln -s target.npy dangling.npy

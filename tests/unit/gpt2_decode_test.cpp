@@ -77,6 +77,29 @@ TEST_CASE("ill-formed bytes become U+FFFD as CPython's errors=\"replace\" makes 
     }
 }
 
+TEST_CASE("a token whose bytes decode partly keeps and partly replaces is 'partial', its replaced bytes named") {
+    // c3 | 9a e9: c3 9a is "\xc3\x9a" (U+00DA), and only e9 becomes U+FFFD, as Python's
+    // bytes.decode("utf-8", errors="replace") gives "\u00da\ufffd".
+    const Gpt2Decoding split = decode_gpt2(testing::gpt2_vocabulary(), {127, 21253});
+    CHECK(split.text == "\xc3\x9a\xef\xbf\xbd");
+    CHECK(split.tokens[0].utf8 == TokenUtf8::joined);
+    CHECK(split.tokens[1].utf8 == TokenUtf8::partial);
+    CHECK(split.tokens[1].replaced_bytes == 1);
+    REQUIRE(split.replaced.size() == 1);
+    CHECK(split.replaced[0].offset == 2);
+    CHECK(split.replaced[0].size == 1);
+    CHECK(token_utf8_note(split, 0) == "not UTF-8 alone: ids[0..1] make \"\xc3\x9a\"");
+    CHECK(token_utf8_note(split, 1) ==
+          "not UTF-8 alone: ids[0..1] make \"\xc3\x9a\", and decode gives one U+FFFD for \\xe9");
+    // f0 9f | 9a e9: f0 9f 9a is one broken-off prefix (one U+FFFD across both tokens), e9 another.
+    const Gpt2Decoding across = decode_gpt2(testing::gpt2_vocabulary(), {8582, 21253});
+    CHECK(across.replacements == 2);
+    CHECK(across.tokens[0].utf8 == TokenUtf8::broken);
+    CHECK(across.tokens[1].utf8 == TokenUtf8::broken);
+    CHECK(token_utf8_note(across, 1) ==
+          "not UTF-8, even joined: decode gives a U+FFFD each for \\xf0\\x9f\\x9a (ids[0..1]) and \\xe9");
+}
+
 TEST_CASE("a token that holds part of a character is marked, with the tokens it joins into a character") {
     // tiktoken: "It’s" -> 1026, 447, 247, 82 (’ is e2 80 99, split as e2 80 | 99).
     const Gpt2Decoding split = decode_gpt2(testing::gpt2_vocabulary(), {1026, 447, 247, 82});

@@ -172,6 +172,11 @@ TEST_CASE("the book's word split keeps punctuation and -- as items and drops whi
     const std::vector<std::string> expected{"Hello", ",", "world", ".", "Is", "this", "--", "a", "test", "?"};
     CHECK(book_word_split("Hello, world. Is this-- a test?") == expected);
     CHECK(book_word_split("  \n\t ").empty());
+    // Python's \s and str.strip() count U+001C..U+001F as white space (GPT-2's \s does not):
+    // re.split finds 2 words in "a\x1cb".
+    CHECK(book_word_split("a\x1c" "b") == std::vector<std::string>{"a", "b"});
+    CHECK(book_word_split("a\x1f" "b\xe3\x80\x80" "c") == std::vector<std::string>{"a", "b", "c"});
+    CHECK(book_word_split("a\xe2\x80\x8b" "b") == std::vector<std::string>{"a\xe2\x80\x8b" "b"});  // U+200B is not
     CHECK(book_word_split("a-b---c") == std::vector<std::string>{"a-b", "--", "-c"});
     // Python's re.split(r'([,.:;?_!"()\']|--|\s)', text) on the same texts, items stripped, empties dropped.
     CHECK(book_word_split("na\xc3\xafve--caf\xc3\xa9 (x)\xc2\xa0y-") ==

@@ -57,6 +57,12 @@ TEST_CASE("parse_labels refuses C1 controls and labels of Unicode spaces only") 
         {"\xe3\x80\x80\xe3\x80\x80\n", 1,
          "line 1 \"\\xe3\\x80\\x80\\xe3\\x80\\x80\" is blank (allowed: a label with at least one visible character)"},
         {" \xe2\x80\x8b \n", 1, "line 1 \" \\xe2\\x80\\x8b \" is blank (allowed: a label with at least one visible character)"},
+        // Default_Ignorable characters show nothing either: U+00AD SOFT HYPHEN, U+3164 HANGUL
+        // FILLER, U+FE0F VARIATION SELECTOR-16, U+E0041 TAG LATIN CAPITAL LETTER A.
+        {"\xc2\xad\n", 1, "line 1 \"\\xc2\\xad\" is blank (allowed: a label with at least one visible character)"},
+        {"\xe3\x85\xa4\n", 1, "line 1 \"\\xe3\\x85\\xa4\" is blank (allowed: a label with at least one visible character)"},
+        {"\xef\xb8\x8f\xf3\xa0\x81\x81\n", 1,
+         "line 1 \"\\xef\\xb8\\x8f\\xf3\\xa0\\x81\\x81\" is blank (allowed: a label with at least one visible character)"},
     };
     for (const auto& c : cases) {
         CAPTURE(c.text);

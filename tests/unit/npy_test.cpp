@@ -180,5 +180,13 @@ TEST_CASE("read_npy refuses a float64 value too large for float32") {
     const auto result = read_bytes(bytes);
     REQUIRE_FALSE(result);
     CHECK(result.error() == "has a float64 value 1e+39 at row 0, column 0 that is too large for float32 "
-                            "(allowed: magnitudes up to about 3.4e38, or inf)");
+                            "(allowed: magnitudes below 3.4028235677973366e+38, which round to at most float32's "
+                            "largest, 3.4028234663852886e+38, or inf)");
+    // Just past the range: its digits say so ("%g" printed 3.40282e+38, float32's largest).
+    bytes.resize(header_end);
+    const double just_past = 0x1.ffffffp+127;
+    bytes.append(reinterpret_cast<const char*>(&just_past), sizeof just_past);
+    const auto past = read_bytes(bytes);
+    REQUIRE_FALSE(past);
+    CHECK(past.error().rfind("has a float64 value 3.4028235677973366e+38 at row 0, column 0 that is too large", 0) == 0);
 }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/ids.hpp"
+#include "render/kit/table.hpp"
 #include "render/kit/text_sections.hpp"
 
 using namespace embdemo;
@@ -32,4 +33,21 @@ TEST_CASE("format_id_batch shows whole rows while they fit and counts the rest")
     CHECK(format_id_batch(wide) == "[[20000, 30000, 10000], ... 2 more rows]");
     IdBatch two = parse_id_batch("20000,30000,10000,20000;40000,10000,10000,1").value();
     CHECK(format_id_batch(two) == "[[20000, 30000, 10000, 20000], ... 1 more row]");
+}
+
+TEST_CASE("wrap_words never breaks inside a short index such as E[0, 0]") {
+    // 73 characters, then "E[0, 0]": a break at its space would leave "E[0," on one line and
+    // "0]" on the next.
+    const std::string text = std::string(70, 'a') + " is E[0, 0] and more";
+    const std::string wrapped = embdemo::wrap_words(text, "", "");
+    CHECK(wrapped.find("E[0,\n") == std::string::npos);
+    CHECK(wrapped.find("E[0, 0]") != std::string::npos);
+    // A long list still breaks: no line past 80 columns.
+    std::string list = "[";
+    for (int i = 0; i < 40; ++i) list += std::to_string(1000 + i) + (i + 1 < 40 ? ", " : "]");
+    const std::string lines = embdemo::wrap_words("ids " + list, "", "  ");
+    for (std::size_t start = 0, end; start < lines.size(); start = end + 1) {
+        end = lines.find('\n', start);
+        CHECK(end - start <= embdemo::k_max_line_width);
+    }
 }

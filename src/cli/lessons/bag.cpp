@@ -13,6 +13,7 @@
 #include "cli/lessons/table_lesson.hpp"
 #include "core/lessons/bag_lesson.hpp"
 #include "core/limits.hpp"
+#include "core/memory.hpp"
 #include "render/views/bag/view.hpp"
 
 namespace embdemo {
@@ -112,6 +113,16 @@ std::optional<std::string> check_bag(const RawOptions& raw, Options& options) {
     const std::uint64_t d = options.request.dim;
     if (auto too_big = check_demo_sizes(b, v, d, OneHotHeld::multihot)) return "--bags/--vocab/--dim: " + *too_big;
     bag.sizes() = options.request.sizes();
+    // The --max-memory budget (1 GiB by default), as the lookup and grad keep it. Beside E, M
+    // and the outputs, the run takes about 44 bytes a column of dim whatever the rows (measured
+    // peak RSS, V = B = 1: 904 MiB at d = 2^24, 3.5 GiB at d = 2^26, 56 bytes a column in all;
+    // GPT-2's 50,257 x 768 takes 157 MiB).
+    const auto values = [](std::uint64_t x, std::uint64_t y) { return checked_multiply(x, y).value_or(UINT64_MAX); };
+    const std::vector<Buffer> buffers{{"E (vocab x dim)", values(v, d), 4},
+                                      {"the multi-hot M (bags x vocab)", values(b, v), 4},
+                                      {"the outputs, bag(...) and M @ E (2 x bags x dim)", values(2 * b, d), 4},
+                                      {"the views' work for each column of dim (about 44 bytes)", d, 44}};
+    if (auto too_big = check_memory_budget(buffers, options.max_memory)) return "--bags/--vocab/--dim: " + *too_big;
     return check_printed_plan(options, bag, bag_report_values, bag_script_values);
 }
 
@@ -167,6 +178,7 @@ constexpr const char* k_bag_refused_options[] = {"--ids"};
 extern const LessonSpec k_bag_lesson = [] {
     LessonSpec spec{"bag", "nn.EmbeddingBag as a multi-hot product: sum/mean/max"};
     spec.caps.table_ids = true;
+    spec.caps.memory_budget = true;
     spec.caps.trace = true;
     spec.caps.one_hot = std::nullopt;  // its product is bags x V x d: check_bag checks it
     spec.help = lesson_help(k_bag_options, "", k_bag_footer);

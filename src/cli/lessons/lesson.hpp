@@ -29,6 +29,9 @@ struct LessonCaps {
     bool own_context = false;
     // The seed may draw more than E (grad's G), so --seed with --weights is the lesson's to check.
     bool seed_draws_more = false;
+    // A table lesson that estimates its memory and keeps --max-memory's budget (tied, bag); the
+    // others refuse the option.
+    bool memory_budget = false;
 };
 
 // A lesson's own checks, run by option_checks::validate in this order; each may be null.

@@ -12,6 +12,7 @@
 #include "cli/option_spec.hpp"
 #include <fmt/format.h>
 #include "core/limits.hpp"
+#include "core/memory.hpp"
 #include "cli/lessons/table_lesson.hpp"
 #include "cli/weight_files.hpp"
 #include "core/lessons/tied_lesson.hpp"
@@ -76,6 +77,18 @@ std::optional<std::string> check_tied(const RawOptions& raw, Options& options) {
         request.hidden_given = true;
         options.lesson_inputs.emplace_back("--hidden", tied.hidden_file);
     }
+    // The --max-memory budget (1 GiB by default), as the lookup and grad keep it. Beside E, H and
+    // the logits it holds, the run takes about 32 bytes a column of dim whatever the rows
+    // (measured peak RSS, V = n = 1: 647 MiB at d = 2^24, 2.5 GiB at d = 2^26, 40 bytes a column
+    // in all; GPT-2's 50,257 x 768 takes 157 MiB).
+    const auto values = [](std::uint64_t x, std::uint64_t y) { return checked_multiply(x, y).value_or(UINT64_MAX); };
+    const std::uint64_t held_logits = values(n, vocab) <= k_max_held_logits ? n * vocab : kept_rows * vocab;
+    const std::vector<Buffer> buffers{{"E (vocab x dim)", values(vocab, d), 4},
+                                      {"H (ids x dim)", values(n, d), 4},
+                                      {"the logits held (ids x vocab, or the rows the views keep)", held_logits, 4},
+                                      {"the top-K table (ids x K)", values(n, request.top), 12},
+                                      {"the views' work for each column of dim (about 32 bytes)", d, 32}};
+    if (auto too_big = check_memory_budget(buffers, options.max_memory)) return options.size_options + ": " + *too_big;
     if (!prints_every_value(options.format)) return std::nullopt;
     const std::uint64_t tables = vocab * d + n * d;
     if (options.format != OutputFormat::python && tables <= k_max_printed_values &&
@@ -159,6 +172,7 @@ const OptionSpec k_tied_options[] = {
 extern const LessonSpec k_tied_lesson = [] {
     LessonSpec spec{"tied", "the output layer reuses E: logits = H @ E.T"};
     spec.caps.table_ids = true;
+    spec.caps.memory_budget = true;
     spec.caps.one_hot = OneHotHeld::none_logits_in_blocks;
     spec.help = lesson_help(k_tied_options, k_table_lesson_shared, k_tied_footer);
     spec.formats = fixed_formats<k_every_format>;

@@ -54,7 +54,7 @@ ParseResult<float> parse_value(std::string_view text) {
     const auto narrow = narrow_to_float32(value);
     if (!narrow) {
         return ParseResult<float>::fail(quote_for_message(text, 30) +
-                                        " is too large for float32 (allowed: magnitudes up to about 3.4e38, or inf)");
+                                        " is too large for float32 " + k_float32_range);
     }
     return ParseResult<float>::ok(*narrow);
 }

@@ -11,10 +11,16 @@ namespace {
 // break, and the separators U+2028 and U+2029.
 bool is_control(std::uint32_t c) { return (c >= 0x80 && c <= 0x9f) || c == 0x2028 || c == 0x2029; }
 
-// Characters that show nothing: Unicode's spaces (U+00A0, U+3000, ...) and the zero-width ones.
+// Characters that show nothing: Unicode's spaces (category Zs: U+00A0, U+3000, ...), the
+// Default_Ignorable_Code_Point characters (DerivedCoreProperties.txt, Unicode 15: the soft
+// hyphen, the zero-width and bidirectional controls, the Hangul fillers, variation selectors,
+// tags), and U+2800 BRAILLE PATTERN BLANK, which draws as a space.
 bool is_invisible(std::uint32_t c) {
-    return c == ' ' || c == 0xa0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200f) || c == 0x202f ||
-           c == 0x205f || c == 0x2060 || c == 0x3000 || c == 0xfeff;
+    const auto in = [c](std::uint32_t first, std::uint32_t last) { return c >= first && c <= last; };
+    return c == ' ' || c == 0xa0 || c == 0xad || c == 0x34f || c == 0x61c || in(0x115f, 0x1160) || c == 0x1680 ||
+           in(0x17b4, 0x17b5) || in(0x180b, 0x180f) || in(0x2000, 0x200f) || in(0x202a, 0x202f) ||
+           in(0x205f, 0x206f) || c == 0x2800 || c == 0x3000 || c == 0x3164 || in(0xfe00, 0xfe0f) || c == 0xfeff ||
+           c == 0xffa0 || in(0xfff0, 0xfff8) || in(0x1bca0, 0x1bca3) || in(0x1d173, 0x1d17a) || in(0xe0000, 0xe0fff);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -18,6 +19,16 @@
 
 namespace embdemo {
 namespace {
+
+// The fewest %g digits that read back as `value` (the core links no fmt).
+std::string shortest_double(double value) {
+    char text[40];
+    for (int digits = 1; digits <= 17; ++digits) {
+        std::snprintf(text, sizeof text, "%.*g", digits, value);
+        if (std::strtod(text, nullptr) == value) break;
+    }
+    return text;
+}
 
 constexpr std::string_view k_magic("\x93NUMPY", 6);
 constexpr std::size_t k_preamble_v1 = 10;  // magic, 2 version bytes, 2 length bytes
@@ -196,12 +207,11 @@ std::string read_values(std::istream& in, Matrix& out, std::size_t item_size, bo
                 const auto narrow = narrow_to_float32(wide);
                 if (!narrow) {
                     const std::size_t index = done + i;
-                    char text[32];
-                    std::snprintf(text, sizeof text, "%g", wide);
-                    return std::string("has a float64 value ") + text + " at row " +
-                           std::to_string(index / out.cols) + ", column " +
-                           std::to_string(index % out.cols) +
-                           " that is too large for float32 (allowed: magnitudes up to about 3.4e38, or inf)";
+                    // Its shortest round-trip digits: "%g" printed 3.40282e+38 for a value just
+                    // past float32's range, which reads as inside it.
+                    return "has a float64 value " + shortest_double(wide) + " at row " +
+                           std::to_string(index / out.cols) + ", column " + std::to_string(index % out.cols) +
+                           " that is too large for float32 " + k_float32_range;
                 }
                 value = *narrow;
             }

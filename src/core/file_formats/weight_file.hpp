@@ -30,6 +30,12 @@ ParseResult<WeightFormat> detect_weight_format(std::string_view file_name, std::
 // reserved ahead: a short file announcing a large shape costs only what it holds.
 std::uint64_t values_read_peak(std::uint64_t values);
 
+// What a reader's "too large for float32" allows: every finite value below the magnitude that
+// rounds to inf (0x1.ffffffp+127, float32's largest plus half an ulp).
+inline constexpr const char* k_float32_range =
+    "(allowed: magnitudes below 3.4028235677973366e+38, which round to at most float32's largest, "
+    "3.4028234663852886e+38, or inf)";
+
 // A float64 read from a file (a .npy of float64, or a CSV/TSV number) as float32: rounded to
 // nearest, exactly what numpy.float32(x) gives. nullopt when a finite value is too large for
 // float32 (it would silently become inf); inf and nan themselves are kept.

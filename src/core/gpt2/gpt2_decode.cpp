@@ -28,7 +28,9 @@ LeadByte lead_byte(unsigned char lead) {
 
 }  // namespace
 
-std::string decode_utf8_replacing(std::string_view bytes, std::size_t* replacements) {
+std::string decode_utf8_replacing(std::string_view bytes, std::size_t* replacements,
+                                  std::vector<ReplacedStretch>* stretches) {
+    if (stretches) stretches->clear();
     static constexpr std::string_view k_replacement = "\xef\xbf\xbd";  // U+FFFD
     std::string text;
     text.reserve(bytes.size());
@@ -56,7 +58,9 @@ std::string decode_utf8_replacing(std::string_view bytes, std::size_t* replaceme
         }
         text += k_replacement;
         ++replaced;
-        at += good > 0 ? good : 1;
+        const std::size_t size = good > 0 ? good : 1;
+        if (stretches) stretches->push_back({at, size});
+        at += size;
     }
     if (replacements) *replacements = replaced;
     return text;
@@ -75,7 +79,14 @@ Gpt2Decoding decode_gpt2(const Gpt2Vocabulary& vocab, const std::vector<std::uin
         decoding.bytes += bytes;
         decoding.tokens.push_back(token);
     }
-    decoding.text = decode_utf8_replacing(decoding.bytes, &decoding.replacements);
+    decoding.text = decode_utf8_replacing(decoding.bytes, &decoding.replacements, &decoding.replaced);
+    std::vector<bool> replaced_byte(decoding.bytes.size(), false);
+    for (const ReplacedStretch& stretch : decoding.replaced) {
+        for (std::size_t b = stretch.offset; b < stretch.offset + stretch.size; ++b) replaced_byte[b] = true;
+    }
+    for (DecodedToken& token : decoding.tokens) {
+        for (std::size_t b = token.offset; b < token.offset + token.size; ++b) token.replaced_bytes += replaced_byte[b];
+    }
 
     // A token edge that a character of the joined bytes crosses ties the tokens on both sides
     // into one group. Characters are read from the joined bytes as a UTF-8 reader would: where
@@ -91,12 +102,17 @@ Gpt2Decoding decode_gpt2(const Gpt2Vocabulary& vocab, const std::vector<std::uin
     for (std::size_t first = 0; first < tokens.size();) {
         std::size_t last = first;
         while (last + 1 < tokens.size() && crossed[tokens[last + 1].offset]) ++last;
-        const std::size_t end = tokens[last].offset + tokens[last].size;
-        const bool whole = is_valid_utf8(std::string_view(decoding.bytes).substr(tokens[first].offset, end - tokens[first].offset));
         for (std::size_t k = first; k <= last; ++k) {
             tokens[k].group_first = first;
             tokens[k].group_last = last;
-            if (tokens[k].utf8 == TokenUtf8::broken && whole && last > first) tokens[k].utf8 = TokenUtf8::joined;
+            // Which of a token's bytes decode replaces is the joined decode's, byte by byte: a
+            // token can hold the end of a whole character and a byte that starts none.
+            if (tokens[k].utf8 != TokenUtf8::broken) continue;
+            if (tokens[k].replaced_bytes == 0) {
+                tokens[k].utf8 = TokenUtf8::joined;
+            } else if (tokens[k].replaced_bytes < tokens[k].size) {
+                tokens[k].utf8 = TokenUtf8::partial;
+            }
         }
         first = last + 1;
     }

@@ -19,8 +19,15 @@ namespace embdemo {
 
 enum class TokenUtf8 {
     valid,   // the token's bytes are UTF-8 on their own
-    joined,  // not on their own, but the tokens of its group join into whole characters
-    broken,  // not even with its neighbours: decode puts U+FFFD for them
+    joined,   // not on their own, but with their neighbours they make whole characters
+    partial,  // some join into whole characters with the neighbours, decode replaces the others
+    broken,   // none does, even with its neighbours: decode puts U+FFFD for all of them
+};
+
+// A stretch of the joined bytes that decode (errors="replace") turns into one U+FFFD.
+struct ReplacedStretch {
+    std::size_t offset = 0;
+    std::size_t size = 0;
 };
 
 struct DecodedToken {
@@ -32,6 +39,7 @@ struct DecodedToken {
     // just this token when no character is split at its edges.
     std::size_t group_first = 0;
     std::size_t group_last = 0;
+    std::size_t replaced_bytes = 0;  // of its bytes, those inside a ReplacedStretch
 };
 
 struct Gpt2Decoding {
@@ -39,6 +47,7 @@ struct Gpt2Decoding {
     std::vector<DecodedToken> tokens;   // one per id, in order
     std::string text;                   // decode: bytes with each ill-formed stretch as U+FFFD
     std::size_t replacements = 0;       // how many U+FFFD decode put in
+    std::vector<ReplacedStretch> replaced;  // which bytes each of them stands for, in order
     bool valid_utf8() const { return replacements == 0; }
     std::string_view bytes_of(const DecodedToken& token) const {
         return std::string_view(bytes).substr(token.offset, token.size);
@@ -51,6 +60,7 @@ Gpt2Decoding decode_gpt2(const Gpt2Vocabulary& vocab, const std::vector<std::uin
 // bytes.decode("utf-8", errors="replace") as CPython does it: a maximal prefix of a well-formed
 // sequence that breaks off becomes one U+FFFD, any other ill-formed byte one U+FFFD each.
 // `replacements`, when given, receives how many were put in.
-std::string decode_utf8_replacing(std::string_view bytes, std::size_t* replacements = nullptr);
+std::string decode_utf8_replacing(std::string_view bytes, std::size_t* replacements = nullptr,
+                                  std::vector<ReplacedStretch>* stretches = nullptr);
 
 }  // namespace embdemo

@@ -141,9 +141,17 @@ std::vector<RowChange> changed_rows(const Matrix& before, const Matrix& after, c
         change.row = k;
         change.in_batch = std::find(batch.begin(), batch.end(), k) != batch.end();
         for (std::size_t j = 0; j < after.cols; ++j) {
+            if (std::memcmp(&old_row[j], &new_row[j], sizeof(float)) == 0) continue;
+            if (std::isnan(new_row[j])) {
+                // A NaN is no distance: std::max(0.0, NaN) would report a move of 0.
+                ++(std::isnan(old_row[j]) ? change.nan_changed : change.became_nan);
+                continue;
+            }
             // In double, the difference of two floats is exact (or nearly so): no rounding to 0.
+            // From NaN to a number the difference is NaN too: counted as moved, by no distance.
             const double delta = std::fabs(double{new_row[j]} - double{old_row[j]});
-            change.max_abs_delta = std::max(change.max_abs_delta, delta);
+            ++change.moved;
+            if (!std::isnan(delta)) change.max_abs_delta = std::max(change.max_abs_delta, delta);
         }
         changes.push_back(change);
     }

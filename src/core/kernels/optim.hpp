@@ -88,7 +88,10 @@ struct TrainingArgs : TableSizes {
 // A row of E that a step moved.
 struct RowChange {
     std::size_t row = 0;
-    double max_abs_delta = 0.0;  // the largest |after - before| over the row's d values
+    double max_abs_delta = 0.0;  // the largest |after - before| over the values that are not NaN after
+    std::size_t moved = 0;       // values whose bits changed and are not NaN after the step
+    std::size_t became_nan = 0;  // values that were a number before the step and are NaN after it
+    std::size_t nan_changed = 0; // values NaN before and after, with other bits (another payload)
     bool in_batch = false;       // the step's batch used this row (padding row included)
     // Why a row outside the batch could move (both may hold), each checked before the step:
     bool decayed = false;  // weight_decay != 0 and the row held a non-zero value

@@ -9,14 +9,22 @@
 #include "core/cpu_features.hpp"
 
 #include <dlfcn.h>
+#include <sched.h>
+#include <strings.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
-#include <mutex>
+#include <cstring>
+#include <optional>
 #include <stdexcept>
+#include <string>
 #include <utility>
+#include <vector>
 
 namespace embdemo {
 namespace {
@@ -30,7 +38,81 @@ using Sgemm = void (*)(const char* transa, const char* transb, const int* m, con
 // when it loads).
 void pin_env(const char* name, const char* value) { setenv(name, value, 1); }
 
-Sgemm load_sgemm() {
+// OpenBLAS 0.3.21 (Debian 12's, DYNAMIC_ARCH) as this process maps it: the library and its
+// kernels for every core, about 39 MiB (measured: VmSize before and after dlopen), then at the
+// first product a 128 MiB buffer (BUFFER_SIZE, malloc'ed: 128 MiB and 8 KiB) per thread that
+// runs one, and each thread beyond the first a stack. A buffer that an address-space limit
+// refuses is retried by OpenBLAS for ever (blas_memory_alloc), so the room is checked first.
+constexpr std::uint64_t k_openblas_library_bytes = std::uint64_t{40} << 20;
+constexpr std::uint64_t k_openblas_buffer_bytes = (std::uint64_t{128} << 20) + 8192;
+constexpr std::uint64_t k_blas_margin_bytes = std::uint64_t{4} << 20;  // its own small mallocs
+
+std::string mib(std::uint64_t bytes) { return std::to_string((bytes + (std::uint64_t{1} << 20) - 1) >> 20) + " MiB"; }
+
+// The threads OpenBLAS starts: OPENBLAS_NUM_THREADS when positive (as embdemo sets it unless
+// the user did), capped at the CPUs this process may run on; every CPU otherwise.
+std::uint64_t openblas_threads() {
+    cpu_set_t cpus;
+    CPU_ZERO(&cpus);
+    const long online = sysconf(_SC_NPROCESSORS_ONLN);
+    const std::uint64_t available =
+        sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? static_cast<std::uint64_t>(CPU_COUNT(&cpus))
+                                                        : static_cast<std::uint64_t>(std::max(1L, online));
+    const char* value = std::getenv("OPENBLAS_NUM_THREADS");
+    const long wanted = value ? std::atol(value) : 0;
+    if (wanted <= 0) return std::max<std::uint64_t>(1, available);
+    return std::max<std::uint64_t>(1, std::min<std::uint64_t>(static_cast<std::uint64_t>(wanted), available));
+}
+
+// The address space mapped now (VmSize), 0 when /proc cannot tell.
+std::uint64_t mapped_bytes() {
+    std::FILE* status = std::fopen("/proc/self/status", "r");
+    if (!status) return 0;
+    char line[256];
+    std::uint64_t kib = 0;
+    while (std::fgets(line, sizeof line, status)) {
+        if (std::strncmp(line, "VmSize:", 7) == 0) kib = std::strtoull(line + 7, nullptr, 10);
+    }
+    std::fclose(status);
+    return kib * 1024;
+}
+
+// Room under RLIMIT_AS (ulimit -v) for OpenBLAS: the library, a buffer per thread and the
+// other threads' stacks. The message, or nothing.
+std::optional<std::string> address_space_problem() {
+    rlimit limit{};
+    if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return std::nullopt;
+    const std::uint64_t threads = openblas_threads();
+    rlimit stack{};
+    const std::uint64_t stack_bytes = getrlimit(RLIMIT_STACK, &stack) == 0 && stack.rlim_cur != RLIM_INFINITY
+                                          ? static_cast<std::uint64_t>(stack.rlim_cur)
+                                          : std::uint64_t{32} << 20;  // glibc's default thread stack then
+    const std::uint64_t need = k_openblas_library_bytes + threads * k_openblas_buffer_bytes +
+                               (threads - 1) * stack_bytes + k_blas_margin_bytes;
+    const std::uint64_t mapped = mapped_bytes();
+    const std::uint64_t cap = static_cast<std::uint64_t>(limit.rlim_cur);
+    const std::uint64_t room = cap > mapped ? cap - mapped : 0;
+    if (room >= need) return std::nullopt;
+    return "the address-space limit (ulimit -v, RLIMIT_AS) of " + std::to_string(cap >> 20) + " MiB leaves " +
+           std::to_string(room >> 20) + " MiB" +
+           " beside the " + mib(mapped) + " this run has mapped, and the BLAS (OpenBLAS) needs about " + mib(need) +
+           " for its library and a 128 MiB buffer for " +
+           (threads == 1 ? std::string("its one thread") : "each of its " + std::to_string(threads) + " threads") +
+           ", a buffer it would retry for ever (allowed: a limit of at least " + mib(mapped + need) +
+           " for this run, or none)";
+}
+
+// The BLAS, opened once; a reason instead when it cannot be. Nothing here throws: a static's
+// initialisation is retried after an exception, but std::call_once's is not safe to leave by one
+// where libstdc++ is linked statically (glibc's pthread_once cannot be unwound: std::terminate).
+struct LoadedBlas {
+    Sgemm function = nullptr;
+    std::string problem;
+    int exit_code = 1;
+};
+
+LoadedBlas load_sgemm() {
+    LoadedBlas loaded;
     // One BLAS thread: OpenBLAS's threads can split a product's sums another way (seen: 1 value
     // in 200 random grad cases differed between 1 and 2 threads), so the bits would depend on the
     // number of cores. The live tests and the python scripts run PyTorch's OpenBLAS the same way.
@@ -48,23 +130,87 @@ Sgemm load_sgemm() {
 #if defined(__x86_64__)
     if (cpu_has_avx()) pin_env("OPENBLAS_CORETYPE", "Sandybridge");
 #endif
+    for (auto problem : {openblas_coretype_problem(), address_space_problem()}) {
+        if (problem) {
+            loaded.problem = *problem;
+            loaded.exit_code = 2;
+            return loaded;
+        }
+    }
     // libblas.so.3 is the name PyTorch links against; Debian points it at OpenBLAS.
     void* library = dlopen("libblas.so.3", RTLD_NOW | RTLD_LOCAL);
     if (!library) {
-        throw std::runtime_error("cannot load the BLAS that PyTorch's matmul uses (libblas.so.3): "
-                                 "install libopenblas0 (tools/setup.sh does)");
+        const char* why = dlerror();
+        loaded.problem = std::string("cannot load the BLAS that PyTorch's matmul uses (libblas.so.3: ") +
+                         (why ? why : "not found") + "): install libopenblas0 (tools/setup.sh does)";
+        return loaded;
     }
     void* symbol = dlsym(library, "sgemm_");
-    if (!symbol) throw std::runtime_error("libblas.so.3 has no sgemm_");
-    return reinterpret_cast<Sgemm>(symbol);
+    if (!symbol) {
+        loaded.problem = "libblas.so.3 has no sgemm_: it is not a BLAS (install libopenblas0)";
+        return loaded;
+    }
+    loaded.function = reinterpret_cast<Sgemm>(symbol);
+    // The first product maps OpenBLAS's buffer: made now, while the room checked above is there
+    // (128 x 128 x 128 is past the small-matrix paths that need none).
+    const int n = 128;
+    const float one = 1.0f;
+    const float zero = 0.0f;
+    std::vector<float> a(static_cast<std::size_t>(n) * n, 0.0f);
+    std::vector<float> c(a.size());
+    loaded.function("N", "N", &n, &n, &n, &one, a.data(), &n, a.data(), &n, &zero, c.data(), &n);
+    return loaded;
 }
 
 Sgemm sgemm() {
-    static std::once_flag once;
-    static Sgemm function = nullptr;
-    std::call_once(once, [] { function = load_sgemm(); });
-    return function;
+    static const LoadedBlas loaded = load_sgemm();
+    if (!loaded.function) throw BlasUnavailable(loaded.problem, loaded.exit_code);
+    return loaded.function;
 }
+
+}  // namespace
+
+// OPENBLAS_CORETYPE names a kernel set; OpenBLAS runs it whether or not the CPU has its
+// instructions, and a kernel the CPU lacks ends the run with SIGILL. The sets whose extensions
+// are checked (the others use SSE2 to SSE4, which every x86-64 CPU a Debian 12 runs on has, or
+// are not among the names OpenBLAS 0.3.21 accepts): names compared as OpenBLAS does, case-blind.
+std::optional<std::string> openblas_coretype_problem() {
+#if defined(__x86_64__)
+    const char* value = std::getenv("OPENBLAS_CORETYPE");
+    if (!value || !*value) return std::nullopt;
+    struct Core {
+        const char* name;
+        bool (*runs)();
+        const char* needs;
+    };
+    static const Core cores[] = {
+        {"Sandybridge", [] { return cpu_has_avx(); }, "AVX"},
+        {"Haswell", [] { return cpu_has_avx2() && cpu_has_fma(); }, "AVX2 and FMA"},
+        {"Zen", [] { return cpu_has_avx2() && cpu_has_fma(); }, "AVX2 and FMA"},
+        {"SkylakeX", [] { return cpu_has_avx512() && cpu_has_avx2() && cpu_has_fma(); },
+         "AVX-512 (F, BW, DQ and VL)"},
+        {"Bulldozer", [] { return cpu_has_fma4(); }, "AMD's FMA4"},
+        {"Piledriver", [] { return cpu_has_fma4() && cpu_has_fma(); }, "AMD's FMA4 and FMA"},
+        {"Steamroller", [] { return cpu_has_fma4() && cpu_has_fma(); }, "AMD's FMA4 and FMA"},
+        {"Excavator", [] { return cpu_has_fma4() && cpu_has_avx2(); }, "AMD's FMA4 and AVX2"},
+        {"Opteron", [] { return cpu_has_3dnow(); }, "AMD's 3DNow!"},
+        {"Opteron_SSE3", [] { return cpu_has_3dnow(); }, "AMD's 3DNow!"},
+    };
+    for (const Core& core : cores) {
+        if (strncasecmp(value, core.name, 20) != 0 || core.runs()) continue;
+        return std::string("OPENBLAS_CORETYPE=") + value + ": OpenBLAS's " + core.name + " kernels use " + core.needs +
+               ", which this CPU (or its operating system) does not provide, so the product would stop with SIGILL "
+               "(allowed: OPENBLAS_CORETYPE unset, or a core whose instructions this CPU has" +
+               (cpu_has_avx() ? ", such as Sandybridge)" : ")");
+    }
+#endif
+    return std::nullopt;
+}
+
+BlasUnavailable::BlasUnavailable(const std::string& what, int exit_code)
+    : std::runtime_error(what), m_exit_code(exit_code) {}
+
+namespace {
 
 // A 2-D tensor as ATen sees it: data, sizes and strides (in elements).
 struct View {

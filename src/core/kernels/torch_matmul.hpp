@@ -12,9 +12,30 @@
 // OPENBLAS_CORETYPE=Sandybridge (the live tests and the exported scripts set both).
 #pragma once
 
+#include <optional>
+#include <stdexcept>
+#include <string>
+
 #include "core/matrix.hpp"
 
 namespace embdemo {
+
+// The BLAS cannot be used, for the reason what() gives in one line: exit_code() 2 when this
+// run's own limits or settings rule it out (an address-space limit that leaves no room for
+// OpenBLAS's buffer, an OPENBLAS_CORETYPE whose instructions the CPU lacks), 1 when the library
+// is missing or broken. Every product and load_blas throw it; nothing has been written then.
+class BlasUnavailable : public std::runtime_error {
+public:
+    BlasUnavailable(const std::string& what, int exit_code);
+    int exit_code() const { return m_exit_code; }
+
+private:
+    int m_exit_code;
+};
+
+// OPENBLAS_CORETYPE set to a kernel set whose instructions this CPU (or its OS) lacks, which
+// OpenBLAS would run into SIGILL: the one-line reason, or nothing (embdemo-bench asks too).
+std::optional<std::string> openblas_coretype_problem();
 
 // Opens the BLAS now rather than in the first product (a few milliseconds), so that a product's
 // measured time is the product's.

@@ -60,6 +60,16 @@ std::size_t busiest_piece(const Gpt2Vocabulary& vocab, const TokensLesson& lesso
 
 namespace {
 
+// Python's white space, which re's \s (for a str pattern) and str.strip() both use: the code
+// points str.isspace() is true for (bidirectional class WS, B or S, or category Zs). It is
+// Unicode's White_Space and also U+001C..U+001F, the information separators (class B and S),
+// which GPT-2's \s (White_Space) does not count.
+bool python_isspace(std::uint32_t cp) {
+    if ((cp >= 0x09 && cp <= 0x0d) || (cp >= 0x1c && cp <= 0x20) || cp == 0x85 || cp == 0xa0) return true;
+    if (cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200a) || cp == 0x2028 || cp == 0x2029) return true;
+    return cp == 0x202f || cp == 0x205f || cp == 0x3000;
+}
+
 // The book's chapter-2 split, re.split(r'([,.:;?_!"()\']|--|\s)', text) without the empty items
 // and white space: each item, a piece of `text`, to `take`.
 template <typename Take>
@@ -77,7 +87,7 @@ void for_each_book_word(std::string_view text, Take&& take) {
             item = 1;
         } else if (ch == '-' && at + 1 < text.size() && text[at + 1] == '-') {
             item = 2;
-        } else if (!next || classify(next->code_point) != CharClass::space) {
+        } else if (!next || !python_isspace(next->code_point)) {
             at += length;  // part of the word
             continue;
         }

@@ -1,5 +1,7 @@
 #include "render/kit/python_kit.hpp"
 
+#include "core/limits.hpp"
+
 #include <cmath>
 #include <cstring>
 
@@ -193,8 +195,8 @@ std::string comparison_asserts(const std::string& a, const std::string& b, const
     if (verdict.identical) {
         return fmt::format("assert same_bits({}, {}), \"embdemo found {} identical\"\n", a, b, what);
     }
-    return fmt::format("assert differing_bits({}, {}) == {}, \"embdemo found {} differ in {} values\"\n", a, b,
-                       verdict.differing, what, verdict.differing);
+    return fmt::format("assert differing_bits({}, {}) == {}, \"embdemo found {} differ in {}\"\n", a, b,
+                       verdict.differing, what, count_of(verdict.differing, "value", "values"));
 }
 
 std::string renorm_python(const std::vector<RenormRow>& rows, const Matrix& weight, const Matrix& weight_after) {

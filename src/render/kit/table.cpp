@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "core/gpt2/gpt2_tokenizer.hpp"
+#include "core/limits.hpp"
 
 namespace embdemo {
 
@@ -31,6 +32,22 @@ std::vector<std::size_t> visible_positions(std::size_t size, bool summarise,
         keep.push_back(position);
     }
     return keep;
+}
+
+std::size_t hidden_count(const std::vector<std::size_t>& shown, const std::vector<std::size_t>& wanted) {
+    std::size_t hidden = 0;
+    for (const std::size_t row : wanted) hidden += std::find(shown.begin(), shown.end(), row) == shown.end();
+    return hidden;
+}
+
+std::string hidden_rows_line(std::size_t hidden, const std::string& what) {
+    if (hidden == 0) return "";
+    return "  (" + group_thousands(hidden) + " more of " + what + (hidden == 1 ? " is" : " are") + " inside the \"...\")\n";
+}
+
+std::string hidden_rows_sentence(std::size_t hidden, const std::string& what) {
+    if (hidden == 0) return "";
+    return group_thousands(hidden) + " more of " + what + (hidden == 1 ? " falls" : " fall") + " inside the \"...\".";
 }
 
 std::vector<std::size_t> fitting_columns(const Matrix& m, const std::vector<std::size_t>& rows,
@@ -93,6 +110,18 @@ std::string wrap_words(const std::string& text, const std::string& first_prefix,
             const std::size_t next = text.compare(end, 4, " ulp") == 0 ? end + 1 : end + 3;
             end = text.find(' ', next);
             if (end == std::string::npos) end = text.size();
+        }
+        // An index such as "E[0, 0]" or "ids[1, 0]" is read as one too: a short bracket still open
+        // at the space keeps its words together (a long list such as "[900, 1, ...]" may break).
+        for (bool extended = true; extended && end < text.size();) {
+            extended = false;
+            const std::size_t open = text.rfind('[', end);
+            if (open == std::string::npos || open < start) break;
+            const std::size_t close = text.find(']', open);
+            if (close == std::string::npos || close < end || close - open > 16) break;
+            end = text.find(' ', close);
+            if (end == std::string::npos) end = text.size();
+            extended = true;
         }
         const std::string word = text.substr(start, end - start);
         if (line_has_word && line.size() + 1 + word.size() > width) {

@@ -34,6 +34,16 @@ std::vector<std::size_t> visible_positions(std::size_t size, bool summarise,
                                            std::vector<std::size_t> always_show = {},
                                            std::size_t edge_items = k_edge_items);
 
+// How many of `wanted` (distinct rows) a summary left out of `shown` (a visible_positions list).
+std::size_t hidden_count(const std::vector<std::size_t>& shown, const std::vector<std::size_t>& wanted);
+
+// "  (2 more of the rows the ids use are inside the \"...\")\n" for `hidden` rows of `what`
+// ("the rows the ids use"), or "" when none is hidden: a summary that marks some used rows says
+// how many it does not show.
+std::string hidden_rows_line(std::size_t hidden, const std::string& what);
+// The same as a figure's caption sentence: "2 more of the rows the ids use fall inside the \"...\"."
+std::string hidden_rows_sentence(std::size_t hidden, const std::string& what);
+
 // The columns of `m` to show for the given rows: all of them when PyTorch would not summarise
 // and they fit in `budget` characters, otherwise the edge columns around a gap (three at each
 // edge like PyTorch, fewer when three do not fit).

@@ -344,7 +344,8 @@ namespace {
 
 // "0.41 ms", "6.21 s": three significant digits are all a timing on a shared machine supports.
 std::string describe_seconds(double seconds) {
-    if (seconds < 1e-3) return fmt::format("{:.3g} \u00b5s", seconds * 1e6);
+    // "us", as the views are ASCII: a micro sign is no character under LC_ALL=C.
+    if (seconds < 1e-3) return fmt::format("{:.3g} us", seconds * 1e6);
     if (seconds < 1.0) return fmt::format("{:.3g} ms", seconds * 1e3);
     return fmt::format("{:.3g} s", seconds);
 }

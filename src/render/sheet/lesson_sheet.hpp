@@ -49,6 +49,8 @@ struct SheetTable {
     const Matrix* matrix = nullptr;  // null in the plan (shapes only)
     bool in_json = true;             // json, csv, tsv and markdown print every value
     std::vector<std::size_t> selected;  // a weight's rows the run selects (ascending, distinct)
+    // What the selected rows are, for the note that counts those a summary leaves out.
+    std::string selected_what = "the rows the ids use";
     std::string python;  // the script's tensor that must have these bits ("" : not re-checked)
     std::string what;    // the script's words for it: "E1[idx]"
 };

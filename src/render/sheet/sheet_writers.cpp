@@ -152,9 +152,13 @@ std::string render_sheet_text(const LessonSheet& sheet, const TextOptions& optio
     }
 
     std::string out = render_header_lines(sheet.title, lines, ids);
-    for (const TextBlock& block : blocks) {
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+        const TextBlock& block = blocks[b];
+        const SheetTable& table = sheet.table(sheet.blocks[b].table);
         out += '\n' + wrap_words(block.title, "", "  ");
         out += render_text_block(block, screens.at(block.top->cols), options.palette);
+        // A summary marks at most eight selected rows: it says how many more it leaves out.
+        if (!block.bottom) out += hidden_rows_line(hidden_count(block.shown, table.selected), table.selected_what);
     }
     for (const SheetClaim& claim : sheet.claims) {
         out += (claim.paragraph ? "\n" : "") + wrap_words(claim.sentence, "", "");
@@ -195,6 +199,13 @@ std::vector<std::string> sheet_caption(const LessonSheet& sheet) {
         caption.push_back(agreement_sentence(check.subject, check.comparison, check.values));
     }
     for (const SheetClaim& claim : sheet.claims) caption.push_back(claim.sentence);
+    // The figure summarises a table as the text view does: the rows it leaves out are counted.
+    for (const SheetTable& table : sheet.tables) {
+        if (table.role != TableRole::weight || !table.matrix) continue;
+        const std::vector<std::size_t> shown = shown_rows(table.matrix->rows, table.matrix->cols, table.selected);
+        const std::string hidden = hidden_rows_sentence(hidden_count(shown, table.selected), table.selected_what);
+        if (!hidden.empty()) caption.push_back(hidden);
+    }
     return caption;
 }
 

@@ -65,6 +65,8 @@ Figure max_norm_figure(const MaxNormLesson& lesson, int precision) {
                                   n_rows, rows, selected, key),
                      onehot};
     figure.caption = max_norm_caption(lesson);
+    const std::size_t hidden = hidden_count(rows, used_rows(ids.values));
+    if (hidden > 0) figure.caption.push_back(hidden_rows_sentence(hidden, "the rows the ids use"));
     return figure;
 }
 

@@ -101,7 +101,11 @@ HtmlPage grad_page(const GradLesson& lesson, int precision) {
     overview.heading = fmt::format("Step 1 of {}: both gradients", count);
     overview.body = render_grad_text(lesson, text, false);
     for (std::size_t r = 0; r < traced; ++r) overview.rows.push_back(used[r].row);
-    overview.focus = overview.rows.empty() ? "" : describe_rows(overview.rows, "dE", "the rows the ids use");
+    // The trace steps follow the first used rows; more than that are outlined as a count.
+    const std::string which = traced == used.size() ? std::string("the rows the ids use")
+                                                    : fmt::format("{} of the {} rows the ids use", traced,
+                                                                  group_thousands(used.size()));
+    overview.focus = overview.rows.empty() ? "" : describe_rows(overview.rows, "dE", which);
     page.steps.push_back(std::move(overview));
     if (request.max_norm) {
         HtmlStep renorm;

@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
 
+#include "core/kernels/difference.hpp"
 #include "core/limits.hpp"
+#include "render/kit/explain.hpp"
 #include "render/kit/number_format.hpp"
 #include "render/kit/paint.hpp"
 #include "render/kit/parameters.hpp"
@@ -106,6 +109,55 @@ std::string second_call(const MaxNormLesson& lesson) {
     return text;
 }
 
+// Why emb(ids) and one_hot(ids) @ E as drawn differ: the rows max_norm rescaled, where the
+// differing values lie in them; and, for a differing value in a row it kept, what the lookup
+// lesson says without max_norm (a -0.0 the product's +0 start loses, inf or nan elsewhere in the
+// column, NaN bits), for the first such value.
+std::string why_lines(const MaxNormLesson& lesson, std::size_t rescaled) {
+    const TokenIds& ids = lesson.request.ids.values;
+    std::set<std::uint64_t> rescaled_rows;
+    for (const RenormRow& row : lesson.rows) {
+        if (row.rescaled) rescaled_rows.insert(row.row);
+    }
+    std::size_t in_rescaled = 0;
+    std::size_t elsewhere = 0;
+    std::optional<Difference> first_kept;
+    const std::size_t d = lesson.lookup.cols;
+    for (std::size_t t = 0; t < ids.size(); ++t) {
+        for (std::size_t j = 0; j < d; ++j) {
+            if (std::memcmp(lesson.lookup.row(t) + j, lesson.onehot_drawn.row(t) + j, sizeof(float)) == 0) continue;
+            if (rescaled_rows.count(ids[t])) {
+                ++in_rescaled;
+                continue;
+            }
+            ++elsewhere;
+            if (!first_kept) first_kept = difference_at(lesson.weight, ids, lesson.lookup, lesson.onehot_drawn, t, j);
+        }
+    }
+    std::string out;
+    const char* lead = "  why: ";
+    if (in_rescaled != 0) {
+        out += wrap_words(fmt::format("emb(ids) rescaled {} {} of E in place before reading {}; the one-hot "
+                                      "product read E as it was drawn",
+                                      rescaled, rescaled == 1 ? "row" : "rows", rescaled == 1 ? "it" : "them"),
+                          lead, "       ");
+        lead = "       ";
+    }
+    if (elsewhere != 0) {
+        // A kept row is the same in E as drawn and after the call: the lookup lesson's analysis
+        // holds for it, and is printed only when it does.
+        const IdShape shape = lesson.request.ids.shape();
+        const bool holds = first_kept && difference_holds(*first_kept, lesson.weight, ids, lesson.lookup,
+                                                          lesson.onehot_drawn);
+        const std::string cause = holds ? explain_difference(*first_kept, shape)
+                                        : std::string("the one-hot product does not reproduce the lookup");
+        out += wrap_words(fmt::format("{}{} in rows max_norm kept, as without max_norm: {}",
+                                      in_rescaled != 0 ? "and " : "", count_of(elsewhere, "value", "values"), cause),
+                          lead, "       ");
+    }
+    return out;
+}
+
 std::string verdict(const MaxNormLesson& lesson, Palette palette) {
     const Comparison& drawn = lesson.drawn_check;
     const Comparison& after = lesson.after_check;
@@ -126,10 +178,7 @@ std::string verdict(const MaxNormLesson& lesson, Palette palette) {
                                      shortest_round_trip(static_cast<float>(drawn.max_abs_diff))),
                          "verdict: ", "  ");
         out.replace(9, 9, paint("DIFFERENT", Paint::bad, palette));
-        out += wrap_words(fmt::format("emb(ids) rescaled {} {} of E in place before reading {}; the one-hot "
-                                      "product read E as it was drawn",
-                                      rescaled, rescaled == 1 ? "row" : "rows", rescaled == 1 ? "it" : "them"),
-                          "  why: ", "       ");
+        out += why_lines(lesson, rescaled);
     }
     out += wrap_words(fmt::format("with E after the call, one_hot(ids) @ E {} the lookup{}", after.identical ? "equals" : "still differs from",
                                   after.identical ? " bit for bit" : fmt::format(" in {} (-0.0, inf or nan in E)", count_of(after.differing, "value", "values"))),
@@ -183,6 +232,7 @@ std::string render_max_norm_text(const MaxNormLesson& lesson, const TextOptions&
                                shortest_round_trip(seen->scale));
         }
     }
+    out += hidden_rows_line(hidden_count(rows, {used.begin(), used.end()}), "the rows the ids use");
     out += '\n' + render_renorm_rows(lesson.rows, lesson.request.max_norm);
     out += "\nemb(ids) = E_after[ids], and one_hot(ids) @ E with E as drawn\n";
     for (const std::size_t i : n_rows) {

@@ -244,8 +244,21 @@ std::string render_onehot_input(const GradLesson& lesson, const TextOptions& opt
         return label + std::string(id_width - display_width(label), ' ');
     };
     // A score or change with its sign; a nan has none ("+nan" is no number PyTorch prints).
-    const auto signed_value = [p](float value) {
-        return std::isnan(value) ? std::string("nan") : fmt::format("{:+.{}f}", value, p);
+    // Scientific, as PyTorch prints a tensor holding them, once a listed value passes 1e8: a
+    // score of 1e38 in fixed point is 39 digits and pushes its line past 80 columns.
+    bool scientific = false;
+    for (std::size_t t = 0; t < best.size(); ++t) {
+        const float own = scores.row(t)[request.ids.values[t]];
+        for (const std::size_t v : best[t]) {
+            const float score = scores.row(t)[v];
+            for (const float value : {own, score, score - own}) {
+                scientific = scientific || (std::isfinite(value) && std::fabs(value) >= 1e8f);
+            }
+        }
+    }
+    const auto signed_value = [p, scientific](float value) {
+        if (std::isnan(value)) return std::string("nan");
+        return scientific ? fmt::format("{:+.{}e}", value, p) : fmt::format("{:+.{}f}", value, p);
     };
     for (std::size_t t = 0; t < best.size(); ++t) {
         const std::uint64_t there = request.ids.values[t];

@@ -69,8 +69,9 @@ WalkthroughStep step_ids(const DemoReport& report) {
         case Source::weights_file:
             out += paragraph(fmt::format(
                 "The embedding table needs one row for every possible id; here the table comes from "
-                "a file with V = {} rows ({}).",
-                group_thousands(request.vocab_size), id_range(request.vocab_size)));
+                "a file with V = {} {} ({}).",
+                group_thousands(request.vocab_size), request.vocab_size == 1 ? "row" : "rows",
+                id_range(request.vocab_size)));
             break;
         case Source::gpt2_tokenizer:
             out += paragraph(fmt::format(
@@ -323,9 +324,22 @@ WalkthroughStep step_product(const DemoReport& report, const TraceLayout& layout
     out += '\n';
     out += render_results(report, layout.screen, options.width);
     std::size_t traced = 0;
-    if (identical) {
+    const std::size_t nonfinite_columns = static_cast<std::size_t>(
+        std::count(layout.finite_columns.begin(), layout.finite_columns.end(), false));
+    if (identical && nonfinite_columns == 0) {
         out += '\n' + paragraph("Why they agree, for the first id: in each dot product every term "
                                 "but one is multiplied by 0, and the remaining one is multiplied by 1.");
+    } else if (identical) {
+        // 0 * inf and 0 * nan are nan: those terms are not 0, and the sum is nan. It agrees only
+        // because the lookup's value there is a NaN with the same bits.
+        out += '\n' + paragraph(fmt::format(
+            "Why they agree, for the first id: every term but one is 0 * E[k, j], but E holds inf or nan in "
+            "{}, and there 0 * inf and 0 * nan are nan, not 0, so the sum is nan. It matches the lookup bit "
+            "for bit only because the lookup's value there is a NaN with the same bits as the sum's{}.",
+            nonfinite_columns == report.weight.cols
+                ? std::string(report.weight.cols == 1 ? "its one column" : "every column")
+                : fmt::format("{} of its {} columns", nonfinite_columns, report.weight.cols),
+            nonfinite_columns == report.weight.cols ? "" : "; in the other columns every term but one is 0"));
     } else {
         traced = report.difference ? report.difference->position : 0;
         out += '\n' + paragraph(fmt::format(

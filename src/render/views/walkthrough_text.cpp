@@ -119,10 +119,11 @@ std::string window_starts(std::size_t windows, std::size_t stride) {
 std::string loader_story(const DemoRequest& request, std::size_t text_ids) {
     const LoaderWindows& loader = request.source.loader;
     std::string out = paragraph(fmt::format(
-        "The book's data loader cuts these {} ids into windows of max_length T = {} ids, a new window every "
-        "stride S = {} ids while an id remains to predict: {}, starting at {} (i in range(0, {} - {}, {})). A "
+        "The book's data loader cuts these {} ids into windows of max_length T = {} {}, a new window every "
+        "stride S = {} {} while an id remains to predict: {}, starting at {} (i in range(0, {} - {}, {})). A "
         "window's target is the same window shifted one id to the right: at each position, the id that follows it.",
-        group_thousands(text_ids), loader.context, loader.stride, count_of(loader.windows, "window", "windows"),
+        group_thousands(text_ids), loader.context, loader.context == 1 ? "id" : "ids", loader.stride,
+        loader.stride == 1 ? "id" : "ids", count_of(loader.windows, "window", "windows"),
         window_starts(loader.windows, loader.stride), text_ids, loader.context, loader.stride));
     const std::size_t batches = loader.windows / loader.batch;
     const std::size_t dropped = loader.windows % loader.batch;

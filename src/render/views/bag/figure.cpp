@@ -204,6 +204,8 @@ Figure bag_figure(const BagLesson& lesson, int precision) {
             joined_panel(fmt::format("As a product: M's entry (b, k) = {}", multihot_entry(lesson)), {m, e, product}, {"x", "="}));
     }
     figure.caption = bag_caption(lesson);
+    const std::size_t hidden = hidden_count(e_rows, used_rows(bags.ids));
+    if (hidden > 0) figure.caption.push_back(hidden_rows_sentence(hidden, "the rows the bags use"));
     return figure;
 }
 

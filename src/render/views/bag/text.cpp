@@ -268,6 +268,7 @@ std::string render_bag_text(const BagLesson& lesson, const TextOptions& options,
     out += wrap_words(fmt::format("E = bag.weight   {} x {}   > marks the rows the bags use", group_thousands(request.vocab_size),
                        group_thousands(request.dim)), "", "  ");
     out += render_block(lesson.weight, e_rows, widest_label(e_rows), screen, options.palette);
+    out += hidden_rows_line(hidden_count(e_shown, {used.begin(), used.end()}), "the rows the bags use");
     if (!is_max) out += '\n' + multihot_block(lesson, bag_rows, options);
     out += '\n' + wrap_words(fmt::format("output = bag(input, offsets{}), and {} under it   {} x {}",
                                          request.per_sample_weights.empty() ? "" : ", per_sample_weights",

@@ -92,6 +92,7 @@ Figure grad_figure(const GradLesson& lesson, int precision) {
     };
     FigureMatrix g = numeric_matrix(lesson.upstream, layout.g_rows, layout.screen.cols, layout.screen.format, decorate_g);
     g.name = "G = dL/d(lookup)";
+    g.shape = per_id_shape(request.ids.shape(), lesson.upstream.rows, lesson.upstream.cols);  // B x T x d for a batch
 
     FigurePanel scatter;
     scatter.title = lesson.options.padding_row ? "Embedding backward: G[t] is added into dE[ids[t]], except padding_idx"
@@ -125,6 +126,10 @@ Figure grad_figure(const GradLesson& lesson, int precision) {
     figure.panels = {scatter, product};
     if (request.max_norm) figure.panels.insert(figure.panels.begin(), renorm_grad_panel(lesson, layout, keys, precision));
     figure.caption = grad_caption(lesson);
+    std::vector<std::size_t> used_rows;
+    for (const GradRow& row : lesson.comparison.rows) used_rows.push_back(row.row);
+    const std::size_t hidden = hidden_count(layout.rows, used_rows);
+    if (hidden > 0) figure.caption.push_back(hidden_rows_sentence(hidden, "the rows the ids use"));
     return figure;
 }
 

@@ -314,12 +314,16 @@ std::string render_grad_text(const GradLesson& lesson, const TextOptions& option
         out += fmt::format("  {} {}{}\n", mark, is_used ? paint(line, Paint::selected, options.palette) : line,
                            lesson.options.padding_row == k ? "   padding_idx" : "");
     }
+    std::vector<std::size_t> used_rows;
+    for (const GradRow& row : lesson.comparison.rows) used_rows.push_back(row.row);
+    out += hidden_rows_line(hidden_count(rows, used_rows), "the rows the ids use");
 
-    out += fmt::format("\nG = dL/d(lookup), {}   {} x {}\n",
+    // G keeps the ids' shape (B x T x d for a batch), as the header's shapes line says.
+    out += fmt::format("\nG = dL/d(lookup), {}   {}\n",
                        request.upstream == UpstreamSource::randn ? "torch.randn, drawn right after E"
                        : request.upstream == UpstreamSource::ones ? "all ones"
                                                                   : "from the --upstream file",
-                       group_thousands(lesson.upstream.rows), group_thousands(lesson.upstream.cols));
+                       per_id_shape(request.ids.shape(), lesson.upstream.rows, lesson.upstream.cols));
     for (const std::size_t i : g_rows) {
         if (i == k_gap) {
             out += "    ...\n";
@@ -332,10 +336,29 @@ std::string render_grad_text(const GradLesson& lesson, const TextOptions& option
     out += fmt::format("\ndE = emb.weight.grad (scatter-add) and X.T @ G, row by row   {} x {} each\n",
                        group_thousands(e.rows), group_thousands(e.cols));
     const std::string pad(row_label, ' ');
-    for (const std::size_t k : rows) {
+    for (std::size_t shown = 0; shown < rows.size(); ++shown) {
+        const std::size_t k = rows[shown];
         if (k == k_gap) {
-            out += fmt::format("  {}   ...   (unused rows: {})\n", pad,
-                               lesson.claims.onehot_others_zero ? "exactly 0 in both" : "see the verdict");
+            // A gap lies between two shown rows; the used rows inside it are named, so that
+            // "unused" is said only of the rows that are.
+            const std::size_t after = rows[shown - 1];
+            const std::size_t before = rows[shown + 1];
+            std::vector<std::size_t> inside;
+            for (const GradRow& row : lesson.comparison.rows) {
+                if (row.row > after && row.row < before) inside.push_back(row.row);
+            }
+            const std::string unused = lesson.claims.onehot_others_zero ? "exactly 0 in both" : "see the verdict";
+            if (inside.empty()) {
+                out += fmt::format("  {}   ...   (unused rows: {})\n", pad, unused);
+                continue;
+            }
+            std::string names;
+            for (std::size_t i = 0; i < inside.size() && i < 3; ++i) names += (i ? ", " : "") + group_thousands(inside[i]);
+            if (inside.size() > 3) names += ", ...";
+            out += wrap_words(fmt::format("...   ({} used {} not shown: {}; the unused rows here: {})",
+                                          group_thousands(inside.size()), inside.size() == 1 ? "row" : "rows", names,
+                                          unused),
+                              "  " + pad + "   ", "  " + pad + "         ");
             continue;
         }
         const auto hit = used.find(k);

@@ -41,7 +41,7 @@ std::string scatter_steps(const GradLesson& lesson, const GradRow& row, const Sc
             continue;
         }
         out += fmt::format("{}+= {}{}   -> {}\n", indent, position_label(lesson.request.ids, i), scale,
-                           format_row_cells(running, 0, screen.cols, screen.format));
+                           format_row_cells(running, 0, screen.cols, screen.format_of(lesson.grad_lookup)));
     }
     return out;
 }
@@ -66,7 +66,7 @@ std::string onehot_sum(const GradLesson& lesson, const GradRow& row, const Scree
         }
         const char* x = ids[i] == k ? "1" : "0";
         symbols += fmt::format("{}{}*{}", plus, x, fmt::format("G[{}, 0]", position_index(batch, i)));
-        values += fmt::format("{}{}*{}", plus, x, format_term(lesson.upstream.at(i, 0), screen.format));
+        values += fmt::format("{}{}*{}", plus, x, format_term(lesson.upstream.at(i, 0), screen.format_of(lesson.upstream)));
     }
     const float onehot = lesson.grad_onehot.at(k, 0);
     const float lookup = lesson.grad_lookup.at(k, 0);
@@ -75,9 +75,12 @@ std::string onehot_sum(const GradLesson& lesson, const GradRow& row, const Scree
         fmt::format("  one-hot     dE[{}, 0] = sum over {} of X[{}, {}] * G[{}, 0]\n", k, at, at, k, at);
     out += wrap_words("= " + symbols, indent, indent + "  ");
     out += wrap_words("= " + values, indent, indent + "  ");
-    out += fmt::format("{}= {}   {}\n", indent, format_plain(onehot, screen.format),
+    // Each number in the format of the table it comes from: G's terms as the G table prints
+    // them, the sums as the dE table does.
+    const NumberFormat& sums = screen.format_of(lesson.grad_lookup);
+    out += fmt::format("{}= {}   {}\n", indent, format_plain(onehot, sums),
                        same_bits(onehot, lookup) ? "the same bits as the scatter-add"
-                                                 : fmt::format("not the scatter-add's {}", format_plain(lookup, screen.format)));
+                                                 : fmt::format("not the scatter-add's {}", format_plain(lookup, sums)));
     return out;
 }
 

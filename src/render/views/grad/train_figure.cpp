@@ -49,7 +49,7 @@ Figure training_figure(const TrainingArgs& args, const TrainingRun& run, int pre
         rows, steps,
         [&](std::size_t k, std::size_t t) {
             const RowChange* change = change_of(run.steps[t], k);
-            return change ? shortest_round_trip(static_cast<float>(change->max_abs_delta)) : std::string("-");
+            return change ? move_cell(*change) : std::string("-");
         },
         [&](std::size_t k, std::size_t t) {
             const RowChange* change = change_of(run.steps[t], k);

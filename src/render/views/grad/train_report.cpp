@@ -17,11 +17,16 @@ std::string steps_json(const TrainingRun& run) {
         std::vector<std::string> changed;
         for (const RowChange& change : step.changed) {
             // The delta in its shortest float32 spelling, as csv, tsv and the text view print it
-            // (rounded from the double that holds the difference of two float32 values exactly).
+            // (rounded from the double that holds the difference of two float32 values exactly). A
+            // value that became NaN moved by no distance: max_abs_delta covers the others (null when
+            // there are none), and "became_nan" (written only when a value did) counts it.
             changed.push_back(fmt::format(
-                "{{\"row\": {}, \"max_abs_delta\": {}, \"in_batch\": {}, \"decayed\": {}, \"carried\": {}}}",
-                change.row, json_number(static_cast<float>(change.max_abs_delta)), change.in_batch, change.decayed,
-                change.carried));
+                "{{\"row\": {}, \"max_abs_delta\": {}, \"in_batch\": {}, \"decayed\": {}, \"carried\": {}{}}}",
+                change.row,
+                change.moved == 0 && change.became_nan != 0 ? std::string("null")
+                                                            : json_number(static_cast<float>(change.max_abs_delta)),
+                change.in_batch, change.decayed, change.carried,
+                change.became_nan ? fmt::format(", \"became_nan\": {}", change.became_nan) : std::string()));
         }
         steps.push_back(fmt::format("{{\"batch\": [{}], \"changed\": [{}]}}", fmt::join(step.batch, ", "),
                                     fmt::join(changed, ", ")));

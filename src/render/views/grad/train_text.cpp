@@ -14,6 +14,9 @@
 #include "render/kit/text_sections.hpp"
 
 namespace embdemo {
+
+std::string training_summary_moves(const TrainingArgs& args, const TrainingRun& run);
+
 namespace {
 
 // Rows listed per step; more are counted.
@@ -47,8 +50,7 @@ std::string step_lines(const TrainingStep& step, std::size_t index, std::size_t 
     for (std::size_t i = 0; i < step.changed.size() && i < k_max_listed_rows; ++i) {
         const RowChange& change = step.changed[i];
         const std::string where = change.in_batch ? "in this batch" : paint("NOT in this batch", Paint::bad, palette);
-        out += fmt::format("  row {:>6}  moved by up to {}   {}\n", change.row,
-                           shortest_round_trip(static_cast<float>(change.max_abs_delta)), where);
+        out += fmt::format("  row {:>6}  {}   {}\n", change.row, describe_move(change, step.weight.cols), where);
     }
     if (step.changed.size() > k_max_listed_rows) {
         out += fmt::format("  ... {} more rows moved\n", group_thousands(step.changed.size() - k_max_listed_rows));
@@ -104,7 +106,54 @@ std::string outside_reason(const OptimizerSettings& settings, const TrainingRun&
 
 }  // namespace
 
+std::string describe_move(const RowChange& change, std::size_t dim) {
+    std::vector<std::string> parts;
+    if (change.moved != 0) {
+        parts.push_back("moved by up to " + shortest_round_trip(static_cast<float>(change.max_abs_delta)));
+    }
+    if (change.became_nan != 0) {
+        const std::string values = change.became_nan == dim && change.moved == 0 && change.nan_changed == 0
+                                       ? (dim == 1 ? std::string("its value") : dim == 2 ? std::string("both values")
+                                                                                        : fmt::format("all {} values", dim))
+                                       : count_of(change.became_nan, "value", "values");
+        parts.push_back(values + " became NaN");
+    }
+    if (change.nan_changed != 0) parts.push_back(count_of(change.nan_changed, "NaN", "NaNs") + " changed payload");
+    return fmt::format("{}", fmt::join(parts, "; "));
+}
+
+std::string move_cell(const RowChange& change) {
+    if (change.moved == 0 && change.became_nan != 0) return "NaN";
+    return shortest_round_trip(static_cast<float>(change.max_abs_delta));
+}
+
+namespace {
+
+// Why values of E became NaN, when some did: E, G and the hyper-parameters start finite, so a
+// step's float32 arithmetic overflowed to inf first and then met inf - inf, 0 * inf or inf / inf.
+std::string nan_sentence(const TrainingRun& run) {
+    std::uint64_t nan_values = 0;
+    std::size_t first_step = 0;
+    for (std::size_t t = 0; t < run.steps.size(); ++t) {
+        for (const RowChange& change : run.steps[t].changed) {
+            if (change.became_nan != 0 && nan_values == 0) first_step = t + 1;
+            nan_values += change.became_nan;
+        }
+    }
+    if (nan_values == 0) return "";
+    return fmt::format(" {} of E became NaN (first in step {}): the steps start from finite values, so float32 "
+                       "overflowed to inf and then met inf - inf, 0 * inf or inf / inf. A NaN is no distance: "
+                       "those values are not in any \"moved by\".",
+                       nan_values == 1 ? std::string("1 value") : group_thousands(nan_values) + " values", first_step);
+}
+
+}  // namespace
+
 std::string training_summary(const TrainingArgs& args, const TrainingRun& run) {
+    return training_summary_moves(args, run) + nan_sentence(run);
+}
+
+std::string training_summary_moves(const TrainingArgs& args, const TrainingRun& run) {
     std::size_t outside = 0;
     std::size_t moves = 0;
     for (const TrainingStep& step : run.steps) {
@@ -118,9 +167,23 @@ std::string training_summary(const TrainingArgs& args, const TrainingRun& run) {
                ", so this run cannot show which rows a step updates.";
     }
     if (outside == 0) {
-        return "Every row that moved was in its step's batch: the gradient is 0 elsewhere, and " +
-               describe_optimizer(args.optimizer) + " moves only rows with a gradient. This is the "
-               "glossary's \"update only the rows used in the current batch\".";
+        const OptimizerSettings& o = args.optimizer;
+        const bool plain = args.sparse || (o.kind == OptimizerKind::sgd && o.momentum == 0.0 && o.weight_decay == 0.0);
+        if (plain) {
+            return "Every row that moved was in its step's batch: the gradient is 0 elsewhere, and " +
+                   describe_optimizer(o) + " moves only rows with a gradient. This is the "
+                   "glossary's \"update only the rows used in the current batch\".";
+        }
+        // Momentum, Adam's running averages and weight decay can move a row without a gradient;
+        // this run just gave them no such row (one step, or every step's batch the same rows).
+        std::vector<std::string> ways;
+        if (o.kind == OptimizerKind::sgd && o.momentum != 0.0) ways.push_back("its momentum buffer");
+        if (o.kind != OptimizerKind::sgd) ways.push_back("its running averages (exp_avg, exp_avg_sq)");
+        if (o.weight_decay != 0.0) ways.push_back("weight decay");
+        return "Every row that moved was in its step's batch: the gradient is 0 elsewhere. " + describe_optimizer(o) +
+               " can also move a row without a gradient, by " + fmt::format("{}", fmt::join(ways, " or ")) +
+               ", but in this run no row outside a step's batch had anything for " +
+               (ways.size() == 1 ? "it" : "them") + " to move.";
     }
     return fmt::format("{} outside {} step's batch: {}. The gradient still touches only the used rows; the "
                        "optimizer does not.",
@@ -156,8 +219,9 @@ std::string render_train_text(const TrainingArgs& args, const TrainingRun& run, 
     const std::string seeded = fmt::format("after torch.manual_seed({})", args.seed);
     // The seed goes on a line of its own when both would not fit 80 columns.
     out += table + (table.size() + 2 + seeded.size() <= 80 ? "  " : "\n         ") + seeded + '\n';
-    out += fmt::format("  G      {} per step, drawn after E and the earlier steps\n",
-                       args.upstream == UpstreamKind::randn ? "torch.randn(T, d)" : "torch.ones(T, d)");
+    // torch.ones draws nothing from the generator: only randn's G is "drawn".
+    out += args.upstream == UpstreamKind::randn ? "  G      torch.randn(T, d) per step, drawn after E and the earlier steps\n"
+                                                : "  G      torch.ones(T, d) per step (all ones, nothing drawn)\n";
     out += wrap_words(describe_optimizer(args.optimizer), "  optim  ", "         ");
     out += "\nE before the first step\n" + render_plain_matrix(run.initial_weight, options);
     for (std::size_t t = 0; t < run.steps.size(); ++t) {

@@ -14,6 +14,13 @@ namespace embdemo {
 
 std::string render_train_text(const TrainingArgs& args, const TrainingRun& run, const TextOptions& options);
 
+// "moved by up to 0.1", "moved by up to 0.1; 1 value became NaN", "both values became NaN":
+// what a step did to one row (a NaN is no distance, so it is never "moved by 0").
+std::string describe_move(const RowChange& change, std::size_t dim);
+
+// The short form for a figure's cell: the largest move, or "NaN" when every changed value became NaN.
+std::string move_cell(const RowChange& change);
+
 // "torch.optim.Adam(lr=0.1, betas=(0.9, 0.999), eps=1e-08, weight_decay=0)"
 std::string describe_optimizer(const OptimizerSettings& settings);
 

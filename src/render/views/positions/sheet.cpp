@@ -121,6 +121,7 @@ std::vector<SheetTable> positions_tables(const PositionsRequest& request, const 
         tables.emplace_back("position_weight", traits.drawn ? "P = pos.weight" : "P = sinusoidal table", TableRole::weight,
                             std::vector<std::size_t>{request.context, d}, of(&PositionsLesson::position_weight));
         tables.back().selected = first_positions(seq);
+        tables.back().selected_what = "the rows 0..T-1";
     }
     tables.push_back(named({"token_lookup", "tok(ids)", TableRole::per_id, per_id, of(&PositionsLesson::token_lookup)},
                            "tokens", "token lookup"));

@@ -113,11 +113,23 @@ std::string explanations(const TiedLesson& lesson) {
         : fmt::format(", where the lookup alone moves only {} the ids use",
                       lesson.rows_used == 1 ? std::string("the one row")
                                             : "the " + count_of(lesson.rows_used, "row", "rows"));
+    const std::string every_row = v == 1 ? std::string("its only row") : v == 2 ? std::string("both rows")
+                                                                         : "all " + group_thousands(v) + " rows";
+    // The output side's gradient of E is dlogits.T @ H: each row a sum of H's rows. With H all
+    // zeros (a --hidden file of zeros, or E[ids] of zero rows) it is 0 in every row.
+    const bool h_zero = std::all_of(lesson.hidden.values.begin(), lesson.hidden.values.end(),
+                                    [](float value) { return value == 0.0f; });
+    if (h_zero) {
+        out += wrap_words(fmt::format("Tied, every logit uses a row of E, so the output side's backward reaches "
+                                      "{}; but its gradient of E is dlogits.T @ H, and H is all zeros here, so it is "
+                                      "0 in every row and moves none.",
+                                      every_row),
+                          "", "");
+        return out;
+    }
     out += wrap_words(fmt::format("Tied, E also gets a dense gradient: every logit uses a row of E, so the "
                                   "output side's backward moves {}{}.",
-                                  v == 1 ? std::string("its only row") : v == 2 ? std::string("both rows")
-                                                                        : "all " + group_thousands(v) + " rows",
-                                  lookup_rows),
+                                  every_row, lookup_rows),
                       "", "");
     return out;
 }
@@ -175,7 +187,9 @@ std::string render_tied_text(const TiedLesson& lesson, const TextOptions& option
     const std::vector<std::size_t> used(ids.values.begin(), ids.values.end());
     std::vector<BlockRow> e_rows;
     const std::set<std::size_t> used_set(used.begin(), used.end());
-    for (const std::size_t k : shown_rows(e.rows, e.cols, {used_set.begin(), used_set.end()})) {
+    const std::vector<std::size_t> used_rows(used_set.begin(), used_set.end());
+    const std::vector<std::size_t> e_shown = shown_rows(e.rows, e.cols, used_rows);
+    for (const std::size_t k : e_shown) {
         e_rows.push_back({k, k == k_gap ? "" : std::to_string(k), "", used_set.count(k) > 0});
     }
     const std::vector<std::size_t> shown_h = shown_rows(lesson.hidden.rows, lesson.hidden.cols);
@@ -184,7 +198,7 @@ std::string render_tied_text(const TiedLesson& lesson, const TextOptions& option
     const std::vector<BlockRow> logit_rows = per_id_rows(lesson, logits.rows, logits.in_values);
     const std::size_t label_width = std::max(widest_label(e_rows), widest_label(h_rows));
     // E and H are separate tensors, each spelled as PyTorch prints it.
-    const Screen screen = choose_screen({{&e, shown_rows(e.rows, e.cols, {used_set.begin(), used_set.end()}), 0},
+    const Screen screen = choose_screen({{&e, e_shown, 0},
                                          {&lesson.hidden, shown_h, 1}},
                                         e.cols, options.precision, block_cells_budget(label_width, 0));
     const Screen logit_screen = choose_screen({{logits.values, logits.in_values}}, logits.values->cols, options.precision,
@@ -195,6 +209,7 @@ std::string render_tied_text(const TiedLesson& lesson, const TextOptions& option
                                   group_thousands(e.rows), group_thousands(e.cols)),
                       "", "  ");
     out += render_block(e, e_rows, widest_label(e_rows), screen, options.palette);
+    out += hidden_rows_line(hidden_count(e_shown, used_rows), "the ids' rows");
     out += '\n' + wrap_words(fmt::format("H = {}   {} x {}", lesson.request.hidden_given ? "from the --hidden file" : "E[ids]",
                        group_thousands(lesson.hidden.rows), group_thousands(lesson.hidden.cols)), "", "  ");
     out += render_block(lesson.hidden, h_rows, widest_label(h_rows), screen, options.palette);

@@ -116,6 +116,10 @@ Figure tokens_decode_figure(const Gpt2Decoding& decoding) {
             row.key = key(k);
             const DecodedToken& token = decoding.tokens[k];
             if (token.utf8 == TokenUtf8::joined) row.note = fmt::format("joins [{}..{}]", token.group_first, token.group_last);
+            if (token.utf8 == TokenUtf8::partial) {
+                row.note = fmt::format("joins [{}..{}], {} of {} bytes U+FFFD", token.group_first, token.group_last,
+                                       token.replaced_bytes, token.size);
+            }
             if (token.utf8 == TokenUtf8::broken) row.note = "not UTF-8";
         });
     bytes.name = "token bytes";

@@ -1,5 +1,8 @@
 #include "render/views/tokens/decode.hpp"
 
+#include <algorithm>
+#include <utility>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -66,11 +69,18 @@ std::string tokens_section(const Gpt2Decoding& decoding) {
         const std::string lead = fmt::format("   {:<{}} = {:<5}  ", fmt::format("ids[{}]", k), index_width, tokens[k].id);
         std::vector<std::string> items{label};
         const std::string note = token_utf8_note(decoding, k);
+        const std::string indent(display_width(lead) + 2, ' ');
+        if (!note.empty() && display_width(lead) + width + 2 + display_width(note) > k_max_line_width &&
+            indent.size() + display_width(note) > k_max_line_width) {
+            // A note too long for a line of its own wraps at its spaces, under the label.
+            out += lead + label + '\n' + wrap_words(note, indent, indent);
+            continue;
+        }
         if (!note.empty()) {
             items[0] += std::string(width - display_width(label), ' ');
             items.push_back(note);
         }
-        out += fit_items(items, lead, std::string(display_width(lead) + 2, ' '), "  ");
+        out += fit_items(items, lead, indent, "  ");
     }
     return out;
 }
@@ -97,21 +107,88 @@ const char* token_utf8_name(TokenUtf8 utf8) {
     switch (utf8) {
     case TokenUtf8::valid: return "valid";
     case TokenUtf8::joined: return "joined";
+    case TokenUtf8::partial: return "partial";
     case TokenUtf8::broken: return "broken";
     }
     return "valid";
 }
 
+namespace {
+
+// The tokens that bytes [from, to) of the joined bytes fall in.
+std::pair<std::size_t, std::size_t> tokens_spanning(const Gpt2Decoding& decoding, std::size_t from, std::size_t to) {
+    std::size_t first = 0;
+    while (first + 1 < decoding.tokens.size() && decoding.tokens[first].offset + decoding.tokens[first].size <= from) {
+        ++first;
+    }
+    std::size_t last = first;
+    while (last + 1 < decoding.tokens.size() && decoding.tokens[last + 1].offset < to) ++last;
+    return {first, last};
+}
+
+}  // namespace
+
 std::string token_utf8_note(const Gpt2Decoding& decoding, std::size_t k) {
     const DecodedToken& token = decoding.tokens[k];
     if (token.utf8 == TokenUtf8::valid) return "";
-    if (token.utf8 == TokenUtf8::broken) return "not UTF-8, even joined: decode gives U+FFFD";
-    const DecodedToken& first = decoding.tokens[token.group_first];
-    const DecodedToken& last = decoding.tokens[token.group_last];
-    const std::string_view joined =
-        std::string_view(decoding.bytes).substr(first.offset, last.offset + last.size - first.offset);
-    return fmt::format("not UTF-8 alone: ids[{}..{}] make {}", token.group_first, token.group_last,
-                       quoted_text(joined, 16));
+    const std::string_view bytes = decoding.bytes;
+    const std::size_t token_end = token.offset + token.size;
+    // The stretches decode replaces that touch this token, each one U+FFFD, named whole (with
+    // the tokens it spans when it crosses an edge): "\xe9", "\xf0\x9f\x9a (ids[0..1])".
+    std::vector<std::string> replaced;
+    std::size_t first_kept = token.offset;  // the token's bytes outside the edge stretches
+    std::size_t kept_end = token_end;
+    for (const ReplacedStretch& stretch : decoding.replaced) {
+        const std::size_t stretch_end = stretch.offset + stretch.size;
+        if (stretch_end <= token.offset || stretch.offset >= token_end) continue;
+        std::string name = token_label(bytes.substr(stretch.offset, stretch.size));
+        if (stretch.offset < token.offset || stretch_end > token_end) {
+            const auto span = tokens_spanning(decoding, stretch.offset, stretch_end);
+            name += fmt::format(" (ids[{}..{}])", span.first, span.second);
+        }
+        replaced.push_back(name);
+        if (stretch.offset <= first_kept) first_kept = std::max(first_kept, stretch_end);
+        if (stretch_end >= kept_end) kept_end = std::min(kept_end, stretch.offset);
+    }
+    const std::string replacements =
+        replaced.empty()       ? std::string()
+        : replaced.size() == 1 ? "one U+FFFD for " + replaced[0]
+                               : fmt::format("a U+FFFD each for {} and {}",
+                                             fmt::join(replaced.begin(), replaced.end() - 1, ", "), replaced.back());
+    if (token.utf8 == TokenUtf8::broken) {
+        const ReplacedStretch* only = nullptr;
+        for (const ReplacedStretch& stretch : decoding.replaced) {
+            if (stretch.offset == token.offset && stretch.size == token.size) only = &stretch;
+        }
+        // Its bytes are one stretch, alone: one U+FFFD stands for exactly them.
+        if (only && replaced.size() == 1) return "not UTF-8, even joined: decode gives U+FFFD";
+        return "not UTF-8, even joined: decode gives " + replacements;
+    }
+    const DecodedToken& group_first = decoding.tokens[token.group_first];
+    const DecodedToken& group_last = decoding.tokens[token.group_last];
+    const std::string_view group =
+        bytes.substr(group_first.offset, group_last.offset + group_last.size - group_first.offset);
+    if (is_valid_utf8(group)) {
+        // The tokens its edges' characters tie it to make whole characters, every byte kept.
+        return fmt::format("not UTF-8 alone: ids[{}..{}] make {}", token.group_first, token.group_last,
+                           quoted_text(group, 16));
+    }
+    // The whole characters that cross its edges, from the first one's start to the last one's
+    // end, without the replaced bytes at the token's own edges, and the tokens they span.
+    std::size_t start = first_kept;
+    std::size_t end = kept_end;
+    for (std::size_t at = 0; at < bytes.size() && at < token_end;) {
+        const auto next = decode_utf8(bytes, at);
+        const std::size_t length = next ? next->length : 1;
+        if (next && at < token.offset && at + length > token.offset) start = at;
+        if (next && at + length > token_end) end = at + length;
+        at += length;
+    }
+    const auto span = tokens_spanning(decoding, start, end);
+    const std::string made = fmt::format("not UTF-8 alone: ids[{}..{}] make {}", span.first, span.second,
+                                         quoted_text(bytes.substr(start, end - start), 16));
+    if (token.utf8 == TokenUtf8::joined) return made;
+    return made + ", and decode gives " + replacements;
 }
 
 std::string render_tokens_decode_text(const Gpt2Decoding& decoding) {
