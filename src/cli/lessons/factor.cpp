@@ -39,7 +39,11 @@ std::optional<std::string> check_factor(const RawOptions& raw, Options& options)
     factor.sizes() = options.request.sizes();
     factor.ids = options.id_batch;
     factor.rank = rank.value();
-    return check_sheet_plan(options, factor_tables(factor, nullptr));
+    const std::vector<SheetTable> tables = factor_tables(factor, nullptr);
+    // Beside its tables the run takes at most 40 bytes a column of dim (peak RSS at V = n = 1,
+    // r = 1, d = 2^22, less the tables: 39).
+    if (auto too_big = check_sheet_memory(options, tables, d, 40, true)) return too_big;
+    return check_sheet_plan(options, tables);
 }
 
 }  // namespace
@@ -76,6 +80,7 @@ extern const LessonSpec k_factor_lesson = [] {
     LessonSpec spec{"factor", "ALBERT's factorised table: E1[ids] @ E2"};
     spec.caps.table_ids = true;
     spec.caps.one_hot = OneHotHeld::in_blocks;
+    spec.caps.memory_budget = true;
     spec.help = lesson_help(k_factor_options, k_table_lesson_shared, k_factor_footer);
     spec.formats = fixed_formats<k_every_format>;
     spec.checks.own = table_checks<check_factor>;

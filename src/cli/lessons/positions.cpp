@@ -117,7 +117,13 @@ std::optional<std::string> check_positions(const RawOptions& raw, Options& optio
     }
     positions.sizes() = request.sizes();
     positions.ids = options.id_batch;
-    return check_sheet_plan(options, positions_tables(positions, nullptr));
+    const std::vector<SheetTable> tables = positions_tables(positions, nullptr);
+    // Beside its tables the run takes at most 72 bytes a column of dim (peak RSS at V = n = 1,
+    // d = 2^22, less the tables: 65 learned, 69 with --encoding, 46 rope, 54 alibi).
+    if (auto too_big = check_sheet_memory(options, tables, request.dim, 72, traits_of(positions.encoding).biases_scores)) {
+        return too_big;
+    }
+    return check_sheet_plan(options, tables);
 }
 
 }  // namespace
@@ -160,6 +166,7 @@ extern const LessonSpec k_positions_lesson = [] {
     spec.caps.table_ids = true;
     spec.caps.one_hot = OneHotHeld::in_blocks;
     spec.caps.own_context = true;
+    spec.caps.memory_budget = true;
     spec.help = lesson_help(k_positions_options, k_table_lesson_shared, k_positions_footer);
     spec.formats = fixed_formats<k_every_format>;
     spec.checks.own = table_checks<check_positions>;

@@ -10,6 +10,8 @@
 #include "cli/option_checks.hpp"
 #include "cli/options.hpp"
 #include "render/formats/lesson_view.hpp"
+#include "core/limits.hpp"
+#include "core/memory.hpp"
 #include "render/sheet/lesson_sheet.hpp"
 
 namespace embdemo {
@@ -41,6 +43,25 @@ inline std::optional<std::string> check_sheet_plan(const Options& options, const
     const bool script = options.format == OutputFormat::python;
     return option_checks::check_printed(options.lesson->name, options.format,
                                         script ? script_values(tables) : report_values(tables));
+}
+
+// The --max-memory budget (1 GiB by default) of a lesson on a sheet, read off its tables' shapes
+// as the printed-numbers plan is: each table held as float32, the BLAS when the run calls it,
+// and the views' work for each column of d, which the lesson measures (peak RSS at V = n = 1
+// and d = 2^22) and states.
+inline std::optional<std::string> check_sheet_memory(const Options& options, const std::vector<SheetTable>& tables,
+                                                     std::uint64_t dim, std::uint64_t view_bytes_per_column,
+                                                     bool calls_blas) {
+    std::vector<Buffer> buffers;
+    for (const SheetTable& table : tables) {
+        std::uint64_t values = 1;
+        for (const std::size_t extent : table.shape) values = checked_multiply(values, extent).value_or(UINT64_MAX);
+        buffers.push_back({table.name + " (" + table.torch + ")", values, 4});
+    }
+    buffers.push_back({"the views' work for each column of dim", dim, view_bytes_per_column});
+    if (calls_blas) buffers.push_back({"OpenBLAS", k_blas_bytes, 1});
+    if (auto too_big = check_memory_budget(buffers, options.max_memory)) return options.size_options + ": " + *too_big;
+    return std::nullopt;
 }
 
 // A lesson's view from its report, text, figure and script functions.

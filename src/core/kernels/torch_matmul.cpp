@@ -49,8 +49,8 @@ constexpr std::uint64_t k_blas_margin_bytes = std::uint64_t{4} << 20;  // its ow
 
 std::string mib(std::uint64_t bytes) { return std::to_string((bytes + (std::uint64_t{1} << 20) - 1) >> 20) + " MiB"; }
 
-// The threads OpenBLAS starts: OPENBLAS_NUM_THREADS when positive (as embdemo sets it unless
-// the user did), capped at the CPUs this process may run on; every CPU otherwise.
+// The threads OpenBLAS starts: OPENBLAS_NUM_THREADS when positive (the lessons pin it to 1; the
+// bench sets its own), capped at the CPUs this process may run on; every CPU otherwise.
 std::uint64_t openblas_threads() {
     cpu_set_t cpus;
     CPU_ZERO(&cpus);
