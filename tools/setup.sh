@@ -3,8 +3,8 @@
 # $EMBDEMO_BUILD_DIR). Nothing is downloaded at build time: every dependency is a Debian package.
 #   tools/setup.sh          embdemo and its man page only: the packages that building and running
 #                           embdemo needs (about 100 MB on a fresh Debian 12)
-#   tools/setup.sh --tests  also every tool the test suite uses (PyTorch, chromium, clang,
-#                           lintian, ...), and builds the unit tests, embdemo-bench and the rest
+#   tools/setup.sh --tests  also the test tools (tools/test-packages.txt), and builds the unit
+#                           tests, embdemo-bench and the rest (tools/test.sh calls it so)
 # Further arguments go to cmake. Installing needs root or sudo; with nothing missing it does not.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,19 +22,11 @@ fi
 # PyTorch uses.
 packages=(g++ cmake make libcli11-dev libfmt-dev libxtensor-dev xtl-dev libxsimd-dev
           libutf8proc-dev help2man libopenblas0-pthread)
+# The test tools' packages are listed apart, in tools/test-packages.txt, with what each is for.
 if [ $tests -eq 1 ]; then
-  # doctest-dev: the unit tests. locales (localedef) and bsdutils (script): the determinism test;
-  # time (GNU time's peak RSS): the memory-estimate test; libopenblas-dev: embdemo-bench.
-  # libxml2-utils (xmllint), librsvg2-bin (rsvg-convert): the SVG checks; chromium,
-  # chromium-driver, python3-selenium: the HTML lesson's browser test (ctest label `browser`).
-  # clang, libclang-rt-14-dev (libFuzzer and the sanitizers' runtimes for clang): tools/fuzz.sh.
-  # python3-torch, python3-numpy: the live tests against PyTorch (ctest label torch-live); cmark:
-  # rendering the Markdown output in tests. dpkg-dev (dpkg-shlibdeps), lintian, file: the Debian
-  # package and its test (package.deb).
-  packages+=(doctest-dev locales bsdutils time libopenblas-dev
-             libxml2-utils librsvg2-bin chromium chromium-driver python3-selenium
-             clang libclang-rt-14-dev python3-torch python3-numpy cmark
-             dpkg-dev lintian file)
+  while read -r package _; do
+    [ -n "$package" ] && [ "${package:0:1}" != "#" ] && packages+=("$package")
+  done <tools/test-packages.txt
 fi
 missing=()
 for package in "${packages[@]}"; do
