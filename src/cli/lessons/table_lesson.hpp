@@ -53,11 +53,7 @@ inline std::optional<std::string> check_sheet_memory(const Options& options, con
                                                      std::uint64_t dim, std::uint64_t view_bytes_per_column,
                                                      bool calls_blas) {
     std::vector<Buffer> buffers;
-    for (const SheetTable& table : tables) {
-        std::uint64_t values = 1;
-        for (const std::size_t extent : table.shape) values = checked_multiply(values, extent).value_or(UINT64_MAX);
-        buffers.push_back({table.name + " (" + table.torch + ")", values, 4});
-    }
+    for (const SheetTable& table : tables) buffers.push_back({table.name + " (" + table.torch + ")", table_values(table), 4});
     buffers.push_back({"the views' work for each column of dim", dim, view_bytes_per_column});
     if (calls_blas) buffers.push_back({"OpenBLAS", k_blas_bytes, 1});
     if (auto too_big = check_memory_budget(buffers, options.max_memory)) return options.size_options + ": " + *too_big;

@@ -1,20 +1,11 @@
 #include "render/sheet/lesson_sheet.hpp"
 
+#include <cstdint>
 #include <stdexcept>
 
 #include "core/limits.hpp"
 
 namespace embdemo {
-namespace {
-
-std::uint64_t values_of(const SheetTable& table) {
-    std::uint64_t count = 1;
-    for (const std::size_t extent : table.shape) count *= extent;
-    return count;
-}
-
-}  // namespace
-
 const SheetTable& LessonSheet::table(const std::string& name) const {
     for (const SheetTable& candidate : tables) {
         if (candidate.name == name) return candidate;
@@ -49,15 +40,27 @@ std::string shape_words(std::size_t rows, std::size_t cols) {
     return group_thousands(rows) + " x " + group_thousands(cols);
 }
 
+namespace {
+
+std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) { return b > UINT64_MAX - a ? UINT64_MAX : a + b; }
+
+}  // namespace
+
+std::uint64_t table_values(const SheetTable& table) {
+    std::uint64_t count = 1;
+    for (const std::size_t extent : table.shape) count = checked_multiply(count, extent).value_or(UINT64_MAX);
+    return count;
+}
+
 std::uint64_t report_values(const std::vector<SheetTable>& tables) {
     std::uint64_t count = 0;
-    for (const SheetTable& table : tables) count += table.in_json ? values_of(table) : 0;
+    for (const SheetTable& table : tables) count = saturating_add(count, table.in_json ? table_values(table) : 0);
     return count;
 }
 
 std::uint64_t script_values(const std::vector<SheetTable>& tables) {
     std::uint64_t count = 0;
-    for (const SheetTable& table : tables) count += table.python.empty() ? 0 : values_of(table);
+    for (const SheetTable& table : tables) count = saturating_add(count, table.python.empty() ? 0 : table_values(table));
     return count;
 }
 

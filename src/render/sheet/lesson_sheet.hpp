@@ -132,6 +132,9 @@ struct LessonSheet {
 // "4 x 2", "30,000 x 768": a block title's shape.
 std::string shape_words(std::size_t rows, std::size_t cols);
 
+// The values a table's shape holds, saturating at UINT64_MAX instead of wrapping.
+std::uint64_t table_values(const SheetTable& table);
+
 // The numbers the machine formats (json, csv, tsv) and the script would print for these tables:
 // the plan the printed-numbers cap holds, known from the shapes before the run.
 std::uint64_t report_values(const std::vector<SheetTable>& tables);
