@@ -166,6 +166,10 @@ void positions_case(Cases& c, std::size_t forced) {
             render_sheet_python(positions_sheet(lesson)));
 }
 
+std::string tied_python(const TiedLesson& lesson, const std::string& file) {
+    return render_sheet_python(tied_sheet(lesson, file));
+}
+
 // tied: H = E[ids], or a hidden-state file with special values (NaN and ties in the ranking),
 // and GPT-2's V, whose logits the script checks by a sum a row.
 void tied_case(Cases& c, std::size_t forced) {
@@ -193,7 +197,7 @@ void tied_case(Cases& c, std::size_t forced) {
     }
     c.write("tied", fmt::format("V {} d {} seed {} ids {} top {} hidden {}", r.vocab_size, r.dim, r.seed,
                                 join_ids(r.ids.values), r.top, file.empty() ? "E[ids]" : file),
-            render_tied_python(run_tied_lesson(r, std::move(hidden)), file));
+            tied_python(run_tied_lesson(r, std::move(hidden)), file));
 }
 
 void factor_case(Cases& c, std::size_t) {

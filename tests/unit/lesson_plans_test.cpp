@@ -126,8 +126,9 @@ TEST_CASE("tied's plan counts what its report and script print") {
         request.top = cases.between(1, request.vocab_size);
         const TiedLesson lesson = run_tied_lesson(request, {});
         CAPTURE(i);
-        CHECK(report_values(tied_report(lesson)) == tied_report_values(request));
-        CHECK(script_values(render_tied_python(lesson, "")) == tied_script_values(request));
+        const LessonSheet sheet = tied_sheet(lesson, "");
+        CHECK(report_values(sheet_report(sheet)) == report_values(tied_tables(request, nullptr)));
+        CHECK(script_values(render_sheet_python(sheet)) == script_values(tied_tables(request, nullptr)));
     }
 }
 

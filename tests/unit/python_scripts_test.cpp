@@ -10,6 +10,7 @@
 #include "core/lessons/tied_lesson.hpp"
 #include "render/kit/python_kit.hpp"
 #include "render/views/python_script.hpp"
+#include "render/sheet/sheet_writers.hpp"
 #include "render/views/tied/view.hpp"
 #include "render/views/bag/view.hpp"
 
@@ -52,12 +53,12 @@ TEST_CASE("a tied script lists every logit up to a million of them, and a checks
     request.ids.values.assign(21, 7);
     request.ids.seq = 21;
     request.top = 2;
-    const std::string big = render_tied_python(run_tied_lesson(request, Matrix()), "");
+    const std::string big = render_sheet_python(tied_sheet(run_tied_lesson(request, Matrix()), ""));
     CHECK(contains(big, "expected_checksums = ["));
     CHECK_FALSE(contains(big, "expected_logits = "));
     request.ids.values.assign(20, 7);
     request.ids.seq = 20;
-    const std::string listed = render_tied_python(run_tied_lesson(request, Matrix()), "");
+    const std::string listed = render_sheet_python(tied_sheet(run_tied_lesson(request, Matrix()), ""));
     CHECK(contains(listed, "expected_logits = from_bits(["));
 }
 

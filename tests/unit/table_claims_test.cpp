@@ -17,7 +17,8 @@
 #include "render/sheet/sheet_writers.hpp"
 #include "render/views/factor/view.hpp"
 #include "render/views/text.hpp"
-#include "render/views/tied/text.hpp"
+#include "render/sheet/sheet_writers.hpp"
+#include "render/views/tied/view.hpp"
 #include "text_checks.hpp"
 
 namespace embdemo {
@@ -111,7 +112,7 @@ TEST_CASE("tied: the rows each backward moves are the ones the view counts") {
         }
         CHECK(nonzero_rows(input_side) <= lesson.rows_used);  // "the lookup alone moves only N rows"
         CHECK(lesson.rows_used == std::set<std::uint64_t>(request.ids.values.begin(), request.ids.values.end()).size());
-        const std::string text = render_tied_text(lesson, plain());
+        const std::string text = render_sheet_text(tied_sheet(lesson, ""), plain());
         if (lesson.rows_used < request.vocab_size && lesson.rows_used > 1) {
             CHECK(contains(text, "the lookup alone moves only the " + std::to_string(lesson.rows_used) + " rows"));
         }

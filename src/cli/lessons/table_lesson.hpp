@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "cli/option_checks.hpp"
@@ -46,14 +47,15 @@ inline std::optional<std::string> check_sheet_plan(const Options& options, const
 }
 
 // The --max-memory budget (1 GiB by default) of a lesson on a sheet, read off its tables' shapes
-// as the printed-numbers plan is: each table held as float32, the BLAS when the run calls it,
+// as the printed-numbers plan is: each table held as float32 (the rows it holds), the BLAS when the run calls it,
 // and the views' work for each column of d, which the lesson measures (peak RSS at V = n = 1
 // and d = 2^22) and states.
+// `own` lists what the lesson holds beside its tables (tied's top-K entries).
 inline std::optional<std::string> check_sheet_memory(const Options& options, const std::vector<SheetTable>& tables,
                                                      std::uint64_t dim, std::uint64_t view_bytes_per_column,
-                                                     bool calls_blas) {
-    std::vector<Buffer> buffers;
-    for (const SheetTable& table : tables) buffers.push_back({table.name + " (" + table.torch + ")", table_values(table), 4});
+                                                     bool calls_blas, std::vector<Buffer> own = {}) {
+    std::vector<Buffer> buffers = std::move(own);
+    for (const SheetTable& table : tables) buffers.push_back({table.name + " (" + table.torch + ")", table.held_values(), 4});
     buffers.push_back({"the views' work for each column of dim", dim, view_bytes_per_column});
     if (calls_blas) buffers.push_back({"OpenBLAS", k_blas_bytes, 1});
     if (auto too_big = check_memory_budget(buffers, options.max_memory)) return options.size_options + ": " + *too_big;

@@ -16,6 +16,7 @@
 #include "cli/lessons/table_lesson.hpp"
 #include "cli/weight_files.hpp"
 #include "core/lessons/tied_lesson.hpp"
+#include "render/sheet/sheet_view.hpp"
 #include "render/views/tied/view.hpp"
 
 namespace embdemo {
@@ -77,30 +78,27 @@ std::optional<std::string> check_tied(const RawOptions& raw, Options& options) {
         request.hidden_given = true;
         options.lesson_inputs.emplace_back("--hidden", tied.hidden_file);
     }
-    // The --max-memory budget (1 GiB by default), as the lookup and grad keep it. Beside E, H and
-    // the logits it holds, the run takes about 32 bytes a column of dim whatever the rows
-    // (measured peak RSS, V = n = 1: 647 MiB at d = 2^24, 2.5 GiB at d = 2^26, 40 bytes a column
-    // in all; GPT-2's 50,257 x 768 takes 157 MiB).
-    const auto values = [](std::uint64_t x, std::uint64_t y) { return checked_multiply(x, y).value_or(UINT64_MAX); };
-    const std::uint64_t held_logits = values(n, vocab) <= k_max_held_logits ? n * vocab : kept_rows * vocab;
-    const std::vector<Buffer> buffers{{"E (vocab x dim)", values(vocab, d), 4},
-                                      {"H (ids x dim)", values(n, d), 4},
-                                      {"the logits held (ids x vocab, or the rows the views keep)", held_logits, 4},
-                                      {"the top-K table (ids x K)", values(n, request.top), 12},
-                                      {"the views' work for each column of dim (about 32 bytes)", d, 32}};
-    if (auto too_big = check_memory_budget(buffers, options.max_memory)) return options.size_options + ": " + *too_big;
+    // The --max-memory budget (1 GiB by default), as the lookup and grad keep it. Beside E, H, the
+    // logits it holds and the top K, the run takes about 32 bytes a column of dim whatever the
+    // rows (measured peak RSS, V = n = 1: 647 MiB at d = 2^24, 2.5 GiB at d = 2^26, 40 bytes a
+    // column in all; GPT-2's 50,257 x 768 takes 157 MiB).
+    const std::vector<SheetTable> tables = tied_tables(request, nullptr);
+    const std::uint64_t top_entries = checked_multiply(n, request.top).value_or(UINT64_MAX);
+    if (auto too_big = check_sheet_memory(options, tables, d, 32, true, {{"the top-K table (ids x K)", top_entries, sizeof(TopLogit)}})) {
+        return too_big;
+    }
     if (!prints_every_value(options.format)) return std::nullopt;
-    const std::uint64_t tables = vocab * d + n * d;
-    if (options.format != OutputFormat::python && tables <= k_max_printed_values &&
-        tied_report_values(request) > k_max_printed_values) {
+    const std::uint64_t held_tables = report_values({tables[0], tables[1]});
+    const std::uint64_t printed = report_values(tables);
+    if (options.format != OutputFormat::python && held_tables <= k_max_printed_values && printed > k_max_printed_values) {
         // The logits alone are too many: a chapter's are n x V (a gigabyte), never held whole.
         return fmt::format("embdemo tied: json, csv and tsv would print {} numbers, {} x {} of them logits (allowed: "
                            "at most {}; use the text, markdown, svg or html view, which summarise the logits and "
                            "list every position's top K, or --format python, which checks every logit by a sum a row)",
-                           group_thousands(tied_report_values(request)), group_thousands(n), group_thousands(vocab),
+                           group_thousands(printed), group_thousands(n), group_thousands(vocab),
                            group_thousands(k_max_printed_values));
     }
-    return check_printed_plan(options, request, tied_report_values, tied_script_values);
+    return check_sheet_plan(options, tables);
 }
 
 
@@ -136,10 +134,8 @@ int run_tied(const Options& options) {
     blocks.threads = product_threads(request.ids.values.size(), request.vocab_size, request.dim);
     blocks.progress = terminal_progress("logits H @ E.T");
     const TiedLesson lesson = run_tied_lesson(request, std::move(hidden), blocks);
-    const LessonView view = table_view(lesson, tied_report, [](const TiedLesson& shown, const TextOptions& text, View) {
-        return render_tied_text(shown, text);
-    }, tied_figure, [&tied](const TiedLesson& shown) { return render_tied_python(shown, tied.hidden_file); });
-    return write_view(options, view);
+    const LessonSheet sheet = tied_sheet(lesson, tied.hidden_file);
+    return write_view(options, sheet_view(sheet, [&lesson](int precision) { return tied_figure(lesson, precision); }));
 }
 
 

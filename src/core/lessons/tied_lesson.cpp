@@ -127,6 +127,8 @@ TiedLesson run_tied_lesson(const TiedRequest& request, Matrix hidden, const Line
             if (kept < logits.held.size()) std::copy(row, row + v, logits.values.values.begin() + kept * v);
         }
     });
+    lesson.top_logits = Matrix(n, request.top);
+    for (std::size_t e = 0; e < lesson.top.entries.size(); ++e) lesson.top_logits.values[e] = lesson.top.entries[e].logit;
     lesson.rows_used = std::set<std::uint64_t>(ids.begin(), ids.end()).size();
     const std::uint64_t table = request.vocab_size * request.dim;
     lesson.here = {2 * table, table};

@@ -101,6 +101,7 @@ struct TiedLesson {
     Matrix hidden;       // H, n x d: E[ids] by default
     HeldLogits logits;   // H @ E.T = F.linear(H, E), n x V, whole or its edge rows
     TopTable top;                            // per row of H, the K largest logits
+    Matrix top_logits;                       // n x K: those logits as one tensor, topk's values
     std::vector<std::size_t> own_rank;       // with H = E[ids]: the rank of ids[i] in row i (0 = top)
     // Per row i, the sum over j of bits(logits[i][j]) * (j + 1), in int64 with wrap-around as
     // torch's int64 arithmetic has it: a fingerprint of a row's bits that the python export

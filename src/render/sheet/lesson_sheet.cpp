@@ -52,6 +52,17 @@ std::uint64_t table_values(const SheetTable& table) {
     return count;
 }
 
+std::size_t SheetTable::rows() const {
+    std::size_t count = 1;
+    for (std::size_t axis = 0; axis + 1 < shape.size(); ++axis) count *= shape[axis];
+    return count;
+}
+
+std::uint64_t SheetTable::held_values() const {
+    if (held_rows.empty() || shape.empty()) return table_values(*this);
+    return checked_multiply(held_rows.size(), shape.back()).value_or(UINT64_MAX);
+}
+
 std::uint64_t report_values(const std::vector<SheetTable>& tables) {
     std::uint64_t count = 0;
     for (const SheetTable& table : tables) count = saturating_add(count, table.in_json ? table_values(table) : 0);

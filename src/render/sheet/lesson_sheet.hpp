@@ -18,6 +18,7 @@
 #include "core/ids.hpp"
 #include "core/kernels/embedding.hpp"
 #include "core/matrix.hpp"
+#include "render/kit/number_format.hpp"
 
 namespace embdemo {
 
@@ -53,6 +54,12 @@ struct SheetTable {
     std::string selected_what = "the rows the ids use";
     std::string python;  // the script's tensor that must have these bits ("" : not re-checked)
     std::string what;    // the script's words for it: "E1[idx]"
+    // The rows of its shape that `matrix` holds (ascending), when it holds only some: a chapter's
+    // n x V logits keep the rows a summary prints. Empty: every row. Known from the shape alone.
+    std::vector<std::size_t> held_rows;
+
+    std::size_t rows() const;  // of the shape: n for a per-id table, whatever `matrix` holds
+    std::uint64_t held_values() const;  // the float32 values `matrix` holds
 };
 
 // A block of the text view: a title line and the rows of one table, or row pairs of two tables
@@ -68,6 +75,11 @@ struct SheetBlock {
     std::string label, under_label;     // after a pair's row label: "E1[ids]", "one_hot @ E1"
     std::vector<std::string> labels;    // per row of `table` ("" : by its role)
     std::vector<std::string> notes;     // per row, right of the cells
+    // Blocks of one width share their columns, and those of one group their number format too;
+    // a group of its own spells a separate tensor as PyTorch prints it (tied's E and H).
+    int group = 0;
+    // The lesson's own lines under the block, in the block's number format (tied's top K).
+    std::function<std::string(const NumberFormat&)> after;
 };
 
 // A comparison the lesson makes, and what it compared.
@@ -111,7 +123,7 @@ struct LessonSheet {
     std::vector<SheetParameter> parameters;
     std::vector<SheetTable> tables;  // in the order the JSON prints them
     std::vector<SheetBlock> blocks;  // in the order the text view prints them
-    std::vector<SheetCheck> checks;
+    std::vector<SheetCheck> checks;  // none: the lesson compares nothing, and has no verdict
     std::vector<SheetClaim> claims;  // printed after the blocks, in order
     // JSON fields that are no claim's (a result the run did not have, as null), before the claims'.
     std::vector<std::pair<std::string, std::string>> fields;

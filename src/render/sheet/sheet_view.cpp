@@ -13,8 +13,11 @@ LessonView sheet_view(const LessonSheet& sheet, std::function<Figure(int precisi
     view.markdown = [&sheet](int precision) { return render_sheet_markdown(sheet, precision); };
     view.text = [&sheet](const TextOptions& text, View) { return std::vector<std::string>{render_sheet_text(sheet, text)}; };
     view.figure = [&sheet, panels = std::move(panels)](int precision) {
+        // The sheet's sentences first, then what only the panels show (tied's framed cells).
         Figure figure = panels(precision);
-        figure.caption = sheet_caption(sheet);
+        std::vector<std::string> caption = sheet_caption(sheet);
+        caption.insert(caption.end(), figure.caption.begin(), figure.caption.end());
+        figure.caption = std::move(caption);
         return figure;
     };
     view.python = [&sheet] { return render_sheet_python(sheet); };

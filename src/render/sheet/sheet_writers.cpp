@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <map>
+#include <stdexcept>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -22,8 +24,10 @@ struct TextBlock {
     std::string title;
     const Matrix* top = nullptr;
     const Matrix* bottom = nullptr;
-    std::vector<std::size_t> shown;  // rows of `top`, k_gap allowed
+    std::vector<std::size_t> shown;      // rows of the table's shape, k_gap allowed
+    std::vector<std::size_t> in_matrix;  // the same rows as rows of `top` (a held table keeps some)
     std::vector<BlockRow> rows;
+    int group = 0;
 };
 
 std::string id_label(const IdBatch& ids, std::size_t i) {
@@ -34,7 +38,15 @@ std::string id_label(const IdBatch& ids, std::size_t i) {
 // PyTorch's summary with the selected rows kept in view.
 std::vector<std::size_t> shown_of(const SheetTable& table, const std::vector<std::size_t>& shown_n) {
     if (table.role == TableRole::per_id) return shown_n;
-    return shown_rows(table.matrix->rows, table.matrix->cols, table.selected);
+    return shown_rows(table.rows(), table.matrix->cols, table.selected);
+}
+
+// Where row `row` of a table's shape sits in its matrix.
+std::size_t matrix_row(const SheetTable& table, std::size_t row) {
+    if (row == k_gap || table.held_rows.empty()) return row;
+    const auto at = std::lower_bound(table.held_rows.begin(), table.held_rows.end(), row);
+    if (at == table.held_rows.end() || *at != row) throw std::logic_error("a sheet shows a row its table did not keep");
+    return static_cast<std::size_t>(at - table.held_rows.begin());
 }
 
 TextBlock text_block(const LessonSheet& sheet, const SheetBlock& spec, const std::vector<std::size_t>& shown_n) {
@@ -44,13 +56,16 @@ TextBlock text_block(const LessonSheet& sheet, const SheetBlock& spec, const std
     block.top = table.matrix;
     block.bottom = spec.under.empty() ? nullptr : sheet.table(spec.under).matrix;
     block.shown = shown_of(table, shown_n);
+    block.group = spec.group;
+    for (const std::size_t row : block.shown) block.in_matrix.push_back(matrix_row(table, row));
     const auto own_label = [&](std::size_t row) {
         if (!spec.labels.empty()) return spec.labels[row];
         return table.role == TableRole::per_id ? id_label(*sheet.ids, row) : std::to_string(row);
     };
     std::size_t width = 0;
     for (const std::size_t row : block.shown) width = row == k_gap ? width : std::max(width, own_label(row).size());
-    for (const std::size_t row : block.shown) {
+    for (std::size_t r = 0; r < block.shown.size(); ++r) {
+        const std::size_t row = block.shown[r], at = block.in_matrix[r];
         if (row == k_gap) {
             block.rows.push_back({k_gap, "", "", false});
             continue;
@@ -59,11 +74,11 @@ TextBlock text_block(const LessonSheet& sheet, const SheetBlock& spec, const std
         const bool marked = std::binary_search(table.selected.begin(), table.selected.end(), row);
         if (!block.bottom) {
             const std::string label = table.role == TableRole::per_id ? pad_right(own_label(row), width) : own_label(row);
-            block.rows.push_back({row, label, note, marked});
+            block.rows.push_back({at, label, note, marked});
             continue;
         }
-        block.rows.push_back({row, pad_right(own_label(row), width) + "  " + spec.label, note, false});
-        block.rows.push_back({row, std::string(width, ' ') + "  " + spec.under_label, "", false});
+        block.rows.push_back({at, pad_right(own_label(row), width) + "  " + spec.label, note, false});
+        block.rows.push_back({at, std::string(width, ' ') + "  " + spec.under_label, "", false});
     }
     return block;
 }
@@ -135,7 +150,8 @@ std::string render_sheet_text(const LessonSheet& sheet, const TextOptions& optio
     std::vector<TextBlock> blocks;
     for (const SheetBlock& spec : sheet.blocks) blocks.push_back(text_block(sheet, spec, shown_n));
 
-    // Blocks of one width share a screen: their columns line up and a value prints the same.
+    // Blocks of one width share a screen: their columns line up, and within a group a value
+    // prints the same.
     std::map<std::size_t, std::vector<const TextBlock*>> by_width;
     for (const TextBlock& block : blocks) by_width[block.top->cols].push_back(&block);
     std::map<std::size_t, Screen> screens;
@@ -143,7 +159,7 @@ std::string render_sheet_text(const LessonSheet& sheet, const TextOptions& optio
         std::vector<ScreenBlock> screen_blocks;
         std::size_t label_width = 0, note_width = 0;
         for (const TextBlock* block : group) {
-            screen_blocks.push_back({block->top, block->shown});
+            screen_blocks.push_back({block->top, block->in_matrix, block->group});
             label_width = std::max(label_width, widest_label(block->rows));
             note_width = std::max(note_width, widest_note(block->rows));
         }
@@ -154,16 +170,20 @@ std::string render_sheet_text(const LessonSheet& sheet, const TextOptions& optio
     std::string out = render_header_lines(sheet.title, lines, ids);
     for (std::size_t b = 0; b < blocks.size(); ++b) {
         const TextBlock& block = blocks[b];
-        const SheetTable& table = sheet.table(sheet.blocks[b].table);
+        const SheetBlock& spec = sheet.blocks[b];
+        const SheetTable& table = sheet.table(spec.table);
+        const Screen& screen = screens.at(block.top->cols);
         out += '\n' + wrap_words(block.title, "", "  ");
-        out += render_text_block(block, screens.at(block.top->cols), options.palette);
+        out += render_text_block(block, screen, options.palette);
         // A summary marks at most eight selected rows: it says how many more it leaves out.
         if (!block.bottom) out += hidden_rows_line(hidden_count(block.shown, table.selected), table.selected_what);
+        if (spec.after) out += spec.after(screen.format_of(*block.top));
     }
     for (const SheetClaim& claim : sheet.claims) {
         out += (claim.paragraph ? "\n" : "") + wrap_words(claim.sentence, "", "");
         if (claim.text_after) out += claim.text_after(options.precision);
     }
+    if (sheet.checks.empty()) return out;
     return out + render_verdict(sheet.identical(), sheet_verdict_detail(sheet), options.palette);
 }
 
@@ -174,14 +194,18 @@ LessonReport sheet_report(const LessonSheet& sheet) {
         if (!parameter.json.empty()) report.head.push_back({parameter.name, parameter.json});
     }
     for (const SheetTable& table : sheet.tables) {
-        if (table.in_json) report.tables.emplace_back(table.name, table.torch, table.matrix, table.shape);
+        if (!table.in_json) continue;
+        report.tables.emplace_back(table.name, table.torch, table.matrix, table.shape);
+        report.tables.back().held_rows = table.held_rows;
     }
     for (const auto& [name, json] : sheet.fields) report.checks.push_back({name, json});
     for (const SheetClaim& claim : sheet.claims) {
         if (!claim.json_field.empty()) report.checks.push_back({claim.json_field, claim.json});
     }
-    report.checks.push_back({"identical", sheet.identical() ? "true" : "false"});
-    report.checks.push_back({"differing", std::to_string(differing(sheet))});
+    if (!sheet.checks.empty()) {
+        report.checks.push_back({"identical", sheet.identical() ? "true" : "false"});
+        report.checks.push_back({"differing", std::to_string(differing(sheet))});
+    }
     if (sheet.ids) add_id_source(report, *sheet.ids);
     return report;
 }
@@ -189,6 +213,7 @@ LessonReport sheet_report(const LessonSheet& sheet) {
 std::string render_sheet_markdown(const LessonSheet& sheet, int precision) {
     std::string out = render_lesson_markdown(sheet_report(sheet), sheet.title, precision) + '\n';
     for (const SheetClaim& claim : sheet.claims) out += markdown_escape(claim.sentence) + "\n\n";
+    if (sheet.checks.empty()) return out;
     return out + fmt::format("**verdict**: {} -- {}\n", sheet.identical() ? "IDENTICAL" : "DIFFERENT",
                              markdown_escape(sheet_verdict_detail(sheet)));
 }
@@ -202,7 +227,7 @@ std::vector<std::string> sheet_caption(const LessonSheet& sheet) {
     // The figure summarises a table as the text view does: the rows it leaves out are counted.
     for (const SheetTable& table : sheet.tables) {
         if (table.role != TableRole::weight || !table.matrix) continue;
-        const std::vector<std::size_t> shown = shown_rows(table.matrix->rows, table.matrix->cols, table.selected);
+        const std::vector<std::size_t> shown = shown_rows(table.rows(), table.matrix->cols, table.selected);
         const std::string hidden = hidden_rows_sentence(hidden_count(shown, table.selected), table.selected_what);
         if (!hidden.empty()) caption.push_back(hidden);
     }
@@ -230,7 +255,9 @@ std::string render_sheet_python(const LessonSheet& sheet) {
         if (claim.python.empty()) continue;
         out += '\n' + python_comment(claim.sentence) + claim.python;
     }
-    return out + sheet.script_after + fmt::format("\nprint(\"PyTorch agrees with embdemo: every tensor bit for bit, the verdict ({}) and "
+    out += sheet.script_after;
+    if (sheet.checks.empty()) return out + "\nprint(\"PyTorch agrees with embdemo: every tensor bit for bit, and every claim.\")\n";
+    return out + fmt::format("\nprint(\"PyTorch agrees with embdemo: every tensor bit for bit, the verdict ({}) and "
                              "every claim.\")\n",
                              sheet.identical() ? "identical" : "differing as embdemo says");
 }

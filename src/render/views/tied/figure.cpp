@@ -2,6 +2,7 @@
 // columns are the logits' shown columns (token ids) and its rows H's shown columns, so every
 // product's inner dimension lines up; each row's top-k logits are framed.
 #include <algorithm>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -11,11 +12,40 @@
 #include "render/views/lesson_figures.hpp"
 #include "render/kit/table.hpp"
 #include "render/kit/token_label.hpp"
-#include "render/views/tied/text.hpp"
 #include "render/views/tied/view.hpp"
 
 namespace embdemo {
 namespace {
+
+// The rows of the n x V logits the figure shows (PyTorch's summary, k_gap between runs), and
+// where each sits in the rows the lesson kept (all, or a chapter's first and last few).
+struct ShownLogits {
+    std::vector<std::size_t> rows;       // logits rows, k_gap allowed
+    std::vector<std::size_t> in_values;  // the same rows as rows of `values` (k_gap kept)
+    const Matrix* values = nullptr;      // the lesson's kept rows, V columns
+
+    float at(std::size_t row, std::size_t col) const {
+        const auto found = std::find(rows.begin(), rows.end(), row);
+        return values->at(in_values[static_cast<std::size_t>(found - rows.begin())], col);
+    }
+};
+
+// The lesson keeps the logits' first and last k_logit_edge_rows rows for the summary PyTorch
+// prints, which keeps k_edge_items rows at each edge.
+static_assert(k_logit_edge_rows == k_edge_items, "the kept rows are the rows a summary shows");
+
+ShownLogits shown_logits(const TiedLesson& lesson) {
+    const HeldLogits& held = lesson.logits;
+    ShownLogits shown;
+    shown.rows = shown_rows(held.rows, held.values.cols);
+    shown.values = &held.values;
+    for (const std::size_t i : shown.rows) {
+        const std::size_t kept = i == k_gap ? k_gap : held.index_of(i);
+        if (kept == held.held.size()) throw std::logic_error("tied: a shown row of the logits was not kept");
+        shown.in_values.push_back(kept);
+    }
+    return shown;
+}
 
 bool in_top(const TopRow& top, std::size_t id) {
     return std::any_of(top.begin(), top.end(), [id](const TopLogit& t) { return t.id == id; });
@@ -35,7 +65,6 @@ std::string top_note(const TopRow& top, const NumberFormat& format, const IdSour
 std::vector<std::string> tied_caption(const TiedLesson& lesson, const std::vector<std::size_t>& rows,
                                       const std::vector<std::size_t>& cols) {
     std::vector<std::string> caption;
-    if (!lesson.request.hidden_given) caption.push_back(own_rank_sentence(lesson));
     std::size_t tops = 0;
     std::size_t hidden = 0;
     for (const std::size_t i : rows) {
@@ -51,10 +80,6 @@ std::vector<std::string> tied_caption(const TiedLesson& lesson, const std::vecto
                                                 "\"...\" (listed right of each row).",
                                                 count_of(lesson.request.top, "logit", "logits"), group_thousands(hidden),
                                                 group_thousands(tops)));
-    caption.push_back(fmt::format("Tied, one {} x {} table serves the lookup and the output layer: {} parameters "
-                                  "instead of {}.",
-                                  group_thousands(lesson.weight.rows), group_thousands(lesson.weight.cols),
-                                  group_thousands(lesson.here.tied), group_thousands(lesson.here.untied)));
     return caption;
 }
 

@@ -1,29 +1,29 @@
-// `embdemo tied`'s views, the one include of its command: its report for the machine formats
-// (report.hpp), its text view (text.hpp), its figure for svg and html, its PyTorch script. Each is
-// a pure function of the lesson's result.
+// `embdemo tied`'s views, the one include of its command: its sheet, which every format renders
+// (render/sheet), and the panels of its figure, the one part it draws itself.
 #pragma once
 
-#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/lessons/tied_lesson.hpp"
 #include "render/kit/figure_model.hpp"
-#include "render/views/tied/report.hpp"
-#include "render/views/tied/text.hpp"
+#include "render/sheet/lesson_sheet.hpp"
 
 namespace embdemo {
 
-// The lesson's plan: the numbers tied_report's tables hold (json, csv and tsv print every one)
-// and the float32 values render_tied_python embeds (at most), known from the request before the
-// run, so that its checks hold them to the printed-numbers cap before anything is drawn.
-// tests/unit/lesson_plans_test.cpp checks both against the report and the script themselves.
-std::uint64_t tied_report_values(const TiedRequest& request);
-std::uint64_t tied_script_values(const TiedRequest& request);
+inline constexpr const char* k_tied_json_schema = "embdemo-tied/1";
 
-// H @ E.T = logits, each row's top-k logits framed.
+// The lesson's tables, from the request alone when `lesson` is null (the plan: shapes only, and
+// which rows of a chapter's logits are kept), pointing into `lesson` otherwise.
+std::vector<SheetTable> tied_tables(const TiedRequest& request, const TiedLesson* lesson);
+
+// E, H, the logits and their top K, the layouts, the parameter counts (here and for GPT-2 small)
+// and what tying does to E's gradient. `hidden_file` is --hidden FILE, else empty. Points into
+// `lesson`, which must outlive it.
+LessonSheet tied_sheet(const TiedLesson& lesson, const std::string& hidden_file);
+
+// H @ E.T = logits, each row's top-k logits framed; the caption adds what the frames mean to the
+// sheet's.
 Figure tied_figure(const TiedLesson& lesson, int precision);
-
-// out_head = nn.Linear(d, V, bias=False) sharing E; `hidden_file` is --hidden FILE, else empty.
-std::string render_tied_python(const TiedLesson& lesson, const std::string& hidden_file);
 
 }  // namespace embdemo
