@@ -102,6 +102,8 @@ private:
 
 std::string join_ids(const std::vector<std::uint64_t>& ids) { return fmt::format("{}", fmt::join(ids, ",")); }
 
+std::string bag_python(const BagLesson& lesson) { return render_sheet_python(bag_sheet(lesson)); }
+
 // bag: mode, padding_idx (negative too), per-sample weights, empty bags and bags of padding only.
 void bag_case(Cases& c, std::size_t forced) {
     BagRequest r;
@@ -129,7 +131,7 @@ void bag_case(Cases& c, std::size_t forced) {
     c.write("bag", fmt::format("mode {} V {} d {} seed {} bags {} offsets {} padding {} weights {}", bag_mode_name(r.mode),
                                r.vocab_size, r.dim, r.seed, join_ids(r.bags.ids), join_ids({r.bags.offsets.begin(), r.bags.offsets.end()}),
                                r.padding_idx ? std::to_string(*r.padding_idx) : "none", r.per_sample_weights.size()),
-            render_bag_python(run_bag_lesson(r)));
+            bag_python(run_bag_lesson(r)));
 }
 
 // positions: every encoding of the table (rope with an even d, alibi with 1 to 16 heads), the
@@ -165,6 +167,7 @@ void positions_case(Cases& c, std::size_t forced) {
                                      join_ids(r.ids.values), r.ids.batch, r.ids.seq, r.encoding_given, r.ids.source.loader.used()),
             render_sheet_python(positions_sheet(lesson)));
 }
+
 
 std::string tied_python(const TiedLesson& lesson, const std::string& file) {
     return render_sheet_python(tied_sheet(lesson, file));

@@ -40,7 +40,7 @@ TEST_CASE("a bag script keeps a per-sample weight of -0.0 negative and checks ev
     request.dim = 2;
     request.mode = BagMode::sum;
     request.per_sample_weights = {-0.0f, 0.5f};
-    const std::string script = render_bag_python(run_bag_lesson(request));
+    const std::string script = render_sheet_python(bag_sheet(run_bag_lesson(request)));
     CHECK(contains(script, "per_sample_weights = torch.tensor([-0.0, 0.5], dtype=torch.float32)"));
     CHECK(contains(script, "assert same_bits(per_sample_weights, from_bits([0x80000000, 0x3f000000], (2,)))"));
     CHECK(contains(script, "bag = torch.nn.EmbeddingBag(2, 2, mode=\"sum\")"));

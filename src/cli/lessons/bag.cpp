@@ -14,6 +14,7 @@
 #include "core/lessons/bag_lesson.hpp"
 #include "core/limits.hpp"
 #include "core/memory.hpp"
+#include "render/sheet/sheet_view.hpp"
 #include "render/views/bag/view.hpp"
 
 namespace embdemo {
@@ -113,30 +114,26 @@ std::optional<std::string> check_bag(const RawOptions& raw, Options& options) {
     const std::uint64_t d = options.request.dim;
     if (auto too_big = check_demo_sizes(b, v, d, OneHotHeld::multihot)) return "--bags/--vocab/--dim: " + *too_big;
     bag.sizes() = options.request.sizes();
-    // The --max-memory budget (1 GiB by default), as the lookup and grad keep it. Beside E, M
-    // and the outputs, the run takes about 44 bytes a column of dim whatever the rows (measured
-    // peak RSS, V = B = 1: 904 MiB at d = 2^24, 3.5 GiB at d = 2^26, 56 bytes a column in all;
-    // GPT-2's 50,257 x 768 takes 157 MiB).
-    const auto values = [](std::uint64_t x, std::uint64_t y) { return checked_multiply(x, y).value_or(UINT64_MAX); };
-    const std::vector<Buffer> buffers{{"E (vocab x dim)", values(v, d), 4},
-                                      {"the multi-hot M (bags x vocab)", values(b, v), 4},
-                                      {"the outputs, bag(...) and M @ E (2 x bags x dim)", values(2 * b, d), 4},
-                                      {"the views' work for each column of dim (about 44 bytes)", d, 44}};
-    if (auto too_big = check_memory_budget(buffers, options.max_memory)) return "--bags/--vocab/--dim: " + *too_big;
-    return check_printed_plan(options, bag, bag_report_values, bag_script_values);
+    // The --max-memory budget (1 GiB by default), as the lookup and grad keep it. Beside its
+    // tables, the run takes about 44 bytes a column of dim whatever the rows (measured peak RSS,
+    // V = B = 1: 904 MiB at d = 2^24, 3.5 GiB at d = 2^26, 56 bytes a column in all; GPT-2's
+    // 50,257 x 768 takes 157 MiB).
+    // Typed bags are sized by --bags, which the budget's message names.
+    if (!raw.text && !raw.text_file) options.size_options = "--bags/--vocab/--dim";
+    const std::vector<SheetTable> tables = bag_tables(bag, nullptr);
+    if (auto too_big = check_sheet_memory(options, tables, d, 44, bag.mode != BagMode::max)) return too_big;
+    return check_sheet_plan(options, tables);
 }
 
 }  // namespace
 
 int run_bag(const Options& options) {
     const BagLesson lesson = run_bag_lesson(own_settings<BagRequest>(options));
-    const LessonView view = table_view(lesson, bag_report, [](const BagLesson& shown, const TextOptions& text, View view_kind) {
-        return render_bag_text(shown, text, view_kind == View::trace);
-    }, bag_figure, render_bag_python);
+    const LessonSheet sheet = bag_sheet(lesson);
+    const LessonView view = sheet_view(sheet, [&lesson](int precision) { return bag_figure(lesson, precision); });
     // As every lesson: 3 when the verdict is DIFFERENT, here when M @ E differs from the bag's
     // output in any bit (float32 summation in another order, which the view measures).
-    const int status = write_view(options, view);
-    return status == k_exit_ok && lesson.difference.differing > 0 ? k_exit_differ : status;
+    return lesson_status(options, write_view(options, view), sheet.identical());
 }
 
 

@@ -142,10 +142,10 @@ void append_json_table(std::string& out, const LessonTable& table) {
     append_nested(out, table, tensor, prefix, 2);
 }
 
-void add_id_source(LessonReport& report, const IdBatch& ids) {
+void add_id_source(LessonReport& report, const IdBatch& ids, const std::string& after) {
     if (!ids.source.from_text()) return;
     auto& head = report.head;
-    auto after_ids = std::find_if(head.begin(), head.end(), [](const LessonField& field) { return field.name == "ids"; });
+    auto after_ids = std::find_if(head.begin(), head.end(), [&after](const LessonField& field) { return field.name == after; });
     if (after_ids != head.end()) ++after_ids;
     std::vector<LessonField> fields{{"text", json_string(ids.source.text)}, {"tokens", tokens_json(ids)}};
     const LoaderWindows& loader = ids.source.loader;

@@ -70,7 +70,7 @@ struct LessonReport {
 const Matrix* own_matrix(LessonReport& report, Matrix matrix);
 
 // For ids made from --text: "text" and "tokens" after the head's "ids" field (nothing otherwise).
-void add_id_source(LessonReport& report, const IdBatch& ids);
+void add_id_source(LessonReport& report, const IdBatch& ids, const std::string& after = "ids");
 
 // The shape of an n x d matrix whose n rows come from B x T ids: {B, T, d}, or {n, d}.
 std::vector<std::size_t> rows_shape(std::size_t batch, std::size_t seq, bool batched, std::size_t cols);

@@ -71,7 +71,10 @@ std::uint64_t report_values(const std::vector<SheetTable>& tables) {
 
 std::uint64_t script_values(const std::vector<SheetTable>& tables) {
     std::uint64_t count = 0;
-    for (const SheetTable& table : tables) count = saturating_add(count, table.python.empty() ? 0 : table_values(table));
+    for (const SheetTable& table : tables) {
+        count = saturating_add(count, table.python.empty() ? 0 : table_values(table));
+        count = saturating_add(count, table.script_bound);
+    }
     return count;
 }
 

@@ -19,6 +19,7 @@
 #include "core/kernels/embedding.hpp"
 #include "core/matrix.hpp"
 #include "render/kit/number_format.hpp"
+#include "render/kit/text_options.hpp"
 
 namespace embdemo {
 
@@ -34,6 +35,7 @@ struct SheetParameter {
 enum class TableRole {
     weight,  // a table rows are selected from: rows by index, `selected` marked and kept in view
     per_id,  // one row per id (n rows): rows labelled "ids[i]  id k"
+    per_bag, // one row per bag (B rows), labelled by the block: every per-bag block shows the same rows
     plain,   // rows by index
 };
 
@@ -57,6 +59,10 @@ struct SheetTable {
     // The rows of its shape that `matrix` holds (ascending), when it holds only some: a chapter's
     // n x V logits keep the rows a summary prints. Empty: every row. Known from the shape alone.
     std::vector<std::size_t> held_rows;
+    bool integral = false;  // its values are whole numbers (ids), printed so in json, csv and tsv
+    // Values the script embeds for it beside or instead of asserting it whole (bag's M: its used
+    // columns only, and the per-sample weights), for the script's plan.
+    std::uint64_t script_bound = 0;
 
     std::size_t rows() const;  // of the shape: n for a per-id table, whatever `matrix` holds
     std::uint64_t held_values() const;  // the float32 values `matrix` holds
@@ -80,6 +86,10 @@ struct SheetBlock {
     int group = 0;
     // The lesson's own lines under the block, in the block's number format (tied's top K).
     std::function<std::string(const NumberFormat&)> after;
+    std::vector<std::size_t> keep_columns;  // columns a summary keeps in view (a claim names them)
+    // The pair's under row as text per column, instead of the under table's numbers (max's
+    // winning ids under its output).
+    std::function<std::string(std::size_t row, std::size_t col)> under_cell;
 };
 
 // A comparison the lesson makes, and what it compared.
@@ -119,7 +129,8 @@ struct SheetClaim {
 struct LessonSheet {
     std::string title;   // the text view's first line; the heading of markdown and html
     std::string schema;  // "embdemo-factor/1"
-    const IdBatch* ids = nullptr;
+    const IdBatch* ids = nullptr;  // a text's ids name their tokens; bag's typed bags have none
+    std::string tokens_after = "ids";  // the parameter a text's lines follow (bag: "bags")
     std::vector<SheetParameter> parameters;
     std::vector<SheetTable> tables;  // in the order the JSON prints them
     std::vector<SheetBlock> blocks;  // in the order the text view prints them
@@ -130,6 +141,9 @@ struct LessonSheet {
     // The verdict: "<agree> bit for bit (N values)<agree_after>" when every check is identical,
     // otherwise "K of N values differ <disagree>".
     std::string agree, agree_after, disagree;
+    std::string verdict;  // the lesson's own verdict detail, when it measures more than a count (bag's ulps)
+    // A step-by-step view (--trace) printed between the blocks and the claims.
+    std::function<std::string(const TextOptions&)> trace;
     // The script: what it reproduces, its run line, imports, and the PyTorch lines that recreate
     // the run (the tensors the tables' `python` names).
     std::string script_what, script_run, script_imports;

@@ -11,7 +11,9 @@ LessonView sheet_view(const LessonSheet& sheet, std::function<Figure(int precisi
     view.title = sheet.title;
     view.report = [&sheet](const std::vector<std::string>&) { return ParseResult<LessonReport>::ok(sheet_report(sheet)); };
     view.markdown = [&sheet](int precision) { return render_sheet_markdown(sheet, precision); };
-    view.text = [&sheet](const TextOptions& text, View) { return std::vector<std::string>{render_sheet_text(sheet, text)}; };
+    view.text = [&sheet](const TextOptions& text, View shown) {
+        return std::vector<std::string>{render_sheet_text(sheet, text, shown == View::trace)};
+    };
     view.figure = [&sheet, panels = std::move(panels)](int precision) {
         // The sheet's sentences first, then what only the panels show (tied's framed cells).
         Figure figure = panels(precision);

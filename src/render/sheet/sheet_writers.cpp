@@ -24,6 +24,8 @@ struct TextBlock {
     std::string title;
     const Matrix* top = nullptr;
     const Matrix* bottom = nullptr;
+    std::function<std::string(std::size_t row, std::size_t col)> under_cell;  // instead of `bottom`'s numbers
+    std::vector<std::size_t> keep_columns;
     std::vector<std::size_t> shown;      // rows of the table's shape, k_gap allowed
     std::vector<std::size_t> in_matrix;  // the same rows as rows of `top` (a held table keeps some)
     std::vector<BlockRow> rows;
@@ -36,8 +38,10 @@ std::string id_label(const IdBatch& ids, std::size_t i) {
 
 // The rows of `table` a block shows: every per-id block the same (`shown_n`), otherwise
 // PyTorch's summary with the selected rows kept in view.
-std::vector<std::size_t> shown_of(const SheetTable& table, const std::vector<std::size_t>& shown_n) {
+std::vector<std::size_t> shown_of(const SheetTable& table, const std::vector<std::size_t>& shown_n,
+                                  const std::vector<std::size_t>& shown_b) {
     if (table.role == TableRole::per_id) return shown_n;
+    if (table.role == TableRole::per_bag) return shown_b;
     return shown_rows(table.rows(), table.matrix->cols, table.selected);
 }
 
@@ -49,14 +53,17 @@ std::size_t matrix_row(const SheetTable& table, std::size_t row) {
     return static_cast<std::size_t>(at - table.held_rows.begin());
 }
 
-TextBlock text_block(const LessonSheet& sheet, const SheetBlock& spec, const std::vector<std::size_t>& shown_n) {
+TextBlock text_block(const LessonSheet& sheet, const SheetBlock& spec, const std::vector<std::size_t>& shown_n,
+                     const std::vector<std::size_t>& shown_b) {
     const SheetTable& table = sheet.table(spec.table);
     TextBlock block;
     block.title = spec.title;
     block.top = table.matrix;
     block.bottom = spec.under.empty() ? nullptr : sheet.table(spec.under).matrix;
-    block.shown = shown_of(table, shown_n);
+    block.shown = shown_of(table, shown_n, shown_b);
     block.group = spec.group;
+    block.under_cell = spec.under_cell;
+    block.keep_columns = spec.keep_columns;
     for (const std::size_t row : block.shown) block.in_matrix.push_back(matrix_row(table, row));
     const auto own_label = [&](std::size_t row) {
         if (!spec.labels.empty()) return spec.labels[row];
@@ -88,9 +95,14 @@ std::string render_text_block(const TextBlock& block, const Screen& screen, Pale
     if (!block.bottom) return render_block(*block.top, block.rows, widest_label(block.rows), screen, palette);
     std::string out;
     bool second = false;
+    const std::size_t label_width = widest_label(block.rows);
     for (const BlockRow& row : block.rows) {
-        out += render_block(row.row != k_gap && second ? *block.bottom : *block.top, {row}, widest_label(block.rows),
-                            screen, palette);
+        if (row.row != k_gap && second && block.under_cell) {
+            const auto cell = [&](std::size_t col) { return block.under_cell(row.row, col); };
+            out += fmt::format("    {}  {}\n", pad_right(row.label, label_width), text_cells(screen, cell, block.top));
+        } else {
+            out += render_block(row.row != k_gap && second ? *block.bottom : *block.top, {row}, label_width, screen, palette);
+        }
         second = row.row != k_gap && !second;
     }
     return out;
@@ -129,26 +141,44 @@ std::string python_comment(const std::string& text) {
 }  // namespace
 
 std::string sheet_verdict_detail(const LessonSheet& sheet) {
+    if (!sheet.verdict.empty()) return sheet.verdict;
     const std::size_t total = checked_values(sheet);
     return sheet.identical() ? fmt::format("{} bit for bit ({}){}", sheet.agree, count_of(total, "value", "values"),
                                            sheet.agree_after)
                              : differing_values(differing(sheet), total) + " " + sheet.disagree;
 }
 
-std::string render_sheet_text(const LessonSheet& sheet, const TextOptions& options) {
-    const IdBatch& ids = *sheet.ids;
+std::string render_sheet_text(const LessonSheet& sheet, const TextOptions& options, bool trace) {
     std::vector<HeaderLine> lines;
     for (const SheetParameter& parameter : sheet.parameters) {
         if (!parameter.text.empty()) lines.push_back({parameter.name, parameter.text, parameter.note});
+        // A text's lines (its text, tokens and loader) follow the parameter that holds its ids.
+        if (parameter.name == sheet.tokens_after && sheet.ids) {
+            const std::vector<HeaderLine> tokens = token_parameters(*sheet.ids);
+            lines.insert(lines.end(), tokens.begin(), tokens.end());
+        }
     }
+    const std::size_t n = sheet.ids ? sheet.ids->values.size() : 0;
     // Every per-id block shows the same rows: those the widest of them would show.
     std::size_t widest = 0;
     for (const SheetTable& table : sheet.tables) {
         if (table.role == TableRole::per_id) widest = std::max(widest, table.matrix->cols);
     }
-    const std::vector<std::size_t> shown_n = shown_rows(ids.values.size(), widest);
+    const std::vector<std::size_t> shown_n = shown_rows(n, widest);
+    // Every per-bag block likewise, with the rows a claim names (selected) kept in view.
+    std::size_t bags = 0, widest_bag = 0;
+    std::vector<std::size_t> named_bags;
+    for (const SheetTable& table : sheet.tables) {
+        if (table.role != TableRole::per_bag) continue;
+        bags = table.rows();
+        widest_bag = std::max(widest_bag, table.shape.back());
+        named_bags.insert(named_bags.end(), table.selected.begin(), table.selected.end());
+    }
+    std::sort(named_bags.begin(), named_bags.end());
+    named_bags.erase(std::unique(named_bags.begin(), named_bags.end()), named_bags.end());
+    const std::vector<std::size_t> shown_b = shown_rows(bags, widest_bag, named_bags);
     std::vector<TextBlock> blocks;
-    for (const SheetBlock& spec : sheet.blocks) blocks.push_back(text_block(sheet, spec, shown_n));
+    for (const SheetBlock& spec : sheet.blocks) blocks.push_back(text_block(sheet, spec, shown_n, shown_b));
 
     // Blocks of one width share a screen: their columns line up, and within a group a value
     // prints the same.
@@ -157,17 +187,21 @@ std::string render_sheet_text(const LessonSheet& sheet, const TextOptions& optio
     std::map<std::size_t, Screen> screens;
     for (const auto& [cols, group] : by_width) {
         std::vector<ScreenBlock> screen_blocks;
+        std::vector<std::size_t> keep;
         std::size_t label_width = 0, note_width = 0;
         for (const TextBlock* block : group) {
             screen_blocks.push_back({block->top, block->in_matrix, block->group});
+            // A pair's rows are read against each other: one format covers both.
+            if (block->bottom && !block->under_cell) screen_blocks.push_back({block->bottom, block->in_matrix, block->group});
+            keep.insert(keep.end(), block->keep_columns.begin(), block->keep_columns.end());
             label_width = std::max(label_width, widest_label(block->rows));
             note_width = std::max(note_width, widest_note(block->rows));
         }
         screens.emplace(cols, choose_screen(screen_blocks, cols, options.precision,
-                                            block_cells_budget(label_width, note_width)));
+                                            block_cells_budget(label_width, note_width), keep));
     }
 
-    std::string out = render_header_lines(sheet.title, lines, ids);
+    std::string out = render_header_lines(sheet.title, lines);
     for (std::size_t b = 0; b < blocks.size(); ++b) {
         const TextBlock& block = blocks[b];
         const SheetBlock& spec = sheet.blocks[b];
@@ -179,6 +213,7 @@ std::string render_sheet_text(const LessonSheet& sheet, const TextOptions& optio
         if (!block.bottom) out += hidden_rows_line(hidden_count(block.shown, table.selected), table.selected_what);
         if (spec.after) out += spec.after(screen.format_of(*block.top));
     }
+    if (trace && sheet.trace) out += '\n' + sheet.trace(options);
     for (const SheetClaim& claim : sheet.claims) {
         out += (claim.paragraph ? "\n" : "") + wrap_words(claim.sentence, "", "");
         if (claim.text_after) out += claim.text_after(options.precision);
@@ -197,6 +232,7 @@ LessonReport sheet_report(const LessonSheet& sheet) {
         if (!table.in_json) continue;
         report.tables.emplace_back(table.name, table.torch, table.matrix, table.shape);
         report.tables.back().held_rows = table.held_rows;
+        report.tables.back().integral = table.integral;
     }
     for (const auto& [name, json] : sheet.fields) report.checks.push_back({name, json});
     for (const SheetClaim& claim : sheet.claims) {
@@ -206,7 +242,7 @@ LessonReport sheet_report(const LessonSheet& sheet) {
         report.checks.push_back({"identical", sheet.identical() ? "true" : "false"});
         report.checks.push_back({"differing", std::to_string(differing(sheet))});
     }
-    if (sheet.ids) add_id_source(report, *sheet.ids);
+    if (sheet.ids) add_id_source(report, *sheet.ids, sheet.tokens_after);
     return report;
 }
 
@@ -235,11 +271,16 @@ std::vector<std::string> sheet_caption(const LessonSheet& sheet) {
 }
 
 std::string render_sheet_python(const LessonSheet& sheet) {
-    const IdBatch& ids = *sheet.ids;
+    // idx, when a table has a row per id: bag's lines make its own input and offsets.
+    const bool per_id = std::any_of(sheet.tables.begin(), sheet.tables.end(),
+                                    [](const SheetTable& table) { return table.role == TableRole::per_id; });
+    const IdBatch no_ids;
+    const IdBatch& ids = sheet.ids ? *sheet.ids : no_ids;
     const IdShape shape = ids.shape();
     const std::size_t n = ids.values.size();
     std::string out = python_preamble(sheet.script_what, sheet.script_run, sheet.script_imports, true);
-    out += sheet.script_definitions + ids_tensor_python(ids) + '\n' + lines(sheet.torch_lines) + '\n';
+    out += sheet.script_definitions + (per_id ? ids_tensor_python(ids) : std::string()) + '\n' + lines(sheet.torch_lines) +
+           '\n';
     for (const SheetTable& table : sheet.tables) {
         if (table.python.empty()) continue;
         const Matrix& m = *table.matrix;

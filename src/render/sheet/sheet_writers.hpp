@@ -16,7 +16,8 @@ namespace embdemo {
 
 // The header (parameters), a block per titled table and per pair (blocks of the same width share
 // one number format, so a value prints the same in every block), the claims, the verdict.
-std::string render_sheet_text(const LessonSheet& sheet, const TextOptions& options);
+// With `trace`, the sheet's step-by-step view between the blocks and the claims.
+std::string render_sheet_text(const LessonSheet& sheet, const TextOptions& options, bool trace = false);
 
 // json, csv and tsv: the head from the parameters, the tables, then each claim's JSON field,
 // "identical" and "differing".

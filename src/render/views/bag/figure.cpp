@@ -3,12 +3,10 @@
 // E's shown rows), or, for max, the rows each bag picks with the winning cell of every column
 // framed, since a maximum is no weighted sum of rows.
 #include <algorithm>
-#include <cctype>
 
 #include <fmt/format.h>
 
 #include "core/limits.hpp"
-#include "render/views/bag/text.hpp"
 #include "render/kit/figure_parts.hpp"
 #include "render/kit/lesson_blocks.hpp"
 #include "render/views/lesson_figures.hpp"
@@ -139,16 +137,11 @@ FigurePanel max_panel(const BagLesson& lesson, const std::vector<std::size_t>& b
     return panel;
 }
 
-std::vector<std::string> bag_caption(const BagLesson& lesson) {
-    if (lesson.request.mode == BagMode::max) {
-        return {"max has no matrix-product form: a maximum is no weighted sum of rows, so no multi-hot M gives "
-                "M @ E = output; the framed cell of each column is its winner (the first of equal values, as "
-                "PyTorch keeps it)."};
-    }
-    std::string detail = bag_verdict_detail(lesson.difference);
-    detail[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(detail[0])));
-    return {detail + (lesson.difference.differing == 0 ? "." : "; the differing cells are framed."),
-            bag_torch_matmul_sentence(lesson)};
+// What only the figure shows: max's frames (the sheet's comparison says where sum and mean's
+// differing cells are framed). The sheet's sentences come first.
+std::vector<std::string> frames_caption(const BagLesson& lesson) {
+    if (lesson.request.mode == BagMode::max) return {"The framed cell of each column is its winner."};
+    return {};
 }
 
 }  // namespace
@@ -203,9 +196,7 @@ Figure bag_figure(const BagLesson& lesson, int precision) {
         figure.panels.push_back(
             joined_panel(fmt::format("As a product: M's entry (b, k) = {}", multihot_entry(lesson)), {m, e, product}, {"x", "="}));
     }
-    figure.caption = bag_caption(lesson);
-    const std::size_t hidden = hidden_count(e_rows, used_rows(bags.ids));
-    if (hidden > 0) figure.caption.push_back(hidden_rows_sentence(hidden, "the rows the bags use"));
+    figure.caption = frames_caption(lesson);
     return figure;
 }
 

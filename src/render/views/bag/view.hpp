@@ -1,31 +1,40 @@
-// `embdemo bag`'s views, the one include of its command: its report for the machine formats
-// (report.hpp), its text view (text.hpp), its figure for svg and html, its PyTorch script. Each is
-// a pure function of the lesson's result.
+// `embdemo bag`'s views, the one include of its command: its sheet, which every format renders
+// (render/sheet), the panels of its figure, and what its step-by-step view shares with them.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/lessons/bag_lesson.hpp"
 #include "render/kit/figure_model.hpp"
-#include "render/views/bag/report.hpp"
-#include "render/views/bag/text.hpp"
+#include "render/sheet/lesson_sheet.hpp"
 
 namespace embdemo {
 
-// The lesson's plan: the numbers bag_report's tables hold (json, csv and tsv print every one)
-// and the float32 values render_bag_python embeds (at most), known from the request before the
-// run, so that its checks hold them to the printed-numbers cap before anything is drawn.
-// tests/unit/lesson_plans_test.cpp checks both against the report and the script themselves.
-std::uint64_t bag_report_values(const BagRequest& request);
-std::uint64_t bag_script_values(const BagRequest& request);
+inline constexpr const char* k_bag_json_schema = "embdemo-bag/1";
+
+// The lesson's tables, from the request alone when `lesson` is null (the plan: shapes only),
+// pointing into `lesson` otherwise.
+std::vector<SheetTable> bag_tables(const BagRequest& request, const BagLesson* lesson);
+
+// E, M, each bag's output beside the in-order M @ E (or max's winners), how far the two forms
+// differ and why, and the --trace steps. Points into `lesson`, which must outlive it.
+LessonSheet bag_sheet(const BagLesson& lesson);
 
 // Each bag's rows of E reduced to one row; for sum and mean also M @ E, M multi-hot (counts,
 // counts / bag length, or summed per-sample weights); for max the rows each bag picks, with the
-// cells that won each column framed (max has no matrix form).
+// cells that won each column framed (max has no matrix form). The caption adds what the frames
+// mean to the sheet's.
 Figure bag_figure(const BagLesson& lesson, int precision);
 
-// nn.EmbeddingBag on the bags, its output, M and M @ bag.weight with the differences measured.
-std::string render_bag_python(const BagLesson& lesson);
+// The ids of bag b, in bag order.
+std::vector<std::uint64_t> bag_ids(const Bags& bags, std::size_t b);
+
+// "empty: zeros" or "only padding_idx: zeros" when bag b's output is zeros for that reason, or "".
+std::string bag_zeros_note(const BagLesson& lesson, std::size_t b);
+
+// What M's entry (b, k) is in this lesson: "count of k in bag b", ...
+const char* multihot_entry(const BagLesson& lesson);
 
 }  // namespace embdemo
