@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "core/kernels/rows.hpp"
+#include "core/buffers.hpp"
 
 namespace embdemo {
 

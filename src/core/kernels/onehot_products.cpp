@@ -64,16 +64,6 @@ Matrix dense(const TokenIds& ids, const Matrix& table, const OneHotProductSettin
 Matrix mm_block(const Matrix& x, const Matrix& weight) { return torch_mm(x, weight); }
 Matrix linear_block(const Matrix& x, const Matrix& w) { return torch_linear(x, w); }
 
-// A positive whole number from the environment, or 0.
-unsigned threads_from_env(const char* name) {
-    const char* text = std::getenv(name);
-    if (!text || !*text) return 0;
-    char* end = nullptr;
-    const unsigned long value = std::strtoul(text, &end, 10);
-    if (*end != '\0' || value == 0 || value > 256) return 0;
-    return static_cast<unsigned>(value);
-}
-
 }  // namespace
 
 std::vector<RowBlock> cut_into_blocks(std::size_t rows, std::size_t per_block) {
@@ -176,16 +166,6 @@ Matrix onehot_linear(const TokenIds& ids, const Matrix& table, const OneHotProdu
 
 std::size_t onehot_block_rows(std::size_t vocab_size, std::size_t block_values) {
     return rows_per_block(vocab_size, block_values) + 1;
-}
-
-unsigned product_threads(std::uint64_t ids, std::uint64_t vocab_size, std::uint64_t dim) {
-    if (const unsigned chosen = threads_from_env("EMBDEMO_THREADS")) return chosen;
-    if (const unsigned chosen = threads_from_env("OMP_NUM_THREADS")) return chosen;
-    // About 20 ms of the BLAS's work: below it a thread's start costs more than it saves.
-    constexpr std::uint64_t k_terms_worth_a_thread = std::uint64_t{1} << 29;
-    const double terms = static_cast<double>(ids) * static_cast<double>(vocab_size) * static_cast<double>(dim);
-    if (terms < static_cast<double>(k_terms_worth_a_thread)) return 1;
-    return std::max(1u, std::min(std::thread::hardware_concurrency(), 64u));
 }
 
 }  // namespace embdemo

@@ -24,6 +24,7 @@
 
 #include "core/kernels/embedding.hpp"
 #include "core/matrix.hpp"
+#include "core/threads.hpp"
 
 namespace embdemo {
 
@@ -97,9 +98,5 @@ Matrix onehot_linear(const TokenIds& ids, const Matrix& table, const OneHotProdu
 // joins the block before it.
 std::size_t onehot_block_rows(std::size_t vocab_size, std::size_t block_values);
 
-// The threads a product of n x V x d multiply-adds is worth on this machine: all cores (at most
-// two blocks' worth of work each) once it takes more than a few milliseconds, else one.
-// EMBDEMO_THREADS or OMP_NUM_THREADS, when set to a positive number, decide instead.
-unsigned product_threads(std::uint64_t ids, std::uint64_t vocab_size, std::uint64_t dim);
 
 }  // namespace embdemo

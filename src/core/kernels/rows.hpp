@@ -1,12 +1,15 @@
 // The memory-bound kernels: the lookup's row gather, shared by the lessons and `embdemo bench`
 // so that the bench times the lookup exactly as embdemo computes it; the transpose of a block of
-// floats, behind nn.Linear's W = E.T and the dense kernel's packing of W.T; the tables' memory.
+// floats, behind nn.Linear's W = E.T and the dense kernel's packing of W.T. The tables' memory
+// and the threads a kernel may use have rooms of their own (core/buffers, core/threads).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <vector>
+
+#include "core/buffers.hpp"
+#include "core/threads.hpp"
 
 namespace embdemo {
 
@@ -29,16 +32,5 @@ inline void prefetch_row(const float* row, std::size_t cols) {
 // each source row is read and each destination row written 32 bytes at a time.
 void transpose_floats(const float* src, std::size_t src_stride, std::size_t rows, std::size_t cols, float* dst,
                       std::size_t dst_stride);
-
-// part(0) .. part(parts - 1), each on a thread of its own (part 0 on this one) while threads can be
-// started, the rest on this thread; returns when all are done. For work whose result does not
-// depend on which thread does which part.
-void run_parts(unsigned parts, const std::function<void(unsigned)>& part);
-
-// `count` zero floats. From k_huge_page_min_bytes on, the kernel is asked to back them with
-// 2 MiB pages while it has them at hand (Linux transparent huge pages in "madvise" mode; the
-// first page that makes it compact memory ends the advice; elsewhere a no-op).
-std::vector<float> zeroed_floats(std::size_t count);
-inline constexpr std::size_t k_huge_page_min_bytes = std::size_t{8} << 20;
 
 }  // namespace embdemo

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cstddef>
 
-#include "core/kernels/onehot_products.hpp"
+#include "core/threads.hpp"
 #include "core/torch/torch_rng.hpp"
 
 namespace embdemo {
