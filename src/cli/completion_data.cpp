@@ -10,6 +10,7 @@
 #include "cli/lessons/lesson.hpp"
 #include "cli/option_checks.hpp"
 #include "core/kernels/position_encodings.hpp"
+#include "core/lessons/bag_lesson.hpp"
 #include "core/lessons/cost.hpp"
 #include "core/lessons/report_matrices.hpp"
 
@@ -17,13 +18,6 @@ namespace embdemo {
 namespace {
 
 using Words = std::vector<std::string>;
-
-template <typename Value, std::size_t N>
-Words names(const std::pair<const char*, Value> (&table)[N]) {
-    Words out;
-    for (const auto& entry : table) out.emplace_back(entry.first);
-    return out;
-}
 
 // The fixed values of each option that has them. Where the parser keeps a table, it is used;
 // the others are checked against the parser by tests/unit/mistakes_test.cpp.
@@ -34,14 +28,14 @@ std::vector<std::pair<std::string, Words>> fixed_values() {
     Words encodings;
     for (const PositionEncodingTraits& traits : k_position_encodings) encodings.emplace_back(traits.name);
     return {
-        {"--format", names(option_checks::k_formats)},
-        {"--color", names(option_checks::k_color_modes)},
-        {"--palette", names(option_checks::k_palettes)},
+        {"--format", names_in(option_checks::k_formats)},
+        {"--color", names_in(option_checks::k_color_modes)},
+        {"--palette", names_in(option_checks::k_palettes)},
         {"--show", show},
         {"--model", models},
-        {"--init", {"torch", "index", "randint"}},
+        {"--init", names_in(k_init_kinds)},
         {"--encoding", encodings},
-        {"--mode", {"sum", "mean", "max"}},
+        {"--mode", names_in(k_bag_modes)},
         {"--optimizer", {"sgd", "adam", "adamw"}},
         {"--upstream", {"randn", "ones"}},
         {"--norm-type", {"1", "2", "inf"}},

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cli/options.hpp"
+#include "core/named_values.hpp"
 #include "io/text_input.hpp"
 #include "core/ids.hpp"
 #include "core/parse_result.hpp"
@@ -74,15 +75,15 @@ struct RawOptions {
     bool flag(std::string_view name) const { return own.find(name) != own.end(); }
 };
 
-inline constexpr std::pair<const char*, OutputFormat> k_formats[] = {
+inline constexpr NamedValue<OutputFormat> k_formats[] = {
     {"text", OutputFormat::text}, {"json", OutputFormat::json}, {"csv", OutputFormat::csv},
     {"tsv", OutputFormat::tsv}, {"markdown", OutputFormat::markdown}, {"svg", OutputFormat::svg},
     {"html", OutputFormat::html}, {"python", OutputFormat::python}};
 
-inline constexpr std::pair<const char*, ColorMode> k_color_modes[] = {
+inline constexpr NamedValue<ColorMode> k_color_modes[] = {
     {"auto", ColorMode::automatic}, {"always", ColorMode::always}, {"never", ColorMode::never}};
 
-inline constexpr std::pair<const char*, PaletteMode> k_palettes[] = {
+inline constexpr NamedValue<PaletteMode> k_palettes[] = {
     {"auto", PaletteMode::automatic}, {"dark", PaletteMode::dark}, {"light", PaletteMode::light}};
 
 
@@ -91,23 +92,6 @@ inline constexpr std::pair<const char*, PaletteMode> k_palettes[] = {
 inline constexpr const char* k_lookup_only_options[] = {"--trace-positions", "--walkthrough", "--pause", "--timing", "--show",
                                                         "--save-weights", "--export-projector", "--labels"};
 inline constexpr const char* k_table_lesson_refused_options[] = {"--max-memory", "--weights", "--max-norm", "--norm-type"};
-
-// The value a name stands for in one of the tables above, or nullopt.
-template <typename Value, std::size_t N>
-std::optional<Value> find_named(const std::pair<const char*, Value> (&table)[N], const std::string& name) {
-    for (const auto& [known, value] : table) {
-        if (name == known) return value;
-    }
-    return std::nullopt;
-}
-
-// "auto, always, never": a table's names, in order, for the "allowed" part of a message.
-template <typename Value, std::size_t N>
-std::string names_of(const std::pair<const char*, Value> (&table)[N]) {
-    std::string names;
-    for (const auto& entry : table) names += (names.empty() ? "" : ", ") + std::string(entry.first);
-    return names;
-}
 
 // The checks the lessons share (option_checks.cpp). A std::optional<std::string> is the problem
 // found, as one line for stderr; nullopt means the value is good.

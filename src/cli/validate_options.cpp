@@ -87,12 +87,10 @@ std::optional<std::string> validate_init(const RawOptions& raw, DemoRequest& req
         return bad_value("--init", init, "cannot be combined with --weights, which already fills E",
                          "one of them");
     }
-    if (init == "torch") {
-        request.origin.kind = WeightOrigin::Kind::torch;
-    } else if (init == "randint") {
-        request.origin.kind = WeightOrigin::Kind::torch_randint;
-    } else if (init == "index") {
-        request.origin.kind = WeightOrigin::Kind::index_pattern;
+    const std::optional<WeightOrigin::Kind> kind = find_named(k_init_kinds, init);
+    if (!kind) return bad_value("--init", init, "is not a known kind", names_of(k_init_kinds));
+    request.origin.kind = *kind;
+    if (*kind == WeightOrigin::Kind::index_pattern) {
         const std::uint64_t largest = index_pattern_max(request.vocab_size, request.dim);
         // float32 holds every whole number up to 2^24 exactly; past that the pattern would lie.
         if (largest > (std::uint64_t{1} << 24)) {
@@ -101,8 +99,6 @@ std::optional<std::string> validate_init(const RawOptions& raw, DemoRequest& req
                    "or below 16,777,216; use a smaller --vocab or --dim)";
         }
         request.origin.detail = index_pattern_formula(request.dim);
-    } else {
-        return bad_value("--init", init, "is not a known kind", "torch, index, randint");
     }
     return std::nullopt;
 }

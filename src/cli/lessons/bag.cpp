@@ -88,10 +88,10 @@ std::optional<std::string> check_bag(const RawOptions& raw, Options& options) {
         bag.windows = windows;  // its text, tokens and targets, for the views
     }
     const std::string mode = raw.value_or("--mode", "mean");
-    if (mode == "sum" || mode == "mean" || mode == "max") {
-        bag.mode = mode == "sum" ? BagMode::sum : mode == "max" ? BagMode::max : BagMode::mean;
+    if (const std::optional<BagMode> named = find_named(k_bag_modes, mode)) {
+        bag.mode = *named;
     } else {
-        return bad_value("--mode", mode, "is not a mode of nn.EmbeddingBag", "sum, mean, max");
+        return bad_value("--mode", mode, "is not a mode of nn.EmbeddingBag", names_of(k_bag_modes));
     }
     const std::uint64_t v = options.request.vocab_size;
     if (const std::string* padding_idx = raw.value("--padding-idx")) {

@@ -103,14 +103,7 @@ UlpDifference compare_ulps(const Matrix& a, const Matrix& b, std::size_t first, 
 
 }  // namespace
 
-const char* bag_mode_name(BagMode mode) {
-    switch (mode) {
-        case BagMode::sum: return "sum";
-        case BagMode::max: return "max";
-        case BagMode::mean: break;
-    }
-    return "mean";
-}
+const char* bag_mode_name(BagMode mode) { return name_of(k_bag_modes, mode); }
 
 Matrix embedding_bag_forward(const Matrix& weight, const BagRequest& request, std::optional<std::size_t> padding_row,
                              Matrix* winners) {

@@ -13,10 +13,15 @@
 #include "core/ids.hpp"
 #include "core/table_sizes.hpp"
 #include "core/matrix.hpp"
+#include "core/named_values.hpp"
 
 namespace embdemo {
 
 enum class BagMode { sum, mean, max };
+
+// nn.EmbeddingBag's modes, in the order its documentation lists them.
+inline constexpr NamedValue<BagMode> k_bag_modes[] = {
+    {"sum", BagMode::sum}, {"mean", BagMode::mean}, {"max", BagMode::max}};
 
 const char* bag_mode_name(BagMode mode);  // "sum", "mean", "max"
 

@@ -14,6 +14,7 @@
 #include "core/ids.hpp"
 #include "core/matrix.hpp"
 #include "core/memory.hpp"
+#include "core/named_values.hpp"
 
 namespace embdemo {
 
@@ -30,6 +31,14 @@ struct WeightOrigin {
     // A file's table, once read, holds inf or nan: the products then go to the BLAS, and F.linear
     // gets nn.Linear's W = E.T made (onehot_products.hpp), which the run's memory must count.
     bool special_values = false;
+};
+
+// --init's kinds, by the words the command line and the JSON's weight_source use (a file's table
+// is --weights', "file").
+inline constexpr NamedValue<WeightOrigin::Kind> k_init_kinds[] = {
+    {"torch", WeightOrigin::Kind::torch},
+    {"index", WeightOrigin::Kind::index_pattern},
+    {"randint", WeightOrigin::Kind::torch_randint},
 };
 
 struct DemoRequest : TableSizes {

@@ -23,13 +23,7 @@ std::string json_number(double value) {
 }
 
 const char* weight_source_name(const WeightOrigin& origin) {
-    switch (origin.kind) {
-        case WeightOrigin::Kind::torch: break;
-        case WeightOrigin::Kind::torch_randint: return "randint";
-        case WeightOrigin::Kind::index_pattern: return "index";
-        case WeightOrigin::Kind::file: return "file";
-    }
-    return "torch";
+    return origin.kind == WeightOrigin::Kind::file ? "file" : name_of(k_init_kinds, origin.kind);
 }
 
 // A JSON string in ASCII: UTF-8 text becomes \\u escapes. A byte that is not UTF-8 (a file name

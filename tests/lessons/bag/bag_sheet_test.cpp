@@ -23,7 +23,7 @@ BagRequest random_request(std::mt19937_64& rng, int round) {
     request.dim = between(1, 6);
     request.seed = between(0, 1u << 20);
     request.vocab_inferred = round % 2 == 0;
-    request.mode = static_cast<BagMode>(round % 3);
+    request.mode = k_bag_modes[static_cast<std::size_t>(round) % std::size(k_bag_modes)].second;  // every mode
     const std::size_t bags = round % 5 == 0 ? 1 : between(1, 12);  // one bag, or more than eight
     request.bags.offsets = {0};
     for (std::size_t b = 0; b < bags; ++b) {
