@@ -111,16 +111,11 @@ private:
     std::string m_held;
 };
 
-// The signals that end a process by default (Ctrl-C, kill, a closed terminal or pipe, a file
-// size limit), held back while a file or directory is created and listed for removal on a
-// signal, and while files are renamed: one that arrives then takes effect after the last rename,
-// never between two. SIGKILL cannot be held; docs/usage.md says what it can leave.
-sigset_t ending_signals() {
-    sigset_t held;
-    sigemptyset(&held);
-    for (const int signal : k_ending_signals) sigaddset(&held, signal);
-    return held;
-}
+// ending_signals() (io/temporary_files.hpp): the signals that end a process by default (Ctrl-C,
+// kill, a closed terminal or pipe, a file size limit, SIGPWR, the real-time ones), held back
+// while a file or directory is created and listed for removal on a signal, and while files are
+// renamed: one that arrives then takes effect after the last rename, never between two. SIGKILL
+// cannot be held; docs/usage.md says what it can leave.
 
 }  // namespace
 
