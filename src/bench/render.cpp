@@ -110,6 +110,8 @@ BenchRatios bench_ratios(const BenchResult& result) {
     r.onehot_over_sgemm = alone.median_seconds / dense.median_seconds;
     r.dense_kernel_over_sgemm = alone.median_seconds / result.path("onehot_dense").median_seconds;
     r.xtensor_view_over_lookup = result.path("xtensor_view").median_seconds / lookup.median_seconds;
+    r.copied_bytes = copy.bytes / 2;  // read and written
+    r.copy_rate_is_overhead = r.copied_bytes < k_least_copy_rate_bytes;
     return r;
 }
 
@@ -125,11 +127,23 @@ std::string render_bench_text(const BenchResult& result) {
     std::string out = header(result) + table(result) + '\n';
     out += wrap_words(
         fmt::format("The dense one-hot product took {} the lookup's time; the machine's own rates predict {} "
-                    "(V*B/(4*F) with B = {:.2f} GB/s, memcpy's rate, and F = {:.2f} GFLOP/s, sgemm's rate on this "
-                    "shape).",
+                    "(V*B/(4*F) with B = {:.2f} GB/s, memcpy's rate on the same {}, and F = {:.2f} GFLOP/s, sgemm's "
+                    "rate on this shape).",
                     times(r.onehot_over_lookup), times(r.predicted), rate(result.path("memcpy").bytes, result.path("memcpy")),
+                    describe_bytes(static_cast<std::uint64_t>(r.copied_bytes)),
                     rate(result.path("sgemm_alone").flops, result.path("sgemm_alone"))),
         "", "");
+    if (r.copy_rate_is_overhead) {
+        out += wrap_words(
+            fmt::format("At {} a copy takes only {} (the lookup) and {} (memcpy), in which a call and two reads of "
+                        "the clock weigh: B is no copy rate of this machine, nor is the lookup's share of it below ({} "
+                        "or more copied, e.g. --tokens 1024 --dim 256, measure one).",
+                        describe_bytes(static_cast<std::uint64_t>(r.copied_bytes)),
+                        describe_seconds(result.path("lookup").median_seconds),
+                        describe_seconds(result.path("memcpy").median_seconds),
+                        describe_bytes(static_cast<std::uint64_t>(k_least_copy_rate_bytes))),
+            "", "");
+    }
     out += wrap_words(fmt::format("The lookup copies at {:.0f}% of memcpy's rate; the CSR one-hot product takes "
                                   "{} the lookup's time; the dense path, X rebuilt in its reused buffer included, "
                                   "runs at {:.0f}% of sgemm alone's rate.",
@@ -184,6 +198,8 @@ std::string render_bench_json(const BenchResult& result) {
         {"onehot_over_lookup", fmt::format("{}", r.onehot_over_lookup)},
         {"predicted_onehot_over_lookup", fmt::format("{}", r.predicted)},
         {"lookup_over_memcpy_rate", fmt::format("{}", r.lookup_over_memcpy)},
+        {"copied_bytes", fmt::format("{}", r.copied_bytes)},
+        {"copy_rate_is_overhead", r.copy_rate_is_overhead ? "true" : "false"},
         {"csr_over_lookup", fmt::format("{}", r.csr_over_lookup)},
         {"onehot_over_sgemm_rate", fmt::format("{}", r.onehot_over_sgemm)},
         {"dense_kernel_over_sgemm_rate", fmt::format("{}", r.dense_kernel_over_sgemm)},

@@ -18,7 +18,14 @@ struct BenchRatios {
     double onehot_over_sgemm = 0;    // rate of the dense path / rate of sgemm alone
     double dense_kernel_over_sgemm = 0;  // rate of embdemo's dense kernel / rate of sgemm alone
     double xtensor_view_over_lookup = 0;  // time of xtensor's view gather / time of the lookup
+    double copied_bytes = 0;              // n x d x 4, what the lookup and memcpy copy
+    bool copy_rate_is_overhead = false;   // too few bytes for memcpy's GB/s to be a copy rate
 };
+
+// Below this many copied bytes a memcpy takes less than about 10 us, of which the ~100 ns of a
+// call and two clock reads are a large share: its GB/s is no copy rate (4 KiB "copied" at
+// 74 GB/s, in cache; a gather read as 852% of memcpy's rate), and the text says so.
+inline constexpr double k_least_copy_rate_bytes = 1 << 20;
 
 BenchRatios bench_ratios(const BenchResult& result);
 

@@ -98,18 +98,19 @@ std::optional<std::string> check_output_paths(const Options& options) {
         // directory still to be made, there is nothing to check.
         const bool inside_dir = file.kind != OutputFile::Kind::npy;
         if (inside_dir && !dir_exists) continue;
-        if (auto problem = check_output_file(file.path, inside_dir ? Links::refuse : Links::follow)) {
-            return problem_with(file.option, file.path, *problem);
-        }
         const auto output = file_id(file.path);
-        if (!output) continue;
         // Standard output redirected to the output (`> e.npy`, a link to /proc/self/fd/1): the
-        // view and the file would overwrite each other, as `cat f > f` refuses.
-        if (descriptor_id(1) == output) {
+        // view and the file would overwrite each other, as `cat f > f` refuses. First, since a
+        // link to a pipe's /proc/self/fd/1 would otherwise be named a write into /proc.
+        if (output && descriptor_id(1) == output) {
             return problem_with(file.option, file.path,
                                 "is also standard output, where the view is written (allowed: an output that is "
                                 "not the file standard output goes to)");
         }
+        if (auto problem = check_output_file(file.path, inside_dir ? Links::refuse : Links::follow)) {
+            return problem_with(file.option, file.path, *problem);
+        }
+        if (!output) continue;
         // GPT-2's vocabulary is embdemo's own data: replaced, every later --text run fails.
         const std::string vocabulary = gpt2_vocabulary_file();
         if (!vocabulary.empty() && file_id(vocabulary) == output) {

@@ -28,4 +28,11 @@ std::optional<Utf8Char> decode_utf8(std::string_view text, std::size_t at);
 
 bool is_valid_utf8(std::string_view text);
 
+// JSON text (ASCII-only, as embdemo writes it) with each \uXXXX escape, a surrogate pair too, of
+// a character that shows as itself written as that character in UTF-8: letters, marks, digits,
+// punctuation and symbols. Every other escape stays: \n, \", \\, a control or format character
+// (U+202E would reorder the line around it), a space other than ' ', an ignorable or unassigned
+// code point. Still JSON, for views people read: "na\u00efve" reads "naïve".
+std::string json_with_visible_characters(std::string_view json);
+
 }  // namespace embdemo

@@ -1,5 +1,6 @@
 #include "core/limits.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace embdemo {
@@ -65,12 +66,23 @@ std::optional<std::string> check_demo_sizes(std::uint64_t id_count, std::uint64_
     const auto rows_by_vocab = checked_multiply(id_count, vocab_size);
     const auto terms = rows_by_vocab ? checked_multiply(*rows_by_vocab, dim) : std::nullopt;
     const std::uint64_t cap = in_blocks ? k_max_product_terms : k_max_held_product_terms;
-    if (!terms || *terms > cap) {
-        return std::string(bags ? "the multi-hot product" : logits ? "the logits H @ E.T" : "the one-hot product") + " would take " +
-               group_thousands(id_count) + " x " + group_thousands(vocab_size) + " x " + group_thousands(dim) +
-               (terms ? " = " + group_thousands(*terms) : std::string(" (more than 2^64)")) +
-               " multiply-adds; the limit is " + group_thousands(cap) + " (use fewer " + rows +
-               " or a smaller vocab or dim)";
+    const std::uint64_t least_dim = logits ? k_least_logits_work_dim : k_least_work_dim;
+    const auto work = rows_by_vocab ? checked_multiply(*rows_by_vocab, std::max(dim, least_dim)) : std::nullopt;
+    if (!work || *work > cap) {
+        const std::string product = bags ? "the multi-hot product" : logits ? "the logits H @ E.T" : "the one-hot product";
+        std::string message = product + " would take " + group_thousands(id_count) + " x " +
+                              group_thousands(vocab_size) + " x " + group_thousands(dim) +
+                              (terms ? " = " + group_thousands(*terms) : std::string(" (more than 2^64)")) +
+                              " multiply-adds";
+        if (terms && *terms <= cap) {
+            // Only the floor on d refuses it: say what the work is, in the cap's units.
+            const std::string values = bags ? "values of M" : logits ? "logits" : "values of X";
+            message += ", and each of its " + group_thousands(*rows_by_vocab) + " " + values + " (" + rows +
+                       " x vocab) takes as long as " + std::to_string(least_dim) + " multiply-adds whatever d: " +
+                       (work ? "about " + group_thousands(*work) : std::string("more than 2^64")) + " in all";
+        }
+        return message + "; the limit is " + group_thousands(cap) + " (use fewer " + rows +
+               (terms && *terms <= cap ? " or a smaller vocab)" : " or a smaller vocab or dim)");
     }
     return std::nullopt;
 }

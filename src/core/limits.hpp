@@ -19,6 +19,15 @@ inline constexpr std::uint64_t k_max_matrix_values = std::uint64_t{1} << 26;
 // docs/usage.md ("How long runs take") says how to repeat the measurement.
 inline constexpr std::uint64_t k_max_product_terms = std::uint64_t{1} << 40;
 
+// The work of a product whose d is small is not its multiply-adds: each value of X (n x V) is
+// read and multiplied whatever d is, and takes about as long as 24 multiply-adds (the dense
+// kernel and the BLAS alike: 0.9 ns a value at d = 1 to 16, against 0.037 ns a multiply-add at
+// d = 256, on the development machine), and each of tied's logits (n x V, made, compared and
+// checked) as long as about 100. So the caps count d as at least these, and hold a product's
+// time for every d: 16 MiB of text at d = 1 took 629 s when n x V x d was counted as it is.
+inline constexpr std::uint64_t k_least_work_dim = 32;
+inline constexpr std::uint64_t k_least_logits_work_dim = 128;
+
 // The lessons that still hold X whole (and bag's multi-hot M, also summed by embdemo's own
 // in-order loop): at the limit (55 ids at GPT-2's size) a run took 8.3-9.5 s wall.
 inline constexpr std::uint64_t k_max_held_product_terms = std::uint64_t{1} << 31;

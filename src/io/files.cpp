@@ -111,16 +111,11 @@ private:
     std::string m_held;
 };
 
-// The signals that end a process by default (Ctrl-C, kill, a closed terminal or pipe, a file
-// size limit), held back while a file or directory is created and listed for removal on a
-// signal, and while files are renamed: one that arrives then takes effect after the last rename,
-// never between two. SIGKILL cannot be held; docs/usage.md says what it can leave.
-sigset_t ending_signals() {
-    sigset_t held;
-    sigemptyset(&held);
-    for (const int signal : k_ending_signals) sigaddset(&held, signal);
-    return held;
-}
+// ending_signals() (io/temporary_files.hpp): the signals that end a process by default (Ctrl-C,
+// kill, a closed terminal or pipe, a file size limit, SIGPWR, the real-time ones), held back
+// while a file or directory is created and listed for removal on a signal, and while files are
+// renamed: one that arrives then takes effect after the last rename, never between two. SIGKILL
+// cannot be held; docs/usage.md says what it can leave.
 
 }  // namespace
 
@@ -227,7 +222,7 @@ std::string FileTransaction::begin_file(const std::string& requested_path, Links
     // A short temporary name beside the target, so a long but valid file name still works.
     const std::size_t slash = file.target.rfind('/');
     file.temporary = (slash == std::string::npos ? std::string() : file.target.substr(0, slash + 1)) +
-                     ".embdemo-" + std::string(6, 'X');  // mkstemp's template
+                     k_temporary_name;  // mkstemp's template
     int error = 0;
     {
         const BlockedSignals held(ending_signals());  // until a signal would remove it
@@ -288,7 +283,7 @@ std::string FileTransaction::commit() {
     // Hard links keep the files being replaced reachable until every rename has worked; on a
     // file system without them, a file is moved aside just before its replacement moves in.
     for (Staged& file : m_files) {
-        file.backup = file.temporary + "-old";
+        file.backup = file.temporary + k_backup_suffix;
         if (::link(file.target.c_str(), file.backup.c_str()) == 0) {
             file.kept = Kept::linked;
             continue;

@@ -7,7 +7,11 @@
 #include <cstring>
 
 #include <fcntl.h>
+#include <linux/fs.h>
+#include <linux/magic.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "core/escape.hpp"
@@ -22,6 +26,61 @@ std::string system_error(const char* what) { return std::string(what) + ": " + s
 std::string through_links(const std::string& path, const std::string& target, const std::string& problem) {
     if (target == path) return problem;
     return "is a symbolic link to " + quote_for_message(target) + ", which " + problem;
+}
+
+// The kernel's file systems where access() may let root write but no file can be made.
+struct PseudoFileSystem {
+    unsigned long magic;
+    const char* name;
+};
+constexpr PseudoFileSystem k_pseudo_file_systems[] = {
+    {PROC_SUPER_MAGIC, "proc"},     {SYSFS_MAGIC, "sysfs"},     {CGROUP2_SUPER_MAGIC, "cgroup2"},
+    {0x27e0eb, "cgroup"},           {DEBUGFS_MAGIC, "debugfs"}, {TRACEFS_MAGIC, "tracefs"},
+    {SECURITYFS_MAGIC, "securityfs"}, {BPF_FS_MAGIC, "bpf"},    {PSTOREFS_MAGIC, "pstore"},
+    {DEVPTS_SUPER_MAGIC, "devpts"}, {EFIVARFS_MAGIC, "efivarfs"}, {SELINUX_MAGIC, "selinuxfs"},
+};
+
+// The inode flags of `path` (chattr's), or 0 where the file system has none.
+int inode_flags(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    int flags = 0;
+    if (::ioctl(fd, FS_IOC_GETFLAGS, &flags) != 0) flags = 0;
+    ::close(fd);
+    return flags;
+}
+
+// Where access() allows a write that fails only after the work: a pseudo file system (root may
+// "write" in /proc, where mkstemp then fails), and an append-only directory (chattr +a: a file
+// can be made there but never renamed into place or removed, so the temporary would stay).
+std::optional<std::string> check_directory_takes_files(const std::string& directory, const char* what,
+                                                       bool is_the_output = false) {
+    const std::string subject = is_the_output ? "is a directory" : "is in the directory " + quote_for_message(directory);
+    struct statfs fs {};
+    if (::statfs(directory.c_str(), &fs) == 0) {
+        for (const PseudoFileSystem& pseudo : k_pseudo_file_systems) {
+            if (static_cast<unsigned long>(fs.f_type) == pseudo.magic) {
+                return subject + " on the kernel's " + pseudo.name +
+                       " file system, where no file can be made (allowed: " + what + " on a disk's file system)";
+            }
+        }
+    }
+    if (inode_flags(directory) & (FS_APPEND_FL | FS_IMMUTABLE_FL)) {
+        return subject + " that is append-only or immutable (chattr +a, +i): no file can be renamed into it or "
+                         "removed (allowed: " + what + (is_the_output ? "" : " in a directory") + " without those attributes)";
+    }
+    return std::nullopt;
+}
+
+// Why the hidden names beside a file in `directory` ("" for the current one) would not fit in a
+// path: the directory, a slash and the longest of them, ".embdemo-XXXXXX-old".
+std::optional<std::string> check_room_for_hidden_names(std::size_t directory_length) {
+    const std::size_t hidden = directory_length + 1 + sizeof k_temporary_name - 1 + sizeof k_backup_suffix - 1;
+    if (hidden < PATH_MAX) return std::nullopt;
+    return "is too long for the hidden file written beside it: its directory's path and \"/" +
+           std::string(k_temporary_name) + k_backup_suffix + "\" make " + group_thousands(hidden) +
+           " bytes (allowed: a directory path of at most " +
+           group_thousands(PATH_MAX - 1 - (hidden - directory_length)) + " bytes)";
 }
 
 // Why the user may not create files in `directory`, if so.
@@ -43,7 +102,7 @@ std::optional<std::string> check_writable_directory(const std::string& directory
         return "cannot be created in its directory " + quote_for_message(directory) + ": " + std::strerror(errno) +
                " (allowed: a directory this user may write in)";
     }
-    return std::nullopt;
+    return check_directory_takes_files(directory, what);
 }
 
 std::string name_too_long() {
@@ -111,6 +170,7 @@ ParseResult<OutputTarget> check_output_target(const std::string& path, Links lin
     const std::size_t slash = output.path.rfind('/');
     const std::string name = slash == std::string::npos ? output.path : output.path.substr(slash + 1);
     if (name.size() > NAME_MAX || output.path.size() >= PATH_MAX) return fail(name_too_long());
+    if (auto problem = check_room_for_hidden_names(slash == std::string::npos ? 0 : slash)) return fail(*problem);
     output.exists = ::stat(output.path.c_str(), &output.existing) == 0;
     if (output.exists) {
         if (!S_ISREG(output.existing.st_mode)) {
@@ -121,6 +181,11 @@ ParseResult<OutputTarget> check_output_target(const std::string& path, Links lin
         if (::faccessat(AT_FDCWD, output.path.c_str(), W_OK, AT_EACCESS) != 0) {
             return fail("exists and this user may not write it: " + std::string(std::strerror(errno)) +
                         " (allowed: a file this user may write, or a new name)");
+        }
+        // Writable, but it can never be renamed over or moved aside.
+        if (inode_flags(output.path) & (FS_APPEND_FL | FS_IMMUTABLE_FL)) {
+            return fail("exists and is append-only (chattr +a), so it cannot be replaced (allowed: a file without "
+                        "that attribute, or a new name)");
         }
         // A replacement is a new file, owned by whoever makes it: only root can give it the old owner.
         const uid_t user = ::geteuid();
@@ -148,6 +213,7 @@ std::optional<std::string> check_output_directory(const std::string& path) {
                                                                                   : path.rfind('/', path.find_last_not_of('/'));
         const std::string parent = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
         if (path.size() - (slash == std::string::npos ? 0 : slash + 1) > NAME_MAX) return name_too_long();
+        if (auto problem = check_room_for_hidden_names(path.size())) return problem;
         return check_writable_directory(parent, "a new directory");
     }
     if (S_ISLNK(info.st_mode) && ::stat(path.c_str(), &info) != 0) {
@@ -163,7 +229,8 @@ std::optional<std::string> check_output_directory(const std::string& path) {
         return "is a directory this user may not write in: " + std::string(std::strerror(errno)) +
                " (allowed: a directory this user may write in, or a new name)";
     }
-    return std::nullopt;
+    if (auto problem = check_room_for_hidden_names(path.size())) return problem;
+    return check_directory_takes_files(path, "a directory", true);
 }
 
 std::optional<FileId> descriptor_id(int descriptor) {

@@ -12,6 +12,12 @@
 
 namespace embdemo {
 
+// The hidden names a write makes beside its target (io/files.cpp): the temporary file (mkstemp's
+// template), and while it commits, the link that keeps the file it replaces. The checks below
+// make sure both fit in a path.
+inline constexpr char k_temporary_name[] = ".embdemo-XXXXXX";
+inline constexpr char k_backup_suffix[] = "-old";
+
 // Whether an output name that is a symbolic link is written through (--save-weights: the file
 // the link names is replaced, the link stays) or refused (the files embdemo itself names inside
 // an --export-projector directory, where a planted link could redirect a write outside it).
@@ -21,13 +27,15 @@ enum class Links { follow, refuse };
 // symbolic link that loops, or (with Links::refuse) any link; something that is not a regular
 // file in the way (a device, a named pipe, a socket, a directory: replacing a link to /dev/null
 // with a regular file would destroy it); an existing file this user may not write, or one of
-// another user's that a replacement would take over; a directory that does not exist or that
-// this user may not create files in.
+// another user's that a replacement would take over, or one that is append-only or immutable
+// (chattr +a, +i); a directory that does not exist, that this user may not create files in, that
+// is append-only, or that is on a kernel's pseudo file system (/proc, /sys); a directory whose
+// path leaves no room for the hidden names beside the file.
 std::optional<std::string> check_output_file(const std::string& path, Links links = Links::follow);
 
 // Why `path` cannot be a directory to write into: it exists and is not a directory (or is a
 // symbolic link to nothing), this user may not create files in it, or, when it is new, its
-// parent does not exist or is not writable.
+// parent does not exist or is not writable; the same file system and room checks as above.
 std::optional<std::string> check_output_directory(const std::string& path);
 
 // Device and inode of what `path` names (through symbolic links), when it exists: two names of

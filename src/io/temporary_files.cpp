@@ -2,7 +2,6 @@
 
 #include <climits>
 #include <cstring>
-#include <iterator>
 
 #include <pthread.h>
 #include <unistd.h>
@@ -18,8 +17,8 @@ struct Entry {
 constexpr std::size_t k_max_entries = 8;  // a projector export: its directory and two files
 Entry g_entries[k_max_entries];
 volatile std::sig_atomic_t g_count = 0;
-struct sigaction g_previous[std::size(k_ending_signals)];
-bool g_caught[std::size(k_ending_signals)];
+struct sigaction g_previous[NSIG];
+bool g_caught[NSIG];
 
 extern "C" void remove_and_end(int signal) {
     // Newest first: the files, then the directory they are in.
@@ -30,10 +29,13 @@ extern "C" void remove_and_end(int signal) {
             ::unlink(g_entries[i].path);
         }
     }
+    g_count = 0;  // a second fault while the signal below is delivered finds nothing to do
     struct sigaction fallback {};
     fallback.sa_handler = SIG_DFL;
     ::sigaction(signal, &fallback, nullptr);
-    ::raise(signal);  // delivered when the handler returns: the process ends as the signal says
+    // Delivered when the handler returns: the process ends as the signal says. A fault's
+    // instruction, run again, raises it anew, now with the default action.
+    ::raise(signal);
 }
 
 // The list changes with every signal blocked, so the handler never sees it half-changed.
@@ -43,25 +45,41 @@ sigset_t every_signal() {
     return all;
 }
 
+// Every signal the handler is for: the outside ones, the real-time ones, the faults'.
+template <typename Visit>
+void for_each_caught_signal(Visit visit) {
+    for (const int signal : k_ending_signals) visit(signal);
+    for (int signal = SIGRTMIN; signal <= SIGRTMAX; ++signal) visit(signal);
+    for (const int signal : k_fault_signals) visit(signal);
+}
+
 void catch_signals() {
     struct sigaction handler {};
     handler.sa_handler = remove_and_end;
     sigfillset(&handler.sa_mask);
-    for (std::size_t i = 0; i < std::size(k_ending_signals); ++i) {
-        ::sigaction(k_ending_signals[i], nullptr, &g_previous[i]);
-        g_caught[i] = g_previous[i].sa_handler == SIG_DFL && !(g_previous[i].sa_flags & SA_SIGINFO);
-        if (g_caught[i]) ::sigaction(k_ending_signals[i], &handler, nullptr);
-    }
+    for_each_caught_signal([&handler](int signal) {
+        g_caught[signal] = ::sigaction(signal, nullptr, &g_previous[signal]) == 0 &&
+                           g_previous[signal].sa_handler == SIG_DFL && !(g_previous[signal].sa_flags & SA_SIGINFO);
+        if (g_caught[signal]) ::sigaction(signal, &handler, nullptr);
+    });
 }
 
 void release_signals() {
-    for (std::size_t i = 0; i < std::size(k_ending_signals); ++i) {
-        if (g_caught[i]) ::sigaction(k_ending_signals[i], &g_previous[i], nullptr);
-        g_caught[i] = false;
-    }
+    for_each_caught_signal([](int signal) {
+        if (g_caught[signal]) ::sigaction(signal, &g_previous[signal], nullptr);
+        g_caught[signal] = false;
+    });
 }
 
 }  // namespace
+
+sigset_t ending_signals() {
+    sigset_t held;
+    sigemptyset(&held);
+    for (const int signal : k_ending_signals) sigaddset(&held, signal);
+    for (int signal = SIGRTMIN; signal <= SIGRTMAX; ++signal) sigaddset(&held, signal);
+    return held;
+}
 
 BlockedSignals::BlockedSignals(const sigset_t& signals) { ::pthread_sigmask(SIG_BLOCK, &signals, &m_previous); }
 BlockedSignals::~BlockedSignals() { ::pthread_sigmask(SIG_SETMASK, &m_previous, nullptr); }

@@ -221,6 +221,27 @@ TEST_CASE("the bench text fits 80 columns and prints its checks") {
     CHECK(json.find("\"dense_kernel_isa\": \"" + result.dense_isa + "\"") != std::string::npos);
 }
 
+TEST_CASE("the bench says when memcpy's bytes are too few for a copy rate") {
+    // 60 bytes: the lookup's and memcpy's times are a call and two clock reads; 4 KiB read as
+    // 74 GB/s and a gather as 852% of memcpy's rate.
+    const BenchResult small = run_bench(tiny(5, 7, 3), std::nullopt, silent);
+    std::string text = render_bench_text(small);
+    std::replace(text.begin(), text.end(), '\n', ' ');
+    CHECK(text.find("memcpy's rate on the same 60 bytes") != std::string::npos);
+    CHECK(text.find("At 60 bytes a copy takes only ") != std::string::npos);
+    CHECK(text.find("B is no copy rate of this machine") != std::string::npos);
+    CHECK(render_bench_json(small).find("\"copy_rate_is_overhead\": true") != std::string::npos);
+    // 1 MiB: a rate.
+    const BenchResult large = run_bench(tiny(256, 8, 1024), std::nullopt, silent);
+    text = render_bench_text(large);
+    std::replace(text.begin(), text.end(), '\n', ' ');
+    CHECK(text.find("memcpy's rate on the same 1.0 MiB") != std::string::npos);
+    CHECK(text.find("B is no copy rate") == std::string::npos);
+    const std::string json = render_bench_json(large);
+    CHECK(json.find("\"copied_bytes\": 1048576") != std::string::npos);
+    CHECK(json.find("\"copy_rate_is_overhead\": false") != std::string::npos);
+}
+
 TEST_CASE("the bench's dense kernel uses a second thread only when the product pays for it") {
     BenchConfig config = tiny(5, 7, 3);
     CHECK(run_bench(config, std::nullopt, silent).path("onehot_dense").threads == 1);

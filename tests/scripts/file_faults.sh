@@ -186,6 +186,23 @@ else
     unchanged t4 "$signal while writing"
     [ ! -e t4/new ] || fail "$signal while writing: the directory it created stays"
   done
+  # Every other signal whose default ends the process cleans up the same way: those from
+  # outside (a power monitor's SIGPWR, SIGIO, SIGSTKFLT, the first and last real-time signals)
+  # and those of a fault of the process itself (abort's SIGABRT, SIGBUS, SIGSEGV, SIGTRAP,
+  # SIGSYS, SIGILL, SIGFPE). They used to leave the .embdemo-* files and the new directory.
+  for signal in SIGPWR SIGIO SIGSTKFLT "$(kill -l SIGRTMIN)" "$(kill -l SIGRTMAX)" SIGABRT SIGBUS SIGSEGV SIGTRAP \
+    SIGSYS SIGILL SIGFPE; do
+    cases=$((cases + 1))
+    prepare t4
+    rm -rf t4/new
+    (ulimit -c 0 && injected trace=write "inject=write:signal=$signal:when=3" -- "${new_args[@]}" --save-weights t4/e.npy \
+      --export-projector t4/new)
+    status=$?
+    [ $status -ge 128 ] || fail "signal $signal while writing: status $status, expected death by the signal"
+    grep -q -- "si_code=SI_KERNEL" "$work/trace" || fail "signal $signal while writing: nothing was injected"
+    unchanged t4 "signal $signal while writing"
+    [ ! -e t4/new ] || fail "signal $signal while writing: the directory it created stays"
+  done
   # An ignored SIGINT (a background job, nohup's SIGHUP alike) stays ignored: the run completes.
   cases=$((cases + 1))
   prepare t4

@@ -122,6 +122,13 @@ ns=$((S / M))
 at_cap "multiply-adds (lookup)" 2 "$truncated" --ids "$(ids $ns)" --weights p_at.npy --max-memory 4G
 past_cap "multiply-adds (lookup)" "would take $(grouped $((ns + 1))) x 8,192 x $(grouped $((M / 8192))) = $(grouped $((S + M))) multiply-adds; the limit is $(grouped "$S")" \
   --ids "$(ids $((ns + 1)))" --weights p_at.npy
+# A narrow product's work is its values of X, each counted as 32 multiply-adds (k_least_work_dim):
+# at d = 1, 512 x 2^26 of them are the cap (n x V x d alone let 16 MiB of text run 629 s).
+npy_header narrow.npy "$M" 1
+nn=$((S / (M * 32)))
+at_cap "multiply-adds (lookup, d = 1)" 2 "$truncated" --ids "$(ids $nn)" --weights narrow.npy --max-memory 4G
+past_cap "multiply-adds (lookup, d = 1)" "each of its $(grouped $(((nn + 1) * M))) values of X (ids x vocab) takes as long as 32 multiply-adds whatever d: about $(grouped $(((nn + 1) * M * 32))) in all; the limit is $(grouped "$S")" \
+  --ids "$(ids $((nn + 1)))" --weights narrow.npy
 # grad's two products, a block at a time, at the same cap: with d = 2,048 (E 32,768 x 2,048 at
 # the matrix cap) n x d stays under it too.
 npy_header g_at.npy $((M / 2048)) 2048
@@ -131,10 +138,13 @@ past_cap "multiply-adds (grad)" "would take $(grouped $((ng + 1))) x $(grouped $
   grad --ids "$(ids $((ng + 1)))" --weights g_at.npy
 # tied's logits H @ E.T, a block of rows of H at a time, obey the same cap (it builds no X): at
 # the cap json's printed-numbers check stops the run before E is drawn.
-nt=$((S / (2097152 * 32)))
-at_cap "multiply-adds (tied)" 2 "json, csv and tsv would print" tied --ids "$(ids $nt)" --vocab 2097152 --dim 32 --format json
-past_cap "multiply-adds (tied)" "the logits H @ E.T would take $(grouped $((nt + 1))) x 2,097,152 x 32" \
-  tied --ids "$(ids $((nt + 1)))" --vocab 2097152 --dim 32
+# d = 128, the least d its logits count (k_least_logits_work_dim).
+nt=$((S / (524288 * 128)))
+at_cap "multiply-adds (tied)" 2 "json, csv and tsv would print" tied --ids "$(ids $nt)" --vocab 524288 --dim 128 --format json
+past_cap "multiply-adds (tied)" "the logits H @ E.T would take $(grouped $((nt + 1))) x 524,288 x 128" \
+  tied --ids "$(ids $((nt + 1)))" --vocab 524288 --dim 128
+past_cap "multiply-adds (tied, d = 32)" "logits (ids x vocab) takes as long as 128 multiply-adds whatever d" \
+  tied --ids "$(ids $((nt + 1)))" --vocab 524288 --dim 32
 past_cap "bag's multiply-adds" "multiply-adds; the limit is $(grouped "$P")" bag --bags "$(ids $((n + 1)) | tr , ';')" --vocab 8192 --dim 8192
 
 # ---- printed numbers: the lookup lesson at the cap, every lesson's own count past it ----

@@ -47,6 +47,9 @@ compare "grad past one block of X" grad --ids "$(seq -s, 0 125 50000)" --vocab 5
 compare "grad, optimizer steps" grad --ids "5,9;40000,9" --vocab 50257 --dim 128 --optimizer adam --steps 3
 compare "text, GPT-2's table" --ids 5,40000,50256 --dim 768
 compare "text, a wide X" --ids 0,1 --vocab 16777216 --dim 1
+# A wide table: the text view chose its columns by listing and spelling every value of every
+# shown row first (484 MiB against an estimate of 164 MiB here, 900 MiB at 16 Mi columns).
+tolerance=10 compare "text, a wide table" --ids 0,1 --vocab 4 --dim 4194304
 compare "json, every matrix" --ids 1,2 --vocab 2048 --dim 2000 --format json
 compare "csv, one matrix" --ids 1 --vocab 2048 --dim 2000 --format csv --show weight
 # One column: JSON spends a line on each row, 18 bytes a value rather than 12 (counted at 12, the

@@ -205,6 +205,35 @@ refused "a 256-byte --save-weights name" 'is too long (allowed: names of at most
   --ids 0 --dim 2 --save-weights "$long.npy"
 "$binary" --ids 0 --dim 2 --save-weights "${long:1}.npy" >/dev/null || fail "a 255-byte name was refused"
 refused "a 256-byte --export-projector name" 'is too long' --ids 0 --dim 2 --export-projector "${long}abcd"
+# Paths that access() lets through but that fail after the work (status 1, the view printed):
+# a directory whose path leaves no room for ".embdemo-XXXXXX-old" beside the file (a 4,083-byte
+# path, the file there already), a kernel's file system (root may "write" in /proc and /sys),
+# and with chattr, an append-only file or directory (whose temporary file could not be removed).
+deep=deep
+while [ ${#deep} -lt 3800 ]; do deep="$deep/$(printf 'd%.0s' {1..250})"; done
+deep="$deep/$(printf 'x%.0s' $(seq 1 $((4077 - ${#deep} - 1))))"
+mkdir -p "$deep" && touch "$deep/e.npy"
+refused "a 4,083-byte --save-weights path" 'make 4,097 bytes (allowed: a directory path of at most 4,075 bytes)' \
+  --ids 0 --dim 2 --save-weights "$deep/e.npy"
+refused "a 4,083-byte --export-projector path" 'is too long for the hidden file written beside it' \
+  --ids 0 --dim 2 --export-projector "$deep/p.tsv"
+refused "--save-weights in /proc" '--save-weights "/proc/e.npy": ' --ids 0 --dim 2 --save-weights /proc/e.npy
+refused "--save-weights in /sys" '--save-weights "/sys/e.npy": ' --ids 0 --dim 2 --save-weights /sys/e.npy
+refused "--export-projector in /proc" '--export-projector "/proc/p": ' --ids 0 --dim 2 --export-projector /proc/p
+mkdir appendonly && touch appendonly/e.npy
+if chattr +a appendonly/e.npy 2>/dev/null; then
+  refused "an append-only --save-weights file" 'exists and is append-only (chattr +a)' --ids 0 --dim 2 --save-weights appendonly/e.npy
+  chattr -a appendonly/e.npy && chattr +a appendonly
+  refused "--save-weights in an append-only directory" 'that is append-only or immutable' \
+    --ids 0 --dim 2 --save-weights appendonly/f.npy
+  refused "an append-only --export-projector directory" 'is a directory that is append-only' \
+    --ids 0 --dim 2 --export-projector appendonly
+  cases=$((cases + 1))
+  [ -z "$(find appendonly -name '.embdemo-*')" ] || fail "append-only directory: temporary files left"
+  chattr -a appendonly
+else
+  echo "note: chattr +a is not allowed here (not root, or a file system without it): the append-only cases did not run"
+fi
 refused "--save-weights in a missing directory" '--save-weights "nodir/e.npy": is in the directory "nodir", which does not exist' \
   --ids 0 --dim 2 --save-weights nodir/e.npy
 refused "--export-projector in a missing directory" 'is in the directory "nodir", which does not exist' \

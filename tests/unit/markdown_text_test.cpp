@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include "core/escape.hpp"
 #include "render/kit/markdown_text.hpp"
 
 using namespace embdemo;
@@ -41,4 +42,20 @@ TEST_CASE("token strings keep a table's cells and a list's items in Markdown") {
     // A list item's value follows "- name: ", never starting a line: "- " and "1. " inside are text.
     CHECK(markdown_escape("- item\n- next\n1. one") == "- item - next 1. one");
     CHECK(markdown_code("- item | a") == "`- item | a`");
+}
+
+TEST_CASE("json_with_visible_characters writes what shows as itself, and keeps every other escape") {
+    // The lessons' markdown printed "na\u00efve" (issue 36): JSON's escapes, not the text.
+    CHECK(json_with_visible_characters(R"("na\u00efve caf\u00e9 \u2014 \u4e2d \ud83d\ude00")") ==
+          "\"na\xc3\xafve caf\xc3\xa9 \xe2\x80\x94 \xe4\xb8\xad \xf0\x9f\x98\x80\"");
+    // Controls, format characters (U+202E reorders the line), spaces other than ' ', ignorable,
+    // private-use and unassigned code points, lone surrogates: kept as escapes.
+    CHECK(json_with_visible_characters(R"("a\u000ab\u202ec\u00a0d\u00ade\u3164f\ue000g\u0378h\ud83di\ude00")") ==
+          R"("a\u000ab\u202ec\u00a0d\u00ade\u3164f\ue000g\u0378h\ud83di\ude00")");
+    // An escaped backslash is not the start of an escape; \" and \n stay JSON.
+    CHECK(json_with_visible_characters(R"("x\\u00e9 \" \n \\")") == R"("x\\u00e9 \" \n \\")");
+    CHECK(json_with_visible_characters(R"(["\u00efve", 3, "\u00e9"])") == "[\"\xc3\xafve\", 3, \"\xc3\xa9\"]");
+    // Truncated escapes are copied as they are.
+    CHECK(json_with_visible_characters(R"("\u00e")") == R"("\u00e")");
+    CHECK(json_with_visible_characters("\"\\") == "\"\\");
 }

@@ -10,6 +10,7 @@
 #include <xtensor/xadapt.hpp>
 #include <xtensor/xstrided_view.hpp>
 
+#include "core/escape.hpp"
 #include "core/gpt2/data_loader.hpp"
 #include "core/limits.hpp"
 #include "render/kit/delimited.hpp"
@@ -233,10 +234,12 @@ namespace {
 // The longest value a list item shows: a 1 MiB --text is summarised, as the tables are.
 constexpr std::size_t k_max_markdown_value_chars = 1000;
 
-// A JSON value as Markdown code: strings without their quotes, everything else as written. The
-// code span outlasts any run of backticks inside, so a --text with a backtick cannot close it
-// and let its own HTML through.
-std::string markdown_value(const std::string& json) {
+// A JSON value as Markdown code: strings without their quotes, everything else as written, with
+// the characters beyond ASCII that show as themselves written as themselves ("naïve", not
+// "na\u00efve"). The code span outlasts any run of backticks inside, so a --text with a backtick
+// cannot close it and let its own HTML through.
+std::string markdown_value(const std::string& ascii_json) {
+    const std::string json = json_with_visible_characters(ascii_json);
     const bool plain_string = json.size() >= 2 && json.front() == '"' && json.back() == '"' &&
                               json.find('\\') == std::string::npos;
     const std::string value = plain_string ? json.substr(1, json.size() - 2) : json;

@@ -82,6 +82,12 @@ std::string seed_note(std::uint64_t seed, const std::string& base) {
     return fmt::format("{}; PyTorch's CPU generator keeps the low 32 bits: {}", base, seed & UINT32_MAX);
 }
 
+bool seed_draws_table(const WeightOrigin& origin) {
+    return origin.kind == WeightOrigin::Kind::torch || origin.kind == WeightOrigin::Kind::torch_randint;
+}
+
+std::string seed_json(std::uint64_t seed, bool drew) { return drew ? std::to_string(seed) : "null"; }
+
 std::vector<Parameter> demo_parameters(const DemoRequest& request, const std::string& ids_text) {
     const bool from_file = request.origin.kind == WeightOrigin::Kind::file;
     std::vector<Parameter> parameters;

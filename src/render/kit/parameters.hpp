@@ -40,4 +40,12 @@ DemoRequest::VocabSource table_vocab_source(bool vocab_inferred, const IdBatch& 
 // more (its low 32 bits, so seed 2^32 + 123 draws seed 123's numbers).
 std::string seed_note(std::uint64_t seed, const std::string& base);
 
+// Whether the seed draws the table: PyTorch's init or torch.randint, not a file or a pattern.
+bool seed_draws_table(const WeightOrigin& origin);
+
+// The JSON's "seed": the seed when the run drew something from it, null when nothing of the run
+// came from it (a file's table, an index pattern, and for grad an upstream that is not drawn),
+// as the text view then prints no seed line.
+std::string seed_json(std::uint64_t seed, bool drew);
+
 }  // namespace embdemo

@@ -187,13 +187,18 @@ Screen choose_screen(const std::vector<ScreenBlock>& blocks, std::size_t cols, i
         }
         return screen;
     };
-    std::vector<std::vector<std::size_t>> candidates{visible_positions(cols, false)};
+    // No cell is narrower than one character: a layout too wide even so is passed over before
+    // its columns are listed or its values copied and spelled (every column of a 4 Mi-wide table
+    // took 380 MiB and 8 s to find that out, past the memory estimate).
+    std::vector<std::vector<std::size_t>> candidates;
+    if (cols <= (budget + 1) / 2) candidates.push_back(visible_positions(cols, false));  // 2 cols - 1 characters at least
     for (std::size_t edges = k_edge_items; edges >= 1; --edges) {
         candidates.push_back(visible_positions(cols, true, always_show, edges));
     }
     // Past 80 columns is worse than a named column out of view.
     if (!always_show.empty()) candidates.push_back(visible_positions(cols, true, {}, 1));
     for (const auto& candidate : candidates) {
+        if (cells_width(candidate, 1) > budget) continue;
         Screen screen = screen_for(candidate);
         if (cells_width(candidate, screen.format.width) <= budget) return screen;
     }

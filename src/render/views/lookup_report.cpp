@@ -8,6 +8,7 @@
 
 #include "render/kit/explain.hpp"
 #include "render/kit/json_text.hpp"
+#include "render/kit/parameters.hpp"
 
 namespace embdemo {
 namespace {
@@ -52,8 +53,8 @@ LessonReport lookup_report(const DemoReport& report, const MatrixSelection& show
         {"vocab", std::to_string(request.vocab_size)},
         {"vocab_inferred", request.vocab_inferred ? "true" : "false"},
         {"dim", std::to_string(request.dim)},
-        // A seed means nothing for weights read from a file.
-        {"seed", from_file ? "null" : std::to_string(request.seed)},
+        // A seed means nothing for weights read from a file or made by a pattern.
+        {"seed", seed_json(request.seed, seed_draws_table(request.origin))},
         {"weight_source", json_string(weight_source_name(request.origin))},
         {"weight_file", from_file ? json_string(request.origin.detail) : "null"},
     };

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "render/kit/json_text.hpp"
+#include "render/kit/parameters.hpp"
 
 namespace embdemo {
 namespace {
@@ -35,7 +36,7 @@ LessonReport max_norm_report(const MaxNormLesson& lesson) {
         {"vocab", std::to_string(demo.vocab_size)},
         {"vocab_inferred", demo.vocab_inferred ? "true" : "false"},
         {"dim", std::to_string(demo.dim)},
-        {"seed", std::to_string(demo.seed)},
+        {"seed", seed_json(demo.seed, seed_draws_table(demo.origin))},
         {"weight_source", json_string(weight_source_name(demo.origin))},
         {"weight_file", from_file ? json_string(demo.origin.detail) : "null"},
         {"max_norm", json_number(request.max_norm.max_norm)},

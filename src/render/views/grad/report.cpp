@@ -4,6 +4,7 @@
 
 #include "core/limits.hpp"
 #include "render/kit/json_text.hpp"
+#include "render/kit/parameters.hpp"
 #include "render/views/max_norm_report.hpp"
 
 namespace embdemo {
@@ -95,7 +96,7 @@ LessonReport grad_report(const GradLesson& lesson) {
         {"vocab", std::to_string(request.vocab_size)},
         {"vocab_inferred", request.vocab_inferred ? "true" : "false"},
         {"dim", std::to_string(request.dim)},
-        {"seed", std::to_string(request.seed)},
+        {"seed", seed_json(request.seed, seed_draws_table(request.origin) || request.upstream == UpstreamSource::randn)},
         {"weight_source", json_string(weight_source_name(request.origin))},
         {"weight_file", from_file ? json_string(request.origin.detail) : "null"},
         {"padding_idx", request.padding_idx ? std::to_string(*request.padding_idx) : "null"},

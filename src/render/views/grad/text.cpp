@@ -58,8 +58,7 @@ std::string header(const GradLesson& lesson) {
                                   per_id_shape(ids_shape, n, request.dim), per_id_shape(ids_shape, n, request.vocab_size),
                                   v, d),
                       "  shapes ", "         ");
-    const bool drawn = request.origin.kind == WeightOrigin::Kind::torch ||
-                       request.origin.kind == WeightOrigin::Kind::torch_randint;
+    const bool drawn = seed_draws_table(request.origin);
     if (drawn || request.upstream == UpstreamSource::randn) {
         const std::string g_shape =
             request.ids.batched ? fmt::format("{}, {}", request.ids.batch, request.ids.seq) : std::to_string(n);

@@ -14,6 +14,7 @@ namespace embdemo {
 
 extern const char* const k_sinusoidal_python;  // sinusoidal_table(context, dim)
 extern const char* const k_rope_python;        // rope(x, positions), rope_score(a, p, b, q)
+extern const char* const k_book_rope_python;   // the book's precompute_rope_params, compute_rope
 extern const char* const k_alibi_python;       // get_slopes(n), softmax_row(row)
 extern const char* const k_loader_python;      // the book's GPTDatasetV1
 

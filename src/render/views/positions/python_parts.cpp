@@ -51,7 +51,8 @@ def rope(x, positions):
     """Each row x[i] (d even) turned to its position t = positions[i]:
     x * cos(t theta) + rotate_half(x) * sin(t theta), theta_j = 10000^(-2j/d) for both halves.
     cos and sin are computed in double and rounded once to float32, as embdemo computes them;
-    the products and the sum are torch's float32 arithmetic."""
+    the products and the sum are torch's float32 arithmetic. So this recipe, not the book's
+    compute_rope below (float32 angles), is what the script checks bit for bit."""
     d = x.shape[-1]
     half = d // 2
     theta = [1.0 / math.pow(10000.0, (2 * j) / d) for j in range(half)]
@@ -67,6 +68,30 @@ def rope_score(a, p, b, q):
     for x, y in zip(rope(a[None], [p])[0].tolist(), rope(b[None], [q])[0].tolist()):
         score += x * y
     return score
+)";
+
+extern const char* const k_book_rope_python = R"(
+
+def precompute_rope_params(head_dim, theta_base=10_000, context_length=4096):
+    """The book's RoPE tables (its Llama chapter): the angles t * inv_freq in float32, so each
+    cos and sin is float32's, not the correctly rounded value rope() above uses."""
+    inv_freq = 1.0 / (theta_base ** (torch.arange(0, head_dim, 2)[: (head_dim // 2)].float() / head_dim))
+    positions = torch.arange(context_length)
+    angles = positions[:, None] * inv_freq[None, :]
+    angles = torch.cat([angles, angles], dim=1)
+    return torch.cos(angles), torch.sin(angles)
+
+
+def compute_rope(x, cos, sin):
+    """The book's rotation of x (batch, heads, seq_len, head_dim)."""
+    batch_size, num_heads, seq_len, head_dim = x.shape
+    x1 = x[..., : head_dim // 2]
+    x2 = x[..., head_dim // 2 :]
+    cos = cos[:seq_len, :].unsqueeze(0).unsqueeze(0)
+    sin = sin[:seq_len, :].unsqueeze(0).unsqueeze(0)
+    rotated = torch.cat((-x2, x1), dim=-1)
+    x_rotated = (x * cos) + (rotated * sin)
+    return x_rotated.to(dtype=x.dtype)
 )";
 
 extern const char* const k_loader_python = R"(

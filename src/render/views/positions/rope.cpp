@@ -8,6 +8,7 @@
 
 #include "render/kit/json_text.hpp"
 #include "render/kit/lesson_blocks.hpp"
+#include "render/kit/python_kit.hpp"
 #include "render/kit/table.hpp"
 #include "render/views/positions/parts.hpp"
 
@@ -36,6 +37,33 @@ std::string scores_table(const RopeScores& r, int precision) {
         out += row + '\n';
     }
     return out;
+}
+
+// How far the book's compute_rope may stray from these rows: its angles t * inv_freq are float32
+// (inv_freq from a float32 power, the product rounded), about 3 t 2^-24 off, and each rotated
+// value sums two products of that angle's cos and sin, plus their own roundings: at most
+// 6 (t + 1) 2^-24 of the row's largest value. The largest over the rows, for t = i mod T.
+// torch_live.rope_book measured at most 2.0 t 2^-24 (T up to 4,096, d up to 128).
+double book_rope_bound(const Matrix& rows, std::size_t seq) {
+    double bound = 0.0;
+    for (std::size_t i = 0; i < rows.rows; ++i) {
+        double largest = 0.0;
+        for (std::size_t j = 0; j < rows.cols; ++j) largest = std::max(largest, std::abs(static_cast<double>(rows.at(i, j))));
+        // In this order, as the script computes it: every step but the last is exact.
+        bound = std::max(bound, 6.0 * static_cast<double>(i % seq + 1) * 0x1p-24 * largest);
+    }
+    return bound;
+}
+
+std::string book_rope_python(double bound) {
+    return "book = compute_rope(tokens.reshape(-1, 1, T, D), *precompute_rope_params(D, context_length=T))\n"
+           "book_gap = (book.reshape(-1, D).double() - output.reshape(-1, D).double()).abs().max(dim=1).values.tolist()\n"
+           "row_bounds = [6 * (i % T + 1) * 2.0**-24 * max(abs(v) for v in row)\n"
+           "              for i, row in enumerate(tokens.reshape(-1, D).tolist())]\n"
+           "print(\"the book's compute_rope (float32 angles) differs from these by up to\", max(book_gap))\n"
+           "assert all(gap <= limit for gap, limit in zip(book_gap, row_bounds)), \"the book's compute_rope strays past 6 (t + 1) 2^-24\"\n" +
+           fmt::format("assert max(row_bounds) == {}, \"embdemo's bound for the book's compute_rope differs\"\n",
+                       python_double(bound));
 }
 
 }  // namespace
@@ -82,7 +110,15 @@ std::vector<SheetClaim> rope_claims(const PositionsLesson& lesson) {
             // float32 rounding of rows of this size: far below the scores themselves
             return widest == r.widest_spread && widest <= 1e-4 * (1.0 + largest) && tokens.rows > r.second;
         }};
-    return {scores, spread};
+    const double bound = book_rope_bound(tokens, lesson.request.ids.seq);
+    SheetClaim book{
+        fmt::format("cos and sin come from angles in double, each rounded once to float32, which the script checks bit "
+                    "for bit; the book's compute_rope takes float32 angles and differs in the last bits: by at most "
+                    "6 (t + 1) x 2^-24 of a row's largest value, here {:.2e}.",
+                    bound),
+        "rope_book_bound", json_number(bound), book_rope_python(bound),
+        [&lesson, bound] { return bound == book_rope_bound(lesson.token_lookup, lesson.request.ids.seq) && bound > 0.0; }};
+    return {scores, spread, book};
 }
 
 }  // namespace embdemo

@@ -136,9 +136,9 @@ std::vector<SheetTable> positions_tables(const PositionsRequest& request, const 
                                "places_onehot", "one_hot(t) @ P"));
     }
     if (traits.turns_rows) {
-        tables.push_back(named({"rotated", "compute_rope(tok(ids), cos, sin)", TableRole::per_id, per_id, of(&PositionsLesson::output)},
+        tables.push_back(named({"rotated", "RoPE(tok(ids), t)", TableRole::per_id, per_id, of(&PositionsLesson::output)},
                                "output", "output"));
-        tables.push_back(named({"onehot_rotated", "compute_rope(one_hot(ids) @ E, cos, sin)", TableRole::per_id, per_id,
+        tables.push_back(named({"onehot_rotated", "RoPE(one_hot(ids) @ E, t)", TableRole::per_id, per_id,
                                 of(&PositionsLesson::onehot_output)},
                                "onehot_output", "output of the one-hot forms"));
     } else if (traits.has_table) {
@@ -435,6 +435,7 @@ LessonSheet positions_sheet(const PositionsLesson& lesson) {
         sheet.claims = rope_claims(lesson);
     } else {
         sheet.fields.emplace_back("rope_scores", "null");
+        sheet.fields.emplace_back("rope_book_bound", "null");
     }
     if (traits.biases_scores) sheet.claims = alibi_claims(lesson);
     SheetClaim repeated{repeated_token_sentence(lesson), "repeated_token", repeated_json(lesson.repeated),
@@ -458,6 +459,7 @@ LessonSheet positions_sheet(const PositionsLesson& lesson) {
     const bool rope = traits.turns_rows || (lesson.compared && d % 2 == 0);
     if (sinusoidal) sheet.script_definitions += std::string(k_sinusoidal_python).substr(1);
     if (rope) sheet.script_definitions += std::string(k_rope_python).substr(1);
+    if (traits.turns_rows) sheet.script_definitions += std::string(k_book_rope_python).substr(1);
     if (traits.biases_scores) sheet.script_definitions += std::string(k_alibi_python).substr(1);
     sheet.script_definitions += '\n';
     std::vector<std::string>& lines = sheet.torch_lines;
