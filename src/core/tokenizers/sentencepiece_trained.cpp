@@ -3,10 +3,14 @@
 #include <sentencepiece_processor.h>
 #include <sentencepiece_trainer.h>
 
+#include <utf8proc.h>
+
 #include <algorithm>
 #include <regex>
 #include <unordered_map>
 #include <vector>
+
+#include "core/escape.hpp"
 
 namespace embdemo {
 
@@ -66,6 +70,24 @@ std::string reworded(const std::string& message, TokenizerKind kind, std::uint64
     return "SentencePiece cannot train on this text: " + (reason == std::string::npos ? message : message.substr(reason + 2));
 }
 
+// SentencePiece's trainers stop the process (a CHECK, not a status) when no sentence is left once
+// its normalizer has dropped controls and white space: a text must keep a character that is not
+// white space (Z*), a control (Cc) or a format character (Cf). Some Cf characters would be kept,
+// but none is needed to be sure.
+bool has_trainable_character(std::string_view text) {
+    for (std::size_t at = 0; at < text.size();) {
+        const auto next = decode_utf8(text, at);
+        if (!next) return false;  // the caller passes UTF-8
+        switch (utf8proc_category(static_cast<utf8proc_int32_t>(next->code_point))) {
+            case UTF8PROC_CATEGORY_ZS: case UTF8PROC_CATEGORY_ZL: case UTF8PROC_CATEGORY_ZP:
+            case UTF8PROC_CATEGORY_CC: case UTF8PROC_CATEGORY_CF: break;
+            default: return true;
+        }
+        at += next->length;
+    }
+    return false;
+}
+
 }  // namespace
 
 SentencePieceOptions sentencepiece_options(std::string_view text) {
@@ -77,6 +99,12 @@ SentencePieceOptions sentencepiece_options(std::string_view text) {
 ParseResult<Tokenized> train_and_tokenize(TokenizerKind kind, std::uint64_t vocab_size, std::string_view text,
                                           std::uint64_t* most_allowed) {
     using Result = ParseResult<Tokenized>;
+    if (!has_trainable_character(text)) {
+        return Result::fail(std::string("--tokenizer ") + tokenizer_name(kind) +
+                            ": the text has only white space, control and format characters, which SentencePiece "
+                            "drops before training (allowed: a text with a letter, digit, mark, symbol or "
+                            "punctuation)");
+    }
     const std::vector<std::string_view> lines = lines_of(text);
     const SentencePieceOptions options = sentencepiece_options(text);
     const std::unordered_map<std::string, std::string> flags = {

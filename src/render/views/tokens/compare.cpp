@@ -56,10 +56,11 @@ std::string table_section(const TokenizerComparison& comparison) {
     std::string out = fmt::format("2. Side by side (d = {}; share: of a GPT-2-small-shaped model whose other\n"
                                   "   parameters at this d are {})\n",
                                   group_thousands(d), group_thousands(comparison.body_parameters));
-    out += "   tokenizer      V    tokens  per word  distinct  unknown     V x d   share\n";
+    out += fmt::format("   {:<9} {:>7} {:>8} {:>9} {:>9} {:>8} {:>11} {:>6}\n", "tokenizer", "V", "tokens", "per word",
+                       "distinct", "unknown", "V x d", "share");
     for (const TokenizerRun& run : comparison.runs) {
         const Tokenized& t = run.tokenized;
-        out += fmt::format("   {:<9} {:>7} {:>8} {:>9.2f} {:>9} {:>8} {:>10} {:>6}\n", tokenizer_name(t.kind),
+        out += fmt::format("   {:<9} {:>7} {:>8} {:>9.2f} {:>9} {:>8} {:>11} {:>6}\n", tokenizer_name(t.kind),
                            group_thousands(t.vocab_size), group_thousands(t.ids.size()), per_word(comparison, t),
                            group_thousands(t.distinct_ids), group_thousands(t.unknowns),
                            group_thousands(run.table_parameters), percent(run.model_share));
@@ -86,8 +87,9 @@ std::string findings_section(const TokenizerComparison& comparison) {
         } else if (t.unknowns == 0) {
             unknowns = "no piece of this text is unknown";
         } else {
-            unknowns = fmt::format("{} of its {} are unknown (id {}), information the table cannot see",
-                                   group_thousands(t.unknowns), count_of(t.ids.size(), "token", "tokens"), t.unknown_id);
+            unknowns = fmt::format("{} of its {} {} unknown (id {}): what they spelled, no row of the table sees",
+                                   group_thousands(t.unknowns), count_of(t.ids.size(), "token", "tokens"),
+                                   t.unknowns == 1 ? "is" : "are", t.unknown_id);
         }
         out += wrap_words(fmt::format("   {}: {} rows, {:.1f}x the text's distinct words; {:.2f} tokens per word; {}.",
                                       long_name(t.kind), group_thousands(t.vocab_size),
@@ -99,9 +101,14 @@ std::string findings_section(const TokenizerComparison& comparison) {
     return out;
 }
 
-std::string json_strings(const std::vector<std::string>& pieces) {
+// The pieces as JSON strings: WordPiece's and SentencePiece's as they are (UTF-8 text), GPT-2's
+// as its lesson spells them (token_label: a token can hold half a character).
+std::string json_pieces(const Tokenized& tokenized) {
     std::string out = "[";
-    for (std::size_t i = 0; i < pieces.size(); ++i) out += (i ? ", " : "") + json_string(token_label(pieces[i]));
+    for (std::size_t i = 0; i < tokenized.pieces.size(); ++i) {
+        const std::string& piece = tokenized.pieces[i];
+        out += (i ? ", " : "") + json_string(tokenized.kind == TokenizerKind::gpt2 ? token_label(piece) : piece);
+    }
     return out + "]";
 }
 
@@ -116,7 +123,7 @@ std::string runs_json(const TokenizerComparison& comparison) {
                        &run == comparison.runs.data() ? "" : ",", tokenizer_name(t.kind), t.vocab_size, t.ids.size(),
                        json_number(per_word(comparison, t)), t.distinct_ids,
                        t.has_unknown ? std::to_string(t.unknown_id) : "null", t.unknowns, run.table_parameters,
-                       json_number(run.model_share), json_strings(t.pieces), fmt::join(t.ids, ", "));
+                       json_number(run.model_share), json_pieces(t), fmt::join(t.ids, ", "));
     }
     return out + "\n  ]";
 }
