@@ -204,7 +204,8 @@ TEST_CASE("embdemo cost refuses what it cannot use, naming the option") {
     const Bad cases[] = {
         {{"cost"}, "embdemo cost needs sizes"},
         {{"cost", "--tokens", "5", "--dim", "3"}, "embdemo cost needs sizes"},
-        {{"cost", "--model", "bert"}, "--model \"bert\": is not a known model (allowed: gpt2, gpt2-xl, llama3-8b)"},
+        {{"cost", "--model", "bert"}, "--model \"bert\": is not a known model (allowed: gpt2, gpt2-xl, llama3-8b, bert-base, "
+                                       "llama-3.2-1b, qwen2.5-0.5b, gemma-3-270m, xlm-r-base)"},
         {{"cost", "--model", "gpt2", "--dim", "5"}, "--model gpt2 already sets --vocab and --dim"},
         {{"cost", "--model", "gpt2", "--ids", "50257"}, "--ids: id 50257 is out of range for a vocab of 50,257"},
         {{"cost", "--ids", "1", "--tokens", "2", "--dim", "3"}, "--ids and --tokens both give n"},
