@@ -9,6 +9,7 @@
 #include "core/lessons/tokenizer_comparison.hpp"
 #include "core/tokenizers/sentencepiece_trained.hpp"
 #include "core/tokenizers/wordpiece.hpp"
+#include "render/views/tokens/compare.hpp"
 
 namespace embdemo {
 namespace {
@@ -90,6 +91,18 @@ TEST_CASE("the comparison's table shares: GPT-2 small's 31% and BERT's vocabular
     CHECK(run.model_share == doctest::Approx(0.2145).epsilon(0.001));
     CHECK(shown.value().words == 4);
     CHECK(shown.value().distinct_words == 4);
+}
+
+TEST_CASE("the comparison's JSON is refused past its cap, and written within it") {
+    TokenizerComparisonRequest request;
+    request.text = "Caps, caps!";
+    request.tokenizers = {TokenizerKind::wordpiece};
+    const auto shown = compare_tokenizers(request, nullptr, &bert());
+    REQUIRE(shown);
+    const auto refused = tokenizer_comparison_report(shown.value(), 100);
+    REQUIRE(!refused);
+    CHECK(refused.error().find("(allowed: at most 100 bytes;") != std::string::npos);
+    CHECK(tokenizer_comparison_report(shown.value()));
 }
 
 }  // namespace embdemo

@@ -160,7 +160,7 @@ int run_tokenizer_comparison(const Options& options, const Gpt2Vocabulary& vocab
     }
     const TokenizerComparison& shown = comparison.value();
     LessonView view;
-    view.report = [&](const std::vector<std::string>&) { return ParseResult<LessonReport>::ok(tokenizer_comparison_report(shown)); };
+    view.report = [&](const std::vector<std::string>&) { return tokenizer_comparison_report(shown); };
     view.text = [&](const TextOptions&, View) { return std::vector<std::string>{render_tokenizer_comparison_text(shown)}; };
     return write_view(options, view);
 }

@@ -2,6 +2,7 @@
 
 #include <utf8proc.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 
@@ -154,7 +155,13 @@ void for_each_basic_word(std::string_view text, Take&& take) {
         }
         std::size_t end = start;
         while (end < cleaned.size() && !splits_words(cleaned[end])) ++end;
-        const CodePoints word = strip_accents(python_lower(cleaned.substr(start, end - start)));
+        CodePoints word = cleaned.substr(start, end - start);
+        if (std::all_of(word.begin(), word.end(), [](char32_t cp) { return cp < 0x80; })) {
+            // ASCII: lower case is A-Z to a-z, and nothing decomposes (most of an English text).
+            for (char32_t& cp : word) cp = (cp >= 'A' && cp <= 'Z') ? cp + ('a' - 'A') : cp;
+        } else {
+            word = strip_accents(python_lower(word));
+        }
         // Punctuation marks are words of their own; the runs between them are words.
         CodePoints run;
         for (const char32_t cp : word) {
@@ -222,13 +229,24 @@ Tokenized wordpiece_tokenize(const WordPieceVocabulary& vocab, std::string_view 
     for_each_basic_word(text, [&](const CodePoints& word) {
         const std::size_t first_piece = out.ids.size();
         bool spelled = word.size() <= k_wordpiece_max_word_chars;
+        // The word's UTF-8 once, and where each character starts in it.
+        std::string utf8;
+        std::vector<std::size_t> starts;
+        if (spelled) {
+            for (const char32_t cp : word) {
+                starts.push_back(utf8.size());
+                utf8 += to_utf8(CodePoints(1, cp));
+            }
+            starts.push_back(utf8.size());
+        }
         // Greedy longest match first: the longest vocabulary entry that starts the rest of the word.
         for (std::size_t start = 0; spelled && start < word.size();) {
             std::size_t end = word.size();
             const std::uint64_t* id = nullptr;
             std::string piece;
             for (; end > start; --end) {
-                piece = (start > 0 ? "##" : "") + to_utf8(word.substr(start, end - start));
+                piece.assign(start > 0 ? "##" : "");
+                piece.append(utf8, starts[start], starts[end] - starts[start]);
                 if ((id = vocab.find(piece))) break;
             }
             if (!id) {

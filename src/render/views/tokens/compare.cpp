@@ -141,7 +141,17 @@ std::string render_tokenizer_comparison_text(const TokenizerComparison& comparis
     return out;
 }
 
-LessonReport tokenizer_comparison_report(const TokenizerComparison& comparison) {
+ParseResult<LessonReport> tokenizer_comparison_report(const TokenizerComparison& comparison,
+                                                      std::uint64_t max_json_bytes) {
+    std::string runs = runs_json(comparison);
+    const std::uint64_t size = runs.size() + 6 * comparison.request.text.size();  // a text is escaped at most 6x
+    if (size > max_json_bytes) {
+        return ParseResult<LessonReport>::fail(fmt::format(
+            "embdemo tokens --tokenizer --format json: the pieces and ids of this {}-byte text would take about {} "
+            "bytes ({}) (allowed: at most {} bytes; use the text view, fewer tokenizers, or a shorter text)",
+            group_thousands(comparison.request.text.size()), group_thousands(size), describe_bytes(size),
+            group_thousands(max_json_bytes)));
+    }
     LessonReport report;
     report.head = {{"schema", json_string(k_tokenizers_json_schema)}, {"text", json_string(comparison.request.text)}};
     report.checks = {
@@ -150,7 +160,7 @@ LessonReport tokenizer_comparison_report(const TokenizerComparison& comparison) 
         {"distinct_words", std::to_string(comparison.distinct_words)},
         {"word_table_rows", std::to_string(k_glove_6b_words)},
         {"other_parameters", std::to_string(comparison.body_parameters)},
-        {"tokenizers", runs_json(comparison)},
+        {"tokenizers", std::move(runs)},
     };
     // Whole numbers float32 holds exactly: V is at most 2^20, and a 16 MiB text has fewer than 2^24
     // tokens. The table's parameters and share, which it may not hold, are in the JSON.
@@ -168,7 +178,7 @@ LessonReport tokenizer_comparison_report(const TokenizerComparison& comparison) 
     table.row_text = [&comparison](std::size_t row) { return std::string(tokenizer_name(comparison.runs[row].tokenized.kind)); };
     table.row_text_name = "tokenizer";
     report.tables.push_back(std::move(table));
-    return report;
+    return ParseResult<LessonReport>::ok(std::move(report));
 }
 
 }  // namespace embdemo
