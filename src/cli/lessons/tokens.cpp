@@ -110,10 +110,6 @@ CommandLine check_tokens(const RawOptions& raw) {
     tokens.text = std::move(text.value().text);
     if (auto problem = read_tokenizers(raw, tokens)) return fail(*problem);
     if (!tokens.tokenizers.empty()) {
-        if (*format == OutputFormat::svg || *format == OutputFormat::html) {
-            return fail("--format " + raw.format + " draws GPT-2's lesson; --tokenizer " + *raw.value("--tokenizer") +
-                        " has text, json, csv, tsv and markdown (allowed: one of those, or --tokenizer gpt2)");
-        }
         for (const TokenizerKind kind : tokens.tokenizers) {
             if (kind != TokenizerKind::wordpiece) continue;
             if (const auto bert = bert_vocabulary(); !bert) return fail(bert.error());
@@ -161,6 +157,7 @@ int run_tokenizer_comparison(const Options& options, const Gpt2Vocabulary& vocab
     const TokenizerComparison& shown = comparison.value();
     LessonView view;
     view.report = [&](const std::vector<std::string>&) { return tokenizer_comparison_report(shown); };
+    view.figure = [&](int) { return tokenizer_comparison_figure(shown); };
     view.text = [&](const TextOptions&, View) { return std::vector<std::string>{render_tokenizer_comparison_text(shown)}; };
     return write_view(options, view);
 }

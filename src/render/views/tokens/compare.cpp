@@ -31,8 +31,6 @@ double per_word(const TokenizerComparison& comparison, const Tokenized& tokenize
     return comparison.words == 0 ? 0.0 : static_cast<double>(tokenized.ids.size()) / static_cast<double>(comparison.words);
 }
 
-std::string percent(double share) { return fmt::format("{:.1f}%", 100.0 * share); }
-
 std::string pieces_section(const TokenizerComparison& comparison) {
     std::string out = "1. The pieces each tokenizer cuts, with their ids (the rows they look up)\n";
     for (const TokenizerRun& run : comparison.runs) {
@@ -63,7 +61,7 @@ std::string table_section(const TokenizerComparison& comparison) {
         out += fmt::format("   {:<9} {:>7} {:>8} {:>9.2f} {:>9} {:>8} {:>11} {:>6}\n", tokenizer_name(t.kind),
                            group_thousands(t.vocab_size), group_thousands(t.ids.size()), per_word(comparison, t),
                            group_thousands(t.distinct_ids), group_thousands(t.unknowns),
-                           group_thousands(run.table_parameters), percent(run.model_share));
+                           group_thousands(run.table_parameters), share_percent(run.model_share));
     }
     return out;
 }
@@ -129,6 +127,12 @@ std::string runs_json(const TokenizerComparison& comparison) {
 }
 
 }  // namespace
+
+std::string share_percent(double share) {
+    const double percent = 100.0 * share;
+    if (percent >= 0.1 || percent == 0.0) return fmt::format("{:.1f}%", percent);
+    return fmt::format("{:.2g}%", percent);
+}
 
 std::string render_tokenizer_comparison_text(const TokenizerComparison& comparison) {
     const std::string& text = comparison.request.text;
