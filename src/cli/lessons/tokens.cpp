@@ -196,14 +196,15 @@ Examples:
 
 --tokenizer wordpiece is BERT's uncased WordPiece (bert-base-uncased's 30,522
 pieces); unigram and bpe are trained on the text itself by SentencePiece
-(--vocab-size pieces, one thread, every line); all shows the four side by
-side, with each table's V x d and its share of a GPT-2-small-shaped model.
+(--vocab-size pieces, one thread, every line; without --vocab-size, 1,000 or
+the most the text allows); all shows the four side by side, with each table's
+V x d and its share of a GPT-2-small-shaped model.
 )";
 
 const OptionSpec k_tokens_options[] = {
     own_value("--piece", "K", "the piece to follow, from 0 (default: most merges)"),
-    own_value("--tokenizer", "NAME", "gpt2 (default), wordpiece, unigram, bpe, or all side by side"),
-    own_value("--vocab-size", "N", "unigram's and bpe's vocabulary (default 1,000, or the most the text allows)"),
+    own_value("--tokenizer", "NAME", "gpt2 (default), wordpiece, unigram, bpe, or all"),
+    own_value("--vocab-size", "N", "unigram's and bpe's size (default 1,000 or less)"),
 };
 
 }  // namespace

@@ -54,12 +54,13 @@ std::string table_section(const TokenizerComparison& comparison) {
     std::string out = fmt::format("2. Side by side (d = {}; share: of a GPT-2-small-shaped model whose other\n"
                                   "   parameters at this d are {})\n",
                                   group_thousands(d), group_thousands(comparison.body_parameters));
-    out += fmt::format("   {:<9} {:>7} {:>8} {:>9} {:>9} {:>8} {:>11} {:>6}\n", "tokenizer", "V", "tokens", "per word",
+    out += fmt::format("   {:<9} {:>7} {:>8} {:>9} {:>9} {:>8} {:>11} {:>7}\n", "tokenizer", "V", "tokens", "per word",
                        "distinct", "unknown", "V x d", "share");
     for (const TokenizerRun& run : comparison.runs) {
         const Tokenized& t = run.tokenized;
-        out += fmt::format("   {:<9} {:>7} {:>8} {:>9.2f} {:>9} {:>8} {:>11} {:>6}\n", tokenizer_name(t.kind),
-                           group_thousands(t.vocab_size), group_thousands(t.ids.size()), per_word(comparison, t),
+        const std::string per = comparison.words == 0 ? "-" : fmt::format("{:.2f}", per_word(comparison, t));
+        out += fmt::format("   {:<9} {:>7} {:>8} {:>9} {:>9} {:>8} {:>11} {:>7}\n", tokenizer_name(t.kind),
+                           group_thousands(t.vocab_size), group_thousands(t.ids.size()), per,
                            group_thousands(t.distinct_ids), group_thousands(t.unknowns),
                            group_thousands(run.table_parameters), share_percent(run.model_share));
     }
@@ -70,10 +71,10 @@ std::string findings_section(const TokenizerComparison& comparison) {
     std::string out;
     const std::uint64_t d = comparison.request.dim;
     out += wrap_words(fmt::format("3. The book's word split finds {} in this text, {} distinct: a word-level table "
-                                  "for this text alone would need {} rows ({} parameters at d = {}), and one for a "
+                                  "for this text alone would need {} ({} parameters at d = {}), and one for a "
                                   "real corpus {} (GloVe's 6B vectors: {} parameters).",
                                   count_of(comparison.words, "word", "words"), group_thousands(comparison.distinct_words),
-                                  group_thousands(comparison.distinct_words), group_thousands(comparison.distinct_words * d),
+                                  count_of(comparison.distinct_words, "row", "rows"), group_thousands(comparison.distinct_words * d),
                                   group_thousands(d), group_thousands(k_glove_6b_words),
                                   group_thousands(k_glove_6b_words * d)),
                       "", "   ");
@@ -89,11 +90,15 @@ std::string findings_section(const TokenizerComparison& comparison) {
                                    group_thousands(t.unknowns), count_of(t.ids.size(), "token", "tokens"),
                                    t.unknowns == 1 ? "is" : "are", t.unknown_id);
         }
-        out += wrap_words(fmt::format("   {}: {} rows, {:.1f}x the text's distinct words; {:.2f} tokens per word; {}.",
-                                      long_name(t.kind), group_thousands(t.vocab_size),
-                                      comparison.distinct_words == 0 ? 0.0 : static_cast<double>(t.vocab_size) /
-                                                                                 static_cast<double>(comparison.distinct_words),
-                                      per_word(comparison, t), unknowns),
+        // A text of white space has no words: nothing to divide by.
+        const std::string against =
+            comparison.distinct_words == 0
+                ? fmt::format("{} (the text has no words)", count_of(t.ids.size(), "token", "tokens"))
+                : fmt::format("{:.1f}x the text's distinct words; {:.2f} tokens per word",
+                              static_cast<double>(t.vocab_size) / static_cast<double>(comparison.distinct_words),
+                              per_word(comparison, t));
+        out += wrap_words(fmt::format("   {}: {} rows, {}; {}.", long_name(t.kind), group_thousands(t.vocab_size),
+                                      against, unknowns),
                           "", "   ");
     }
     return out;
@@ -119,7 +124,7 @@ std::string runs_json(const TokenizerComparison& comparison) {
                        "\"distinct_ids\": {}, \"unknown_id\": {}, \"unknowns\": {}, \"table_parameters\": {}, "
                        "\"model_share\": {},\n     \"pieces\": {},\n     \"ids\": [{}]}}",
                        &run == comparison.runs.data() ? "" : ",", tokenizer_name(t.kind), t.vocab_size, t.ids.size(),
-                       json_number(per_word(comparison, t)), t.distinct_ids,
+                       comparison.words == 0 ? "null" : json_number(per_word(comparison, t)), t.distinct_ids,
                        t.has_unknown ? std::to_string(t.unknown_id) : "null", t.unknowns, run.table_parameters,
                        json_number(run.model_share), json_pieces(t), fmt::join(t.ids, ", "));
     }
