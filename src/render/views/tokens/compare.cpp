@@ -10,6 +10,7 @@
 #include "core/limits.hpp"
 #include "render/kit/json_text.hpp"
 #include "render/kit/table.hpp"
+#include "render/views/cost/text.hpp"  // how_many_times
 
 namespace embdemo {
 
@@ -94,9 +95,8 @@ std::string findings_section(const TokenizerComparison& comparison) {
         const std::string against =
             comparison.distinct_words == 0
                 ? fmt::format("{} (the text has no words)", count_of(t.ids.size(), "token", "tokens"))
-                : fmt::format("{:.1f}x the text's distinct words; {:.2f} tokens per word",
-                              static_cast<double>(t.vocab_size) / static_cast<double>(comparison.distinct_words),
-                              per_word(comparison, t));
+                : fmt::format("{} the text's distinct words; {:.2f} tokens per word",
+                              how_many_times(t.vocab_size, comparison.distinct_words), per_word(comparison, t));
         out += wrap_words(fmt::format("   {}: {} rows, {}; {}.", long_name(t.kind), group_thousands(t.vocab_size),
                                       against, unknowns),
                           "", "   ");
