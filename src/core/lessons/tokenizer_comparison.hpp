@@ -16,6 +16,10 @@
 
 namespace embdemo {
 
+// The largest well-known word-level table: word2vec's Google News vectors (Mikolov et al., 2013),
+// 3,000,000 words and phrases: "millions of words".
+inline constexpr std::uint64_t k_word2vec_google_news_words = 3000000;
+
 struct TokenizerComparisonRequest {
     std::string text;                          // valid UTF-8, not empty (the caller checks)
     std::vector<TokenizerKind> tokenizers;     // in the order shown

@@ -73,11 +73,13 @@ std::string findings_section(const TokenizerComparison& comparison) {
     const std::uint64_t d = comparison.request.dim;
     out += wrap_words(fmt::format("3. The book's word split finds {} in this text, {} distinct: a word-level table "
                                   "for this text alone would need {} ({} parameters at d = {}), and one for a "
-                                  "real corpus {} (GloVe's 6B vectors: {} parameters).",
+                                  "real corpus {} (GloVe's 6B vectors: {} parameters) to {} (word2vec's Google "
+                                  "News vectors, words and phrases: {} parameters).",
                                   count_of(comparison.words, "word", "words"), group_thousands(comparison.distinct_words),
                                   count_of(comparison.distinct_words, "row", "rows"), group_thousands(comparison.distinct_words * d),
                                   group_thousands(d), group_thousands(k_glove_6b_words),
-                                  group_thousands(k_glove_6b_words * d)),
+                                  group_thousands(k_glove_6b_words * d), group_thousands(k_word2vec_google_news_words),
+                                  group_thousands(k_word2vec_google_news_words * d)),
                       "", "   ");
     for (const TokenizerRun& run : comparison.runs) {
         const Tokenized& t = run.tokenized;
@@ -168,6 +170,7 @@ ParseResult<LessonReport> tokenizer_comparison_report(const TokenizerComparison&
         {"words", std::to_string(comparison.words)},
         {"distinct_words", std::to_string(comparison.distinct_words)},
         {"word_table_rows", std::to_string(k_glove_6b_words)},
+        {"largest_word_table_rows", std::to_string(k_word2vec_google_news_words)},
         {"other_parameters", std::to_string(comparison.body_parameters)},
         {"tokenizers", std::move(runs)},
     };

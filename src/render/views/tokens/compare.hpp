@@ -26,7 +26,7 @@ ParseResult<LessonReport> tokenizer_comparison_report(const TokenizerComparison&
                                                       std::uint64_t max_json_bytes = k_max_tokens_json_bytes);
 
 // svg and html: each tokenizer's first pieces, and the tables' sizes as bars beside a word-level
-// table's (GloVe 6B's 400,000 rows at the same d).
+// table's (GloVe 6B's 400,000 rows and word2vec's 3,000,000 at the same d).
 Figure tokenizer_comparison_figure(const TokenizerComparison& comparison);
 
 }  // namespace embdemo

@@ -74,6 +74,9 @@ Figure tokenizer_comparison_figure(const TokenizerComparison& comparison) {
                           k_no_key});
     chart.bars.push_back({fmt::format("GloVe 6B's words ({} rows)", group_thousands(k_glove_6b_words)),
                           static_cast<double>(k_glove_6b_words * d), short_count(k_glove_6b_words * d), k_no_key});
+    chart.bars.push_back({fmt::format("word2vec Google News ({} rows)", group_thousands(k_word2vec_google_news_words)),
+                          static_cast<double>(k_word2vec_google_news_words * d),
+                          short_count(k_word2vec_google_news_words * d), k_no_key});
     figure.chart = std::move(chart);
     for (const TokenizerRun& run : comparison.runs) {
         const Tokenized& t = run.tokenized;
