@@ -7,7 +7,8 @@ BertTokenizer(do_lower_case=True) define it, re-run here on Python's own Unicode
 (unicodedata, str.lower, str.split), independent of the utf8proc tables embdemo uses. Debian's
 python3-torchtext would be the packaged reference, but its 0.14.1 build ships its C++ extension
 without a module (import torchtext fails), so its BERTTokenizer is used only where it loads.
-Also every Basic Multilingual Plane character Python knows, in one text, one word each.
+Also every character Python's Unicode knows, in two texts (the Basic Multilingual Plane and
+beyond it), each between two letters.
 
 unigram, bpe: python3-sentencepiece trained with the same options (model type, vocab size, one
 thread, every line, the same seed) on the same lines: pieces and ids must be equal; a vocab size
@@ -165,10 +166,15 @@ for i, text in enumerate(FIXED):
     check_wordpiece(text, f"fixed {i}")
 for i in range(60):
     check_wordpiece(random_text(), f"random {i}")
-# Every BMP character Python's Unicode knows (not a surrogate, not unassigned), each a word.
-bmp = " ".join(chr(c) for c in range(1, 0x10000)
+# Every BMP character Python's Unicode knows (not a surrogate, not unassigned), each between two
+# letters, "x<c>y": a character that is white space, punctuation or an ideograph splits the pair,
+# a control joins it, a mark or a cased letter changes it.
+bmp = " ".join(f"x{chr(c)}y" for c in range(1, 0x10000)
                if not 0xD800 <= c <= 0xDFFF and unicodedata.category(chr(c)) != "Cn")
 check_wordpiece(bmp, "every BMP character")
+# And every one beyond it (emoji, CJK extensions B to G, historic scripts, tags, private use).
+beyond = " ".join(f"x{chr(c)}y" for c in range(0x10000, 0x110000) if unicodedata.category(chr(c)) != "Cn")
+check_wordpiece(beyond, "every character beyond the BMP")
 
 
 def sentencepiece_reference(text, model_type, vocab_size):
