@@ -16,12 +16,13 @@ if [ "${1:-}" = "--tests" ]; then
 fi
 
 # To build embdemo: the compiler, cmake, and the header libraries it is written with; utf8proc:
-# Unicode classes for GPT-2's tokenizer. help2man: the man page (without it the build has none).
+# Unicode classes for GPT-2's tokenizer (and BERT's WordPiece). libsentencepiece-dev: the Unigram
+# and BPE tokenizers that `tokens --tokenizer` trains on a text. help2man: the man page (without it the build has none).
 # libopenblas0-pthread: the BLAS that embdemo opens at run time for the products PyTorch hands to
 # its BLAS (bag, weight files with inf or nan; core/kernels/torch_matmul.cpp), the one Debian's
 # PyTorch uses.
 packages=(g++ cmake make libcli11-dev libfmt-dev libxtensor-dev xtl-dev libxsimd-dev
-          libutf8proc-dev help2man libopenblas0-pthread)
+          libutf8proc-dev help2man libopenblas0-pthread libsentencepiece-dev pkg-config)
 # The test tools' packages are listed apart, in tools/test-packages.txt, with what each is for.
 if [ $tests -eq 1 ]; then
   while read -r package _; do

@@ -15,7 +15,7 @@ namespace embdemo {
 
 namespace {
 
-constexpr std::uint64_t k_max_vocab_file_bytes = 4u << 20;  // vocab.bpe is 456 KB
+constexpr std::uint64_t k_max_vocab_file_bytes = 4u << 20;  // vocab.bpe is 456 KB, BERT's vocab.txt 232 KB
 
 std::string executable_directory() {
     std::vector<char> path(4096);
@@ -25,14 +25,15 @@ std::string executable_directory() {
     return exe.substr(0, exe.rfind('/'));
 }
 
-std::vector<std::string> data_directories() {
+// Where a tokenizer's data directory `name` ("gpt2", "bert") is looked for, in order.
+std::vector<std::string> data_directories(const std::string& name = "gpt2") {
     std::vector<std::string> directories;
-    if (const char* dir = std::getenv("EMBDEMO_DATA_DIR"); dir && *dir) directories.push_back(std::string(dir) + "/gpt2");
+    if (const char* dir = std::getenv("EMBDEMO_DATA_DIR"); dir && *dir) directories.push_back(std::string(dir) + "/" + name);
     if (const std::string exe = executable_directory(); !exe.empty()) {
-        directories.push_back(exe + "/share/embdemo/gpt2");
-        directories.push_back(exe + "/../share/embdemo/gpt2");
+        directories.push_back(exe + "/share/embdemo/" + name);
+        directories.push_back(exe + "/../share/embdemo/" + name);
     }
-    directories.push_back(EMBDEMO_INSTALL_DATA_DIR "/embdemo/gpt2");
+    directories.push_back(EMBDEMO_INSTALL_DATA_DIR "/embdemo/" + name);
     return directories;
 }
 
@@ -48,33 +49,50 @@ std::string gpt2_vocabulary_file() {
 
 namespace {
 
-ParseResult<const Gpt2Vocabulary*> load() {
-    using Result = ParseResult<const Gpt2Vocabulary*>;
+// A tokenizer's data file (`name`/`file`, "GPT-2's" or "BERT's" data to the user), read and
+// parsed by Vocabulary::parse from the first data directory that has it.
+template <typename Vocabulary>
+ParseResult<Vocabulary> load_data(const std::string& name, const std::string& file, const std::string& owner,
+                                  const std::string& what) {
+    using Result = ParseResult<Vocabulary>;
     std::string tried;
-    for (const std::string& directory : data_directories()) {
-        const std::string path = directory + "/vocab.bpe";
+    for (const std::string& directory : data_directories(name)) {
+        const std::string path = directory + "/" + file;
         if (::access(path.c_str(), F_OK) != 0) {
             tried += (tried.empty() ? "" : ", ") + escape_for_message(directory);
             continue;
         }
         auto text = read_small_file(path, k_max_vocab_file_bytes);
-        if (!text) return Result::fail("GPT-2's vocab.bpe at " + escape_for_message(path) + " " + text.error());
-        auto parsed = Gpt2Vocabulary::parse(text.value());
+        if (!text) return Result::fail(owner + " " + file + " at " + escape_for_message(path) + " " + text.error());
+        auto parsed = Vocabulary::parse(text.value());
         if (!parsed) {
-            return Result::fail("GPT-2's vocab.bpe at " + escape_for_message(path) + " is damaged: " + parsed.error() +
+            return Result::fail(owner + " " + file + " at " + escape_for_message(path) + " is damaged: " + parsed.error() +
                                 " (reinstall it: cmake --install, or tools/setup.sh for a build tree)");
         }
-        static const Gpt2Vocabulary vocabulary = std::move(parsed.value());
-        return Result::ok(&vocabulary);
+        return parsed;
     }
-    return Result::fail("GPT-2's tokenizer data (gpt2/vocab.bpe) is not in " + tried +
+    return Result::fail(owner + " " + what + " (" + name + "/" + file + ") is not in " + tried +
                         " (it comes with embdemo: run tools/setup.sh, or cmake --install, or set EMBDEMO_DATA_DIR)");
+}
+
+template <typename Vocabulary>
+ParseResult<const Vocabulary*> kept(ParseResult<Vocabulary> loaded) {
+    if (!loaded) return ParseResult<const Vocabulary*>::fail(loaded.error());
+    static const Vocabulary vocabulary = std::move(loaded.value());
+    return ParseResult<const Vocabulary*>::ok(&vocabulary);
 }
 
 }  // namespace
 
 ParseResult<const Gpt2Vocabulary*> gpt2_vocabulary() {
-    static const ParseResult<const Gpt2Vocabulary*> loaded = load();
+    static const ParseResult<const Gpt2Vocabulary*> loaded =
+        kept(load_data<Gpt2Vocabulary>("gpt2", "vocab.bpe", "GPT-2's", "tokenizer data"));
+    return loaded;
+}
+
+ParseResult<const WordPieceVocabulary*> bert_vocabulary() {
+    static const ParseResult<const WordPieceVocabulary*> loaded =
+        kept(load_data<WordPieceVocabulary>("bert", "vocab.txt", "BERT's", "WordPiece vocabulary"));
     return loaded;
 }
 

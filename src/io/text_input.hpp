@@ -9,6 +9,7 @@
 #include "core/gpt2/gpt2_vocab.hpp"
 #include "core/ids.hpp"
 #include "core/parse_result.hpp"
+#include "core/tokenizers/wordpiece.hpp"
 
 namespace embdemo {
 
@@ -20,6 +21,9 @@ constexpr std::uint64_t k_max_text_file_bytes = 16ull << 20;
 // beside the binary (a build tree), ../share/embdemo/gpt2 from it (an install), and the install
 // prefix this binary was configured with.
 ParseResult<const Gpt2Vocabulary*> gpt2_vocabulary();
+
+// BERT's uncased WordPiece vocabulary (bert/vocab.txt), loaded once from the same directories.
+ParseResult<const WordPieceVocabulary*> bert_vocabulary();
 
 // The vocab.bpe that gpt2_vocabulary reads (the first of those directories that has one), or ""
 // when none does: an output must never replace it, whether this run tokenizes or not.

@@ -28,11 +28,13 @@ depends=$(dpkg-deb -f "$deb" Depends)
 echo "package: Depends: $depends"
 grep -q 'libc6' <<<"$depends" || fail "Depends lacks libc6"
 grep -q 'libopenblas0' <<<"$depends" || fail "Depends lacks the BLAS embdemo dlopens (libopenblas0)"
+grep -q 'libsentencepiece0' <<<"$depends" || fail "Depends lacks SentencePiece (libsentencepiece0), which tokens --tokenizer links"
 
 root=$work/root
 dpkg-deb -x "$deb" "$root" || { echo "package: dpkg-deb -x failed"; exit 1; }
 for file in usr/bin/embdemo usr/share/man/man1/embdemo.1.gz usr/share/bash-completion/completions/embdemo \
             usr/share/embdemo/gpt2/vocab.bpe usr/share/embdemo/gpt2/LICENSE usr/share/doc/embdemo/copyright \
+            usr/share/embdemo/bert/vocab.txt usr/share/embdemo/bert/LICENSE \
             usr/share/doc/embdemo/changelog.gz usr/share/doc/embdemo/README.md usr/share/doc/embdemo/LICENSE \
             usr/share/doc/embdemo/walkthrough.md usr/share/doc/embdemo/schema.md; do
   [ -f "$root/$file" ] || fail "missing in the package: /$file"
@@ -47,6 +49,9 @@ actual=$(cd "$work" && env -u EMBDEMO_DATA_DIR "$root/usr/bin/embdemo" --ids 2,3
 grep -q '^verdict: IDENTICAL' <<<"$actual" || fail "no verdict from the packaged embdemo"
 tokens=$(cd "$work" && env -u EMBDEMO_DATA_DIR "$root/usr/bin/embdemo" --text "Your journey" --dim 2 --format json 2>&1)
 grep -q '"tokens": \["Your", " journey"\]' <<<"$tokens" || fail "the packaged embdemo cannot tokenize: $tokens"
+compared=$(cd "$work" && env -u EMBDEMO_DATA_DIR "$root/usr/bin/embdemo" tokens --text "Your journey" --tokenizer all \
+  --format json 2>&1)
+grep -q '"ids": \[2115, 4990\]' <<<"$compared" || fail "the packaged embdemo cannot run WordPiece and SentencePiece: $compared"
 zcat "$root/usr/share/man/man1/embdemo.1.gz" | grep -q '^\.TH EMBDEMO' || fail "the packaged man page is not a man page"
 
 echo "package: $failures problems"

@@ -95,7 +95,8 @@ TEST_CASE("the model presets are the real models' token tables") {
     CHECK(find_model_preset("llama3-8b")->vocab_size == 128256);
     CHECK(find_model_preset("llama3-8b")->dim == 4096);
     CHECK(find_model_preset("GPT2") == nullptr);
-    CHECK(model_preset_names() == "gpt2, gpt2-xl, llama3-8b");
+    CHECK(model_preset_names() ==
+          "gpt2, gpt2-xl, llama3-8b, bert-base, llama-3.2-1b, qwen2.5-0.5b, gemma-3-270m, xlm-r-base");
 }
 
 TEST_CASE("short_count keeps three significant digits in at most 7 columns") {
@@ -137,6 +138,45 @@ TEST_CASE("the cost narration follows the sizes: one id in a vocab of 2") {
     CHECK(text.find("V*B/(4*F) = 2*B/(4*F)") != std::string::npos);
 }
 
+TEST_CASE("the presets' token tables are the shares their configs give") {
+    const auto share = [](const char* name) { return 100.0 * model_share(*find_model_preset(name)).table_share; };
+    CHECK(share("gpt2") == doctest::Approx(31.0).epsilon(0.005));
+    CHECK(share("bert-base") == doctest::Approx(21.4).epsilon(0.005));
+    CHECK(share("qwen2.5-0.5b") == doctest::Approx(27.6).epsilon(0.005));
+    CHECK(share("gemma-3-270m") == doctest::Approx(62.6).epsilon(0.005));
+    CHECK(share("xlm-r-base") == doctest::Approx(69.1).epsilon(0.005));
+    CHECK(share("llama3-8b") == doctest::Approx(6.5).epsilon(0.01));
+    const ModelShare llama = model_share(*find_model_preset("llama3-8b"));
+    CHECK(100.0 * llama.embedding_share == doctest::Approx(13.1).epsilon(0.01));  // input and output tables
+    const ModelShare bert = model_share(*find_model_preset("bert-base"), 128);
+    CHECK(bert.factored == 30522u * 128 + 128u * 768);
+    CHECK(bert.saved == 30522u * 768 - bert.factored);
+}
+
+TEST_CASE("the presets' parameter counts are their configs' sums") {
+    // Llama-style decoder layer: q, k, v, o projections (grouped keys and values), a gated MLP, two norms.
+    const auto llama_layer = [](std::uint64_t d, std::uint64_t kv, std::uint64_t ff) {
+        return 2 * d * d + 2 * d * kv + 3 * d * ff + 2 * d;
+    };
+    CHECK(find_model_preset("llama3-8b")->parameters == 32 * llama_layer(4096, 1024, 14336) + 2 * 128256ull * 4096 + 4096);
+    CHECK(find_model_preset("llama-3.2-1b")->parameters == 16 * llama_layer(2048, 512, 8192) + 128256ull * 2048 + 2048);
+    // Qwen2.5 adds biases to q, k and v.
+    CHECK(find_model_preset("qwen2.5-0.5b")->parameters ==
+          24 * (llama_layer(896, 128, 4864) + 896 + 2 * 128) + 151936ull * 896 + 896);
+    // Gemma 3: 4 query heads and 1 key-value head of 256, four norms a layer and q/k norms of 256.
+    CHECK(find_model_preset("gemma-3-270m")->parameters ==
+          18 * (640 * 1024 * 2 + 2 * 640 * 256 + 3 * 640 * 2048 + 4 * 640 + 2 * 256) + 262144ull * 640 + 640);
+    // BERT-style encoder layer (12 d^2 + 13 d), embeddings with positions, types and a norm, a pooler.
+    const auto encoder = [](std::uint64_t vocab, std::uint64_t positions, std::uint64_t types) {
+        return 12 * (12 * 768 * 768 + 13 * 768) + (vocab + positions + types + 2) * 768 + 768 * 768 + 768;
+    };
+    CHECK(find_model_preset("bert-base")->parameters == encoder(30522, 512, 2));
+    CHECK(find_model_preset("xlm-r-base")->parameters == encoder(250002, 514, 1));
+    CHECK(find_model_preset("gpt2")->parameters == 12 * (12 * 768 * 768 + 13 * 768) + (50257 + 1024 + 2) * 768);
+    CHECK(find_model_preset("gpt2-xl")->parameters ==
+          48 * (12 * 1600 * 1600 + 13 * 1600) + (50257 + 1024 + 2) * 1600ull);
+}
+
 TEST_CASE("embdemo cost reads a preset, --tokens, or --ids") {
     const CommandLine model = parse({"cost", "--model", "gpt2-xl", "--tokens", "7"});
     REQUIRE(model.run);
@@ -164,7 +204,8 @@ TEST_CASE("embdemo cost refuses what it cannot use, naming the option") {
     const Bad cases[] = {
         {{"cost"}, "embdemo cost needs sizes"},
         {{"cost", "--tokens", "5", "--dim", "3"}, "embdemo cost needs sizes"},
-        {{"cost", "--model", "bert"}, "--model \"bert\": is not a known model (allowed: gpt2, gpt2-xl, llama3-8b)"},
+        {{"cost", "--model", "bert"}, "--model \"bert\": is not a known model (allowed: gpt2, gpt2-xl, llama3-8b, bert-base, "
+                                       "llama-3.2-1b, qwen2.5-0.5b, gemma-3-270m, xlm-r-base)"},
         {{"cost", "--model", "gpt2", "--dim", "5"}, "--model gpt2 already sets --vocab and --dim"},
         {{"cost", "--model", "gpt2", "--ids", "50257"}, "--ids: id 50257 is out of range for a vocab of 50,257"},
         {{"cost", "--ids", "1", "--tokens", "2", "--dim", "3"}, "--ids and --tokens both give n"},

@@ -135,19 +135,23 @@ constexpr const char* k_cost_footer = R"(The sizes come from --model, or from --
 length) with --vocab V and --dim D; --format json or csv gives every count
 exactly, svg or html draws them on a log scale.
 Models: gpt2 (GPT-2 small, V 50,257, d 768, n 1,024), gpt2-xl (d 1,600),
-llama3-8b (V 128,256, d 4,096, n 8,192); n is the model's context length
-unless --tokens or --ids says otherwise.
+llama3-8b (V 128,256, d 4,096, n 8,192), bert-base (V 30,522, d 768),
+llama-3.2-1b (V 128,256, d 2,048), qwen2.5-0.5b (V 151,936, d 896),
+gemma-3-270m (V 262,144, d 640), xlm-r-base (V 250,002, d 768); n is the
+model's context length unless --tokens or --ids says otherwise. With a model,
+the table's share of its parameters and ALBERT's factorised saving (r = 128).
 
 Examples:
   embdemo cost --model gpt2                     GPT-2 small, 1,024 tokens
   embdemo cost --model llama3-8b --tokens 1     one token of a large vocabulary
+  embdemo cost --model gemma-3-270m --tokens 1  a table that is most of a model
   embdemo cost --ids 2,3,1 --dim 5              the notebook's sizes
   embdemo cost --tokens 4096 --vocab 32000 --dim 4096 --format json
 
 Exit status: 0, or 2 for bad input (one line on stderr), 1 for a failed write.)";
 
 const OptionSpec k_cost_options[] = {
-    own_value("--model", "NAME", "a real model's sizes: gpt2, gpt2-xl, llama3-8b"),
+    own_value("--model", "NAME", "a real model's sizes (the list below)"),
     own_value("--tokens", "N", "n, the number of ids (1 to 1,048,576)"),
 };
 

@@ -9,6 +9,9 @@
 #include "cli/option_checks.hpp"
 #include "core/gpt2/gpt2_tokenizer.hpp"
 #include "core/lessons/cost.hpp"  // k_max_cost_dim: the d of the table sizes it lists
+#include "core/lessons/tokenizer_comparison.hpp"
+#include "core/tokenizers/sentencepiece_trained.hpp"
+#include "cli/exit_codes.hpp"
 #include "core/limits.hpp"
 #include "cli/lessons/lesson.hpp"
 #include "cli/option_spec.hpp"
@@ -35,6 +38,39 @@ ParseResult<std::vector<std::uint64_t>> tokens_decode_ids(const std::string& tex
     return ids;
 }
 
+constexpr const char* k_tokenizer_names = "gpt2, wordpiece, unigram, bpe or all";
+
+// --tokenizer and --vocab-size into the request: which tokenizers to compare (none for gpt2,
+// GPT-2's own lesson) and the trained vocabularies' size.
+std::optional<std::string> read_tokenizers(const RawOptions& raw, TokensRequest& tokens) {
+    const std::string* name = raw.value("--tokenizer");
+    const std::string* vocab_size = raw.value("--vocab-size");
+    using K = TokenizerKind;
+    if (name && *name == "all") {
+        tokens.tokenizers = {K::gpt2, K::wordpiece, K::unigram, K::bpe};
+    } else if (name && *name != "gpt2") {
+        for (const K kind : {K::wordpiece, K::unigram, K::bpe}) {
+            if (*name == tokenizer_name(kind)) tokens.tokenizers = {kind};
+        }
+        if (tokens.tokenizers.empty()) return bad_value("--tokenizer", *name, "is not a tokenizer", k_tokenizer_names);
+    }
+    const bool trains = !tokens.tokenizers.empty() && tokens.tokenizers.back() != K::wordpiece;
+    if (vocab_size) {
+        if (!trains) {
+            return std::string("--vocab-size sets the size of the vocabularies trained on the text (allowed with "
+                               "--tokenizer unigram, bpe or all)");
+        }
+        if (auto problem = read_bounded("--vocab-size", *vocab_size, 1, k_max_trained_vocab, tokens.trained_vocab_size)) {
+            return problem;
+        }
+        tokens.vocab_size_given = true;
+    }
+    if (!tokens.tokenizers.empty() && raw.value("--piece")) {
+        return std::string("--piece follows a piece through GPT-2's merges (allowed with --tokenizer gpt2 only)");
+    }
+    return std::nullopt;
+}
+
 CommandLine check_tokens(const RawOptions& raw) {
     CommandLine result;
     Options& options = result.options;
@@ -54,6 +90,10 @@ CommandLine check_tokens(const RawOptions& raw) {
         if (sources > 1) return fail(std::string(raw.text ? "--text" : "--text-file") + " and --ids each give the tokens (allowed: one of them)");
         if (raw.value("--piece")) return fail("--piece follows a piece of --text through BPE; --ids decodes ids (allowed: one of them)");
         if (raw.dim) return fail("--dim sets d for the table sizes of --text; --ids decodes ids (allowed: one of them)");
+        if (raw.value("--tokenizer") || raw.value("--vocab-size")) {
+            return fail(std::string(raw.value("--tokenizer") ? "--tokenizer" : "--vocab-size") +
+                        " is for --text; --ids decodes GPT-2 ids (allowed: one of them)");
+        }
         auto ids = tokens_decode_ids(*raw.ids);
         if (!ids) return fail(ids.error());
         const auto vocab = gpt2_vocabulary();  // the run reads GPT-2's token bytes from it
@@ -68,6 +108,13 @@ CommandLine check_tokens(const RawOptions& raw) {
     // The same checks and messages as every lesson's --text; the lesson cuts the text itself.
     if (auto problem = check_text(text.value())) return fail(*problem);
     tokens.text = std::move(text.value().text);
+    if (auto problem = read_tokenizers(raw, tokens)) return fail(*problem);
+    if (!tokens.tokenizers.empty()) {
+        for (const TokenizerKind kind : tokens.tokenizers) {
+            if (kind != TokenizerKind::wordpiece) continue;
+            if (const auto bert = bert_vocabulary(); !bert) return fail(bert.error());
+        }
+    }
     if (raw.dim) {
         const auto dim = parse_bounded("--dim", *raw.dim, 1, k_max_cost_dim);
         if (!dim) return fail(dim.error());
@@ -95,9 +142,30 @@ int run_tokens_decode(const Options& options, const Gpt2Vocabulary& vocab) {
     return write_view(options, view);
 }
 
+// --tokenizer wordpiece, unigram, bpe or all: the text through each. Training fails when the
+// text cannot make --vocab-size pieces: that is bad input, known only once the trainer has read it.
+int run_tokenizer_comparison(const Options& options, const Gpt2Vocabulary& vocab) {
+    const TokensRequest& request = own_settings<TokensRequest>(options);
+    const auto bert = bert_vocabulary();
+    const auto comparison = compare_tokenizers({request.text, request.tokenizers, request.trained_vocab_size,
+                                                request.vocab_size_given, request.dim},
+                                               &vocab, bert ? bert.value() : nullptr);
+    if (!comparison) {
+        print_error(comparison.error());
+        return k_exit_usage;
+    }
+    const TokenizerComparison& shown = comparison.value();
+    LessonView view;
+    view.report = [&](const std::vector<std::string>&) { return tokenizer_comparison_report(shown); };
+    view.figure = [&](int) { return tokenizer_comparison_figure(shown); };
+    view.text = [&](const TextOptions&, View) { return std::vector<std::string>{render_tokenizer_comparison_text(shown)}; };
+    return write_view(options, view);
+}
+
 int run_tokens(const Options& options) {
     const Gpt2Vocabulary& vocab = *gpt2_vocabulary().value();  // validation loaded it
     if (own_settings<TokensRequest>(options).decode_ids) return run_tokens_decode(options, vocab);
+    if (!own_settings<TokensRequest>(options).tokenizers.empty()) return run_tokenizer_comparison(options, vocab);
     const TokensLesson lesson = run_tokens_lesson(vocab, own_settings<TokensRequest>(options));
     LessonView view;
     view.report = [&](const std::vector<std::string>&) { return tokens_report(lesson, vocab); };
@@ -124,10 +192,19 @@ Examples:
   embdemo tokens --text "unbelievably" --piece 0
   embdemo tokens --text-file notes.txt --format json
   embdemo tokens --ids 7120,7002,4940,351,530,2239
+  embdemo tokens --text-file notes.txt --tokenizer all --vocab-size 300
+
+--tokenizer wordpiece is BERT's uncased WordPiece (bert-base-uncased's 30,522
+pieces); unigram and bpe are trained on the text itself by SentencePiece
+(--vocab-size pieces, one thread, every line; without --vocab-size, 1,000 or
+the most the text allows); all shows the four side by side, with each table's
+V x d and its share of a GPT-2-small-shaped model.
 )";
 
 const OptionSpec k_tokens_options[] = {
     own_value("--piece", "K", "the piece to follow, from 0 (default: most merges)"),
+    own_value("--tokenizer", "NAME", "gpt2 (default), wordpiece, unigram, bpe, or all"),
+    own_value("--vocab-size", "N", "unigram's and bpe's size (default 1,000 or less)"),
 };
 
 }  // namespace

@@ -23,6 +23,20 @@ const ModelPreset* find_model_preset(const std::string& name) {
     return nullptr;
 }
 
+ModelShare model_share(const ModelPreset& preset, std::uint64_t rank) {
+    ModelShare share;
+    const double parameters = static_cast<double>(preset.parameters);
+    share.table = preset.vocab_size * preset.dim;
+    share.embedding = preset.tied ? share.table : 2 * share.table;
+    share.table_share = static_cast<double>(share.table) / parameters;
+    share.embedding_share = static_cast<double>(share.embedding) / parameters;
+    share.rank = rank;
+    share.factored = preset.vocab_size * rank + rank * preset.dim;
+    share.saved = share.table - share.factored;
+    share.factored_share = static_cast<double>(share.factored) / static_cast<double>(preset.parameters - share.saved);
+    return share;
+}
+
 std::string model_preset_names() {
     std::string names;
     for (const ModelPreset& preset : k_model_presets) names += (names.empty() ? "" : ", ") + std::string(preset.name);

@@ -32,17 +32,44 @@ inline constexpr std::uint64_t k_gpt2_context = 1024;
 
 // Token tables of real models, for `embdemo cost --model` and `embdemo bench --model`; n
 // defaults to the model's context length.
+// `parameters` is the model's whole count, from its config file (docs/usage.md lists the
+// sources and the sums): token table, layers, norms, positions. `tied`: the output layer reuses
+// the token table; untied, it is a second V x d matrix.
 struct ModelPreset {
     const char* name;   // "gpt2"
     const char* label;  // "GPT-2 small"
     std::uint64_t vocab_size, dim, context;
+    std::uint64_t parameters;
+    bool tied;
 };
 
 inline constexpr ModelPreset k_model_presets[] = {
-    {"gpt2", "GPT-2 small", k_gpt2_vocab, k_gpt2_dim, k_gpt2_context},
-    {"gpt2-xl", "GPT-2 XL", k_gpt2_vocab, 1600, k_gpt2_context},
-    {"llama3-8b", "Llama 3 8B", 128256, 4096, 8192},
+    {"gpt2", "GPT-2 small", k_gpt2_vocab, k_gpt2_dim, k_gpt2_context, 124439808, true},
+    {"gpt2-xl", "GPT-2 XL", k_gpt2_vocab, 1600, k_gpt2_context, 1557611200, true},
+    {"llama3-8b", "Llama 3 8B", 128256, 4096, 8192, 8030261248, false},
+    {"bert-base", "BERT-base (uncased)", 30522, 768, 512, 109482240, true},
+    {"llama-3.2-1b", "Llama 3.2 1B", 128256, 2048, 131072, 1235814400, true},
+    {"qwen2.5-0.5b", "Qwen2.5-0.5B", 151936, 896, 32768, 494032768, true},
+    {"gemma-3-270m", "Gemma 3 270M", 262144, 640, 32768, 268098176, true},
+    {"xlm-r-base", "XLM-R base", 250002, 768, 512, 278043648, true},
 };
+
+// ALBERT's factorised embedding (Lan et al.): V x r, then r x d, with r = 128, its E.
+inline constexpr std::uint64_t k_factor_preset_rank = 128;
+
+// A preset's embedding against its whole parameter count, and what factorising its token table
+// at `rank` (below d) would save.
+struct ModelShare {
+    std::uint64_t table = 0;            // V x d
+    std::uint64_t embedding = 0;        // the table, and the output layer when untied
+    double table_share = 0;             // table / parameters
+    double embedding_share = 0;         // embedding / parameters
+    std::uint64_t rank = 0;
+    std::uint64_t factored = 0;         // V x r + r x d
+    std::uint64_t saved = 0;            // table - factored
+    double factored_share = 0;          // factored / (parameters - saved)
+};
+ModelShare model_share(const ModelPreset& preset, std::uint64_t rank = k_factor_preset_rank);
 
 const ModelPreset* find_model_preset(const std::string& name);
 std::string model_preset_names();  // "gpt2, gpt2-xl, llama3-8b"

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/gpt2/gpt2_vocab.hpp"
+#include "core/tokenizers/tokenized.hpp"
 
 namespace embdemo {
 
@@ -25,6 +26,11 @@ struct TokensRequest {
     std::optional<std::vector<std::uint64_t>> decode_ids;
     std::optional<std::size_t> piece;  // the piece to follow through BPE; default: the one with the most merges
     std::uint64_t dim = 768;           // d for the table sizes (GPT-2 small's by default)
+    // --tokenizer other than gpt2: the tokenizers to compare (core/lessons/tokenizer_comparison),
+    // empty for GPT-2's own lesson; --vocab-size for the two SentencePiece trains.
+    std::vector<TokenizerKind> tokenizers;
+    std::uint64_t trained_vocab_size = 1000;
+    bool vocab_size_given = false;
 };
 
 // A piece as cut from the text, by position: a 16 MiB text has millions of pieces, and a string

@@ -40,6 +40,19 @@ std::string cost_cell(const CostRow& row, std::size_t column) {
     return std::to_string(row.extra_bytes);
 }
 
+// The preset's parameters and shares (null without --model).
+std::string model_json(const ModelPreset* preset) {
+    if (!preset) return "null";
+    const ModelShare share = model_share(*preset);
+    return fmt::format("{{\"label\": {}, \"parameters\": {}, \"tied\": {}, \"table_parameters\": {}, "
+                       "\"embedding_parameters\": {}, \"table_share\": {}, \"embedding_share\": {}, "
+                       "\"factor_rank\": {}, \"factored_parameters\": {}, \"factored_saving\": {}, "
+                       "\"factored_share\": {}}}",
+                       json_string(preset->label), preset->parameters, preset->tied, share.table, share.embedding,
+                       json_number(share.table_share), json_number(share.embedding_share), share.rank, share.factored,
+                       share.saved, json_number(share.factored_share));
+}
+
 }  // namespace
 
 LessonReport cost_report(const CostLesson& lesson) {
@@ -56,7 +69,7 @@ LessonReport cost_report(const CostLesson& lesson) {
         {"value_bytes", std::to_string(k_value_bytes)},
         {"index_bytes", std::to_string(k_index_bytes)},
     };
-    report.checks = {{"rows", rows_json(lesson.rows)}};
+    report.checks = {{"rows", rows_json(lesson.rows)}, {"model_parameters", model_json(request.model)}};
     // csv/tsv/markdown: the same rows as a table of exact counts (the JSON has them as objects).
     const Matrix* shape = own_matrix(report, Matrix(lesson.rows.size(), k_cost_columns.size()));
     LessonTable table("rows", "each method's work per pass", shape, {lesson.rows.size(), k_cost_columns.size()});

@@ -55,6 +55,23 @@ std::string zero_share(const CostRow& dense) {
     return fmt::format("{:.9f}%", share);
 }
 
+// A preset's parameters: how much of the model the table is, and ALBERT's factorised saving.
+std::string model_story(const ModelPreset& preset) {
+    const ModelShare share = model_share(preset);
+    const std::string untied =
+        preset.tied ? "its output layer reuses the table (tied)"
+                    : fmt::format("its output layer is a second V x d matrix (untied): both are {}, {:.1f}%",
+                                  group_thousands(share.embedding), 100.0 * share.embedding_share);
+    return paragraph(fmt::format(
+        "{} has {} parameters; its token table, {} x {} = {}, is {:.1f}% of them, and {}. Factorised "
+        "as ALBERT does (V x r, then r x d, r = {}), the table would be {} parameters, {} fewer: the "
+        "model would be {} and the table {:.1f}% of it.",
+        preset.label, group_thousands(preset.parameters), group_thousands(preset.vocab_size),
+        group_thousands(preset.dim), group_thousands(share.table), 100.0 * share.table_share, untied, share.rank,
+        group_thousands(share.factored), group_thousands(share.saved), group_thousands(preset.parameters - share.saved),
+        100.0 * share.factored_share));
+}
+
 std::string forward_story(const CostLesson& lesson) {
     const CostRequest& q = lesson.request;
     const CostRow& lookup = cost_row(lesson, CostMethod::lookup, CostPass::forward);
@@ -136,6 +153,7 @@ std::string short_count(std::uint64_t count) {
 std::string render_cost_text(const CostLesson& lesson) {
     const CostRequest& q = lesson.request;
     std::string out = paragraph(sizes_line(q));
+    if (q.model) out += model_story(*q.model);
     out += fmt::format("\nForward: out = E[ids], {} x {}\n", group_thousands(q.ids), group_thousands(q.dim));
     out += pass_table(lesson, CostPass::forward);
     out += '\n' + forward_story(lesson);

@@ -9,6 +9,7 @@
 #include "render/views/tokens/report.hpp"
 #include "render/views/tokens/text.hpp"
 #include "render/views/tokens/decode.hpp"
+#include "render/views/tokens/compare.hpp"
 
 namespace embdemo {
 
