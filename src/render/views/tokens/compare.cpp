@@ -16,7 +16,7 @@ namespace embdemo {
 
 namespace {
 
-constexpr std::size_t k_listed_pieces = 12;  // each tokenizer's first pieces, then a count
+constexpr std::size_t k_compared_pieces = 12;  // each tokenizer's first pieces, then a count
 
 const char* long_name(TokenizerKind kind) {
     switch (kind) {
@@ -38,12 +38,12 @@ std::string pieces_section(const TokenizerComparison& comparison) {
         const Tokenized& t = run.tokenized;
         out += fmt::format("   {}: {}\n", tokenizer_name(t.kind), count_of(t.ids.size(), "token", "tokens"));
         std::vector<std::string> items;
-        for (std::size_t i = 0; i < t.ids.size() && i < k_listed_pieces; ++i) {
+        for (std::size_t i = 0; i < t.ids.size() && i < k_compared_pieces; ++i) {
             const bool unknown = t.has_unknown && t.ids[i] == t.unknown_id;
             items.push_back(fmt::format("{} {}{}", quoted_text(t.pieces[i], 20), t.ids[i], unknown ? " (unknown)" : ""));
         }
-        if (t.ids.size() > k_listed_pieces) {
-            items.push_back(fmt::format("... {} more", group_thousands(t.ids.size() - k_listed_pieces)));
+        if (t.ids.size() > k_compared_pieces) {
+            items.push_back(fmt::format("... {} more", group_thousands(t.ids.size() - k_compared_pieces)));
         }
         out += fit_items(items, "     ", "     ", "  ");
     }
