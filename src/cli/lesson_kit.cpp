@@ -133,7 +133,7 @@ TextOptions text_options(const Options& options) {
 
 int write_view(const Options& options, const LessonView& view, const StagedFiles& files) {
     RenderSettings settings;
-    settings.format = options.format;
+    settings.format = options.notebook ? OutputFormat::ipynb : options.format;
     settings.view = options.view;
     settings.precision = options.precision;
     settings.show = show_names(options.show);

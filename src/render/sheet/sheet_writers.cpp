@@ -214,7 +214,10 @@ std::string render_sheet_python(const LessonSheet& sheet) {
     const IdShape shape = ids.shape();
     const std::size_t n = ids.values.size();
     std::string out = python_preamble(sheet.script_what, sheet.script_run, sheet.script_imports, true);
-    out += sheet.script_definitions + ids_tensor_python(ids) + '\n' + lines(sheet.torch_lines) + '\n';
+    out += code_cell(sheet.script_definitions + ids_tensor_python(ids) + '\n' + lines(sheet.torch_lines));
+    out += markdown_cell("## The bit check\n\nEvery tensor above against embdemo's, bit for bit, then every claim of the "
+                         "run from PyTorch's own tensors.");
+    out += "# %%\n";
     for (const SheetTable& table : sheet.tables) {
         if (table.python.empty()) continue;
         const Matrix& m = *table.matrix;
