@@ -32,7 +32,7 @@ CASES = {
 
 def run(embdemo, data, args, fmt):
     done = subprocess.run([embdemo, *args, "--format", fmt], cwd=data, capture_output=True)
-    if done.returncode != 0:
+    if done.returncode not in (0, 3):  # 3: the run's two forms differ, which it reports
         raise AssertionError(f"embdemo {' '.join(args)} --format {fmt}: {done.stderr.decode().strip()}")
     return done.stdout.decode()
 
@@ -69,7 +69,7 @@ def check(embdemo, data, name, args, tmp):
     executed = nbformat.read(os.path.join(tmp, name + ".run.ipynb"), as_version=4)
     errors = [o for c in executed.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
     assert not errors, errors[0].evalue
-    last = "".join(o.get("text", "") for o in executed.cells[-1].outputs)
+    last = "".join(o.text for o in executed.cells[-1].outputs if o.output_type == "stream" and o.name == "stdout")
     assert "PyTorch agrees with embdemo" in last, f"the last cell printed {last!r}"
     return last.strip().splitlines()[-1]
 
