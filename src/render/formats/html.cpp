@@ -113,17 +113,19 @@ std::string render_html(const HtmlPage& page) {
     const std::string svg = render_svg_element(page.figure);
     out += fmt::format("<figure>\n<div class=\"figure-box\" style=\"--w: {}px\">\n{}</div>\n</figure>\n",
                        svg_width(svg), svg);
-    out += "<div id=\"steps\">\n";
+    out += "<div id=\"panel\">\n<div id=\"steps\" aria-live=\"polite\">\n";
     for (std::size_t i = 0; i < page.steps.size(); ++i) {
         const HtmlStep& step = page.steps[i];
-        out += fmt::format("<section class=\"step\" id=\"step-{}\" data-rows=\"{}\">\n<h2>{}</h2>\n", i + 1,
-                           join_rows(step.rows), escape_xml(step.heading));
+        out += fmt::format("<section class=\"step\" id=\"step-{}\" data-rows=\"{}\"{}>\n<h2>{}</h2>\n", i + 1,
+                           join_rows(step.rows),
+                           step.matrix.empty() ? "" : fmt::format(" data-matrix=\"{}\"", escape_xml(step.matrix)),
+                           escape_xml(step.heading));
         if (!step.focus.empty()) out += fmt::format("<p class=\"focus\">{}</p>\n", escape_xml(step.focus));
         out += fmt::format("<pre>{}</pre>\n</section>\n", escape_xml(step.body));
     }
     out += "</div>\n";
     if (page.explorer) out += render_explorer(*page.explorer);
-    out += "</main>\n";
+    out += "</div>\n</main>\n";
     out += "<nav><button id=\"prev\" type=\"button\">&#8592; Previous</button><span id=\"counter\">Step 1 of " +
            std::to_string(page.steps.size()) +
            "</span><button id=\"next\" type=\"button\">Next &#8594;</button></nav>\n";
