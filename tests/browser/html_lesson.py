@@ -446,6 +446,7 @@ def main():
             "bag_default": ["bag", "--bags", "2,3;1", "--dim", "4"],
             "factor_default": ["factor", "--ids", "2,3,1", "--vocab", "6", "--dim", "4", "--rank", "2"],
             "cost_default": ["cost", "--model", "gpt2"],
+            "lookup_text": ["--text", "Your journey starts with one step", "--dim", "4"],
         }
         driver = browser(os.path.join(work, "profile"))
         smallest, measured = {}, []

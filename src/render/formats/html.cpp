@@ -55,9 +55,8 @@ std::string render_explorer(const HtmlExplorer& explorer) {
     out += ">\n<h2>Try other ids</h2>\n";
     if (!explorer.off.empty()) return out + fmt::format("<p id=\"explore-off\">{}</p>\n</section>\n", escape_xml(explorer.off));
     out += fmt::format(
-        "<p>Type up to {} ids between 0 and {}: this page looks them up in this run's E (its float32 values, "
-        "bit for bit) and multiplies their one-hot rows by E in float32, each product and each sum rounded "
-        "in order of k (Math.fround), as embdemo's in-order reference does.{}</p>\n",
+        "<p>Type up to {} ids between 0 and {}: the page looks each one up in this run's E, multiplies its "
+        "one-hot row by E in float32, and says whether the two give the same numbers, bit for bit.{}</p>\n",
         k_max_page_ids, group_thousands(explorer.vocab_size - 1),
         explorer.tokens.empty() ? "" : " The ids of this run's text are named by their GPT-2 tokens.");
     out += fmt::format("<form id=\"explore-form\"><label for=\"explore-ids\">ids</label>"
