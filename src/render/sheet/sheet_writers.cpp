@@ -94,23 +94,6 @@ std::size_t differing(const LessonSheet& sheet) {
     return count;
 }
 
-// `text` as Python comment lines under k_python_line_width.
-std::string python_comment(const std::string& text) {
-    std::string out, line = "#";
-    std::size_t start = 0;
-    while (start < text.size()) {
-        const std::size_t end = std::min(text.find(' ', start), text.size());
-        const std::string word = text.substr(start, end - start);
-        if (line.size() > 1 && line.size() + 1 + word.size() > k_python_line_width) {
-            out += line + '\n';
-            line = "#";
-        }
-        line += ' ' + word;
-        start = end + 1;
-    }
-    return out + line + '\n';
-}
-
 }  // namespace
 
 std::string sheet_verdict_detail(const LessonSheet& sheet) {
@@ -231,7 +214,7 @@ std::string render_sheet_python(const LessonSheet& sheet) {
     }
     for (const SheetClaim& claim : sheet.claims) {
         if (claim.python.empty()) continue;
-        out += '\n' + python_comment(claim.sentence) + claim.python;
+        out += '\n' + markdown_cell(claim.sentence) + "# %%\n" + claim.python;  // the claim as prose, then its check
     }
     return out + sheet.script_after + fmt::format("\nprint(\"PyTorch agrees with embdemo: every tensor bit for bit, the verdict ({}) and "
                              "every claim.\")\n",
