@@ -366,20 +366,34 @@ def check_explorer_page(driver, embdemo, html, sizes, first_ids, tries):
     vocab = int(json_tensors(embdemo, ["--ids", "0", *sizes])["vocab"])
     messages = {
         f"1,{vocab}": f"ids[1] = {vocab} is out of range for a vocab of {vocab:,} (allowed: ids 0 to {vocab - 1:,})",
-        "1,x": f'item 2 "x" is not a non-negative decimal id (allowed: comma-separated ids 0 to {vocab - 1:,}, e.g. 2,3,1)',
-        "1,,2": f'item 2 "" is not a non-negative decimal id (allowed: comma-separated ids 0 to {vocab - 1:,}, e.g. 2,3,1)',
+        f"1;{vocab}": f"ids[1, 0] = {vocab} is out of range for a vocab of {vocab:,} (allowed: ids 0 to {vocab - 1:,})",
     }
+    # Every other bad input: the CLI's own message for the same --ids, word for word.
+    for text in ("1,x", "1,,2", "02", "-1", "0x1", "2,3;1", "2,3;", ";", " ", "1,99999999999999999999",
+                 "2,3;1,1;4,x"):
+        run = subprocess.run([embdemo, "--ids", text, *sizes], capture_output=True, text=True)
+        assert run.returncode == 2 and run.stderr.startswith("embdemo: error: --ids "), (text, run.stderr)
+        messages[text] = run.stderr.strip()[len("embdemo: error: "):]
     for text, message in messages.items():
         field = type_ids(driver, text)
         shown = driver.find_element(By.ID, "explore-message")
         assert shown.is_displayed() and shown.text == message, (text, shown.text, message)
         assert explorer_tables(driver) == {} and driver.find_element(By.ID, "explore-verdict").text == ""
+    # A batch, as the CLI takes it: rows named ids[b, t], the numbers of `--ids B --format json`.
+    field = type_ids(driver, "1,0;0,1")
+    labels = driver.execute_script("return [...document.querySelectorAll('#explore-onehot tbody th')].map(th => th.textContent)")
+    assert labels == ["ids[0, 0] = 1", "ids[0, 1] = 0", "ids[1, 0] = 0", "ids[1, 1] = 1"], labels
+    batch = json_tensors(embdemo, ["--ids", "1,0;0,1", *sizes])
+    flat = [row for rows in batch["lookup"] for row in rows]
+    got = explorer_tables(driver)["explore-lookup"]
+    assert all(text == flat[i][col] for i, row in enumerate(got) for col, text, _ in row), (got, flat)
     # Arrow keys in the field move its caret, not the steps.
     step = shown_steps(driver)
     field.send_keys(Keys.ARROW_LEFT, Keys.ARROW_RIGHT)
     assert shown_steps(driver) == step
     assert not [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
-    print(f"explorer messages: {len(messages)} bad inputs, each named; arrow keys in the field do not step")
+    print(f"explorer messages: {len(messages)} bad inputs, each named as the CLI names it; a batch as the CLI reads it; "
+          "arrow keys in the field do not step")
 
 
 def check_explorer_tokens(driver, embdemo, work):

@@ -223,27 +223,68 @@ constexpr std::string_view k_explorer_script = R"page(
   }
   function spellDouble(x) { return special(x) || layout(x.toExponential()); }
 
-  function parseIds(text) {
-    var allowed = "(allowed: comma-separated ids 0 to " + thousands(V - 1) + ", e.g. 2,3,1)";
-    if (text.trim() === "") return { error: "type at least one id " + allowed };
-    var items = text.split(",");
-    if (items.length > maxIds) {
-      return { error: items.length + " ids are more than the " + maxIds + " this page shows at once" };
-    }
-    var ids = [];
+  // The CLI's --ids rules and messages (core/ids.cpp's parse_id_batch): comma-separated decimal
+  // ids, rows of them separated by ';' for a batch, every row as long as the first; no sign, no
+  // hex, no leading zero. Out-of-range ids are named by their place, as the CLI names them.
+  var ALLOWED = "(allowed: comma-separated non-negative decimal token ids, e.g. 2,3,1, or rows of them " +
+                "separated by ';' for a batch)";
+  function trimBlanks(s) { return s.replace(/^[ \t]+|[ \t]+$/g, ""); }
+  // As the CLI quotes a value: control characters escaped, cut after `most` characters.
+  function quote(s, most) {
+    var escaped = s.slice(0, most + 1).replace(/[\u0000-\u001f\u007f]/g, function (c) {
+      return { "\n": "\\n", "\t": "\\t", "\r": "\\r" }[c] || "\\x" + ("0" + c.charCodeAt(0).toString(16)).slice(-2);
+    });
+    return "\"" + (escaped.length > most ? escaped.slice(0, most) + "..." : escaped) + "\"";
+  }
+  function shapeProblem(t) {
+    if (t === "") return "is empty";
+    if (t.charAt(0) === "-" || t.charAt(0) === "+") return "has a sign";
+    if (/^0[xX]/.test(t)) return "is hexadecimal";
+    if (!/^[0-9]+$/.test(t)) return "is not a decimal integer";
+    if (t.length > 1 && t.charAt(0) === "0") return "has a leading zero (refused because other tools read it as octal)";
+    if (t.length > 20 || (t.length === 20 && t > "18446744073709551615")) return "is larger than 18446744073709551615";
+    return "";
+  }
+  function parseRow(text) {
+    var items = text.split(","), ids = [], texts = [];
     for (var i = 0; i < items.length; ++i) {
-      var item = items[i].trim();
-      if (!/^[0-9]+$/.test(item)) {
-        return { error: "item " + (i + 1) + " \"" + item + "\" is not a non-negative decimal id " + allowed };
-      }
-      var id = item.length > 15 ? Infinity : Number(item);
-      if (id >= V) {
-        return { error: "ids[" + i + "] = " + item.replace(/^0+(?=\d)/, "") + " is out of range for a vocab of " +
-                 thousands(V) + " (allowed: ids 0 to " + thousands(V - 1) + ")" };
-      }
-      ids.push(id);
+      var item = trimBlanks(items[i]), problem = shapeProblem(item);
+      if (problem) return { error: "item " + (i + 1) + (item ? " " + quote(item, 30) : "") + " " + problem };
+      ids.push(item.length > 15 ? Infinity : Number(item));  // past 10^15 no vocabulary holds it
+      texts.push(item);
     }
-    return { ids: ids };
+    return { ids: ids, texts: texts };
+  }
+  function parseIds(text) {
+    function fail(problem) { return { error: "--ids " + quote(text, 60) + ": " + problem + " " + ALLOWED }; }
+    if (trimBlanks(text) === "") return fail("is empty");
+    var batched = text.indexOf(";") >= 0, rows = text.split(";"), ids = [], texts = [], seq = 0;
+    for (var r = 0; r < rows.length; ++r) {
+      if (trimBlanks(rows[r]) === "") {
+        return fail("row " + r + " is empty" + (r > 0 && r === rows.length - 1 ? " (the ids end with ';')" : ""));
+      }
+      var row = parseRow(rows[r]);
+      if (row.error) return fail((batched ? "row " + r + " " : "") + row.error);
+      if (r === 0) {
+        seq = row.ids.length;
+      } else if (row.ids.length !== seq) {
+        return fail("row " + r + " has " + row.ids.length + (row.ids.length === 1 ? " id" : " ids") + " but row 0 has " +
+                    seq + " (every row of a batch needs the same length)");
+      }
+      ids = ids.concat(row.ids);
+      texts = texts.concat(row.texts);
+    }
+    if (ids.length > maxIds) {
+      return { error: ids.length + " ids are more than the " + maxIds + " this page shows at once" };
+    }
+    var place = function (i) { return batched ? Math.floor(i / seq) + ", " + (i % seq) : String(i); };
+    for (var i = 0; i < ids.length; ++i) {
+      if (ids[i] >= V) {
+        return { error: "ids[" + place(i) + "] = " + texts[i] +
+                 " is out of range for a vocab of " + thousands(V) + " (allowed: ids 0 to " + thousands(V - 1) + ")" };
+      }
+    }
+    return { ids: ids, place: place };
   }
 
   // The columns shown of `count`: all up to 16, else three at each end and the `wanted` ones,
@@ -335,7 +376,7 @@ constexpr std::string_view k_explorer_script = R"page(
       if (diff !== diff) maxDiff = NaN;
       else if (maxDiff === maxDiff && diff > maxDiff) maxDiff = diff;
     }
-    var positions = ids.map(function (id, i) { return "ids[" + i + "] = " + named(id); });
+    var positions = ids.map(function (id, i) { return "ids[" + parsed.place(i) + "] = " + named(id); });
     var dims = columns(d, []);
     function float(values, bits) {
       return function (i, c) {
