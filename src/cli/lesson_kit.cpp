@@ -17,10 +17,31 @@
 namespace embdemo {
 namespace {
 
+// `text` in runs of at most `rows` lines (all of it when rows is 0), the last run without its
+// final newline.
+std::vector<std::string> screens_of(const std::string& text, std::size_t rows) {
+    std::vector<std::string> screens;
+    std::size_t start = 0;
+    while (rows > 0) {
+        std::size_t end = start;
+        std::size_t lines = 0;
+        while (lines < rows && end < text.size()) {
+            const std::size_t newline = text.find('\n', end);
+            end = newline == std::string::npos ? text.size() : newline + 1;
+            ++lines;
+        }
+        if (end >= text.size()) break;
+        screens.push_back(text.substr(start, end - 1 - start));
+        start = end;
+    }
+    screens.push_back(text.substr(start));
+    return screens;
+}
+
 // Waits for Enter on a terminal. Returns false when the learner ends the lesson: "q" (then
 // Enter), or Ctrl-D, which closes stdin.
-bool wait_for_enter() {
-    std::fputs("-- Enter: next step, q: quit --", stderr);
+bool wait_for_enter(const char* what = "next step") {
+    std::fprintf(stderr, "-- Enter: %s, q: quit --", what);
     std::fflush(stderr);
     std::string line;
     int c = 0;
@@ -34,13 +55,24 @@ bool wait_for_enter() {
 // Writes the steps: all at once, or with --pause on a terminal one at a time, until the last
 // one or until the learner quits (then the lesson simply ends there). Steps are separated by
 // blank lines and written one by one rather than joined, so a large JSON result is not held twice.
+// On a terminal each step starts on a clean screen, in screens that leave a row for the prompt,
+// so that neither its heading nor the prompts scroll away; piped, nothing is cleared.
 int write_steps(const std::vector<std::string>& steps, bool pause, const std::string& not_written) {
     std::size_t next = 0;
     if (pause && stdin_is_terminal()) {
+        const bool screen = stdout_is_terminal();
+        const std::size_t rows = screen ? terminal_rows() : 0;
         while (next + 1 < steps.size()) {
-            const int status = write_stdout(steps[next++] + '\n', not_written);
+            const std::vector<std::string> screens = screens_of(steps[next++], rows > 2 ? rows - 1 : 0);
+            for (std::size_t s = 0; s < screens.size(); ++s) {
+                const int status = write_stdout((screen ? k_clear_screen : "") + screens[s] + '\n', not_written);
+                if (status != k_exit_ok) return status;
+                if (!wait_for_enter(s + 1 < screens.size() ? "more of this step" : "next step")) return k_exit_ok;
+            }
+        }
+        if (screen && next < steps.size()) {
+            const int status = write_stdout(k_clear_screen, not_written);
             if (status != k_exit_ok) return status;
-            if (!wait_for_enter()) return k_exit_ok;
         }
     }
     for (std::size_t i = next; i < steps.size(); ++i) {
@@ -125,15 +157,15 @@ TextOptions text_options(const Options& options) {
     text.width = output_width(stdout_is_terminal(), std::getenv("COLUMNS"));
     text.timing = options.timing;
     if (color_wanted(options.color, stdout_is_terminal(), std::getenv("NO_COLOR"), std::getenv("TERM"))) {
-        text.palette = light_background(options.palette, std::getenv("COLORFGBG")) ? Palette::light
-                                                                                   : Palette::dark;
+        text.palette = terminal_is_light(options.palette, std::getenv("COLORFGBG")) ? Palette::light
+                                                                                    : Palette::dark;
     }
     return text;
 }
 
 int write_view(const Options& options, const LessonView& view, const StagedFiles& files) {
     RenderSettings settings;
-    settings.format = options.format;
+    settings.format = options.notebook ? OutputFormat::ipynb : options.format;
     settings.view = options.view;
     settings.precision = options.precision;
     settings.show = show_names(options.show);

@@ -142,7 +142,8 @@ std::optional<std::string> parse_padding_idx(const std::string& text, std::uint6
 // formats it can.
 std::optional<std::string> check_lesson_format(const RawOptions& raw, OutputFormat format) {
     const LessonSpec& spec = *raw.lesson;
-    const FormatSet formats = spec.formats(raw);
+    FormatSet formats = spec.formats(raw);
+    if (formats & format_bit(OutputFormat::python)) formats |= format_bit(OutputFormat::ipynb);  // its script as a notebook
     if (formats & format_bit(format)) return std::nullopt;
     std::string allowed;
     for (const auto& [name, each] : k_formats) {

@@ -78,7 +78,7 @@ struct RawOptions {
 inline constexpr NamedValue<OutputFormat> k_formats[] = {
     {"text", OutputFormat::text}, {"json", OutputFormat::json}, {"csv", OutputFormat::csv},
     {"tsv", OutputFormat::tsv}, {"markdown", OutputFormat::markdown}, {"svg", OutputFormat::svg},
-    {"html", OutputFormat::html}, {"python", OutputFormat::python}};
+    {"html", OutputFormat::html}, {"python", OutputFormat::python}, {"ipynb", OutputFormat::ipynb}};
 
 inline constexpr NamedValue<ColorMode> k_color_modes[] = {
     {"auto", ColorMode::automatic}, {"always", ColorMode::always}, {"never", ColorMode::never}};

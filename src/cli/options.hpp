@@ -37,6 +37,7 @@ struct Options {
     std::vector<std::string> bench_args;  // embdemo bench: the words after "bench", for embdemo-bench
     DemoRequest request;  // with --weights, vocab_size and dim are 0 unless given: the file decides
     OutputFormat format = OutputFormat::text;
+    bool notebook = false;  // --format ipynb: `format` is python, written as a notebook
     View view = View::plain;
     std::vector<std::size_t> trace_positions;  // empty: the default positions
     bool pause = false;  // wait for Enter between steps (only ever when stdin is a terminal)

@@ -65,6 +65,7 @@ std::vector<Buffer> run_buffers(const Options& options, const DemoRequest& reque
             buffers.push_back(printed_output(options.format, printed_values(options.show, n, request.vocab_size, request.dim),
                                              printed_rows(options.show, n, request.vocab_size)));
             break;
+        case OutputFormat::ipynb:
         case OutputFormat::python:  // the lookup, X @ E and X @ W.T as bit patterns
             buffers.push_back({"the printed script", 3 * n * request.dim, k_held_copies_of_script * k_json_bytes_per_value});
             break;

@@ -208,8 +208,9 @@ std::optional<std::string> validate_sizes(const RawOptions& raw, ParseResult<IdB
 std::optional<std::string> validate_output(const RawOptions& raw, Options& options) {
     const auto format = find_named(k_formats, raw.format);
     if (!format) return bad_value("--format", raw.format, "is not a known format", names_of(k_formats));
-    options.format = *format;
-    if (auto problem = check_lesson_format(raw, options.format)) return *problem;
+    if (auto problem = check_lesson_format(raw, *format)) return *problem;
+    options.notebook = *format == OutputFormat::ipynb;
+    options.format = options.notebook ? OutputFormat::python : *format;
     if (raw.show) {
         auto show = parse_matrix_selection(*raw.show);
         if (!show) {

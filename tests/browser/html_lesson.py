@@ -153,7 +153,86 @@ return [Math.min(...sizes), sizes.length, scale];
 """
 
 
-def check_viewports(driver, name, smallest):
+# Present mode, measured on the step shown now: the page itself does not scroll; the step (the
+# one element with aria-current="step") lies inside the viewport; the figure's part it speaks of
+# (its outlined rows, else its matrix) is inside the figure's visible box; the counter is in view
+# and names the step; and the figure's numbers' smallest rendered size.
+PRESENT = """
+const inView = (r, b) => r.left >= b.left - 1 && r.top >= b.top - 1 && r.right <= b.right + 1 && r.bottom <= b.bottom + 1;
+const screen = {left: 0, top: 0, right: window.innerWidth, bottom: window.innerHeight};
+const current = document.querySelectorAll('[aria-current="step"]');
+const step = current.length === 1 ? current[0] : null;
+const boxElement = document.querySelector('.figure-box');
+const box = boxElement.getBoundingClientRect();
+// The box's client area: inside its border, without its scroll bars.
+const inner = {left: box.left + boxElement.clientLeft, top: box.top + boxElement.clientTop};
+const visible = {left: Math.max(inner.left, 0), top: Math.max(inner.top, 0),
+                 right: Math.min(inner.left + boxElement.clientWidth, window.innerWidth),
+                 bottom: Math.min(inner.top + boxElement.clientHeight, window.innerHeight)};
+const focus = document.querySelector('[data-e-row].current') || document.querySelector('[data-matrix].current');
+let focusShown = null;
+if (focus) {
+  const r = focus.getBoundingClientRect();
+  // A part larger than the box fills it: its start is in view.
+  const fits = r.width <= visible.right - visible.left + 1 && r.height <= visible.bottom - visible.top + 1;
+  focusShown = fits ? inView(r, visible) : r.left >= visible.left - 1 && r.top >= visible.top - 1 &&
+                                          r.left < visible.right && r.top < visible.bottom;
+}
+const svg = document.querySelector('figure svg');
+const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+const numbers = Array.from(svg.querySelectorAll('text')).filter(t => /^[-+]?[0-9][0-9.,]*(e[-+]?[0-9]+)?$/.test(t.textContent.trim()));
+const smallest = Math.min(...numbers.map(t => parseFloat(getComputedStyle(t).fontSize) * scale));
+const pre = step && step.querySelector('pre');
+const counter = document.getElementById('counter');
+return {
+  step: step ? step.id : null,
+  stepInView: step ? inView(step.getBoundingClientRect(), screen) : false,
+  pageScrolls: document.documentElement.scrollHeight > window.innerHeight + 1 || window.scrollY > 0,
+  focus: focus ? (focus.getAttribute('data-e-row') !== null ? 'row ' + focus.getAttribute('data-e-row')
+                                                             : 'matrix ' + focus.getAttribute('data-matrix')) : null,
+  focusShown: focusShown,
+  counter: counter.textContent, counterInView: inView(counter.getBoundingClientRect(), screen),
+  smallestNumber: smallest, numbers: numbers.length,
+  textPx: pre ? parseFloat(getComputedStyle(pre).fontSize) : null,
+};
+"""
+
+
+def check_present(driver, name, key, measured):
+    """After Home and after every Next (then PageUp, PageDown and Space once each): each step in
+    view with the figure's part it speaks of, the page still; at 1280x720 numbers of 20 px or more."""
+    steps = driver.execute_script("return document.querySelectorAll('section.step').length")
+    press(driver, Keys.HOME)
+    smallest_text, seen = 99, []
+    for index in range(1, steps + 1):
+        if index > 1:
+            driver.find_element(By.ID, "next").click() if index % 2 else press(driver, Keys.ARROW_RIGHT)
+        m = driver.execute_script(PRESENT)
+        where = f"{name} at {key}, step {index} of {steps}"
+        assert m["step"] == f"step-{index}", (where, m)
+        assert m["stepInView"], (where, "the step's text is not all in view", m)
+        assert not m["pageScrolls"], (where, "the page scrolls", m)
+        assert m["focusShown"] in (None, True), (where, f"the figure's {m['focus']} is out of view", m)
+        assert m["counter"] == f"Step {index} of {steps}" and m["counterInView"], (where, m)
+        if key == "1280x720":
+            assert m["numbers"] == 0 or m["smallestNumber"] >= 20, (where, f"numbers at {m['smallestNumber']:.1f} px")
+        smallest_text = min(smallest_text, m["textPx"] or 99)
+        seen.append(m["focus"])
+    if steps > 1:
+        press(driver, Keys.PAGE_UP)
+        assert shown_steps(driver) == [f"step-{steps - 1}"], (name, key, "PageUp")
+        press(driver, Keys.PAGE_DOWN)
+        assert shown_steps(driver) == [f"step-{steps}"], (name, key, "PageDown")
+        press(driver, Keys.HOME)
+        press(driver, Keys.SPACE)
+        assert shown_steps(driver) == ["step-2"], (name, key, "Space")
+    measured.append((name, key, steps, m["smallestNumber"], smallest_text))
+    print(f"{name} at {key}: {steps} steps, each in view with its part of the figure "
+          f"({', '.join(sorted({f for f in seen if f}))[:80] or 'the whole figure'}); numbers {m['smallestNumber']:.1f} px, "
+          f"step text down to {smallest_text:.0f} px")
+
+
+def check_viewports(driver, name, smallest, measured=None):
     """At each size: the figure's text at 12 CSS px or more, no horizontal overflow, the arrow
     keys step. `smallest` collects the smallest font size seen per viewport."""
     for width, height, mobile in VIEWPORTS:
@@ -172,6 +251,9 @@ def check_viewports(driver, name, smallest):
         press(driver, Keys.ARROW_LEFT)
         assert shown_steps(driver) == ["step-1"], (name, key, shown_steps(driver))
         print(f"{name} at {key}: smallest figure text {size:.2f} px (scale {scale:.3f}), no overflow, arrows step")
+        if measured is not None:
+            assert steps > 1, f"{name}: one step only"
+            check_present(driver, name, key, measured)
 
 
 def check_page(driver, html, expected, outdir, name, shots):
@@ -284,20 +366,34 @@ def check_explorer_page(driver, embdemo, html, sizes, first_ids, tries):
     vocab = int(json_tensors(embdemo, ["--ids", "0", *sizes])["vocab"])
     messages = {
         f"1,{vocab}": f"ids[1] = {vocab} is out of range for a vocab of {vocab:,} (allowed: ids 0 to {vocab - 1:,})",
-        "1,x": f'item 2 "x" is not a non-negative decimal id (allowed: comma-separated ids 0 to {vocab - 1:,}, e.g. 2,3,1)',
-        "1,,2": f'item 2 "" is not a non-negative decimal id (allowed: comma-separated ids 0 to {vocab - 1:,}, e.g. 2,3,1)',
+        f"1;{vocab}": f"ids[1, 0] = {vocab} is out of range for a vocab of {vocab:,} (allowed: ids 0 to {vocab - 1:,})",
     }
+    # Every other bad input: the CLI's own message for the same --ids, word for word.
+    for text in ("1,x", "1,,2", "02", "-1", "0x1", "2,3;1", "2,3;", ";", " ", "1,99999999999999999999",
+                 "2,3;1,1;4,x"):
+        run = subprocess.run([embdemo, "--ids", text, *sizes], capture_output=True, text=True)
+        assert run.returncode == 2 and run.stderr.startswith("embdemo: error: --ids "), (text, run.stderr)
+        messages[text] = run.stderr.strip()[len("embdemo: error: "):]
     for text, message in messages.items():
         field = type_ids(driver, text)
         shown = driver.find_element(By.ID, "explore-message")
         assert shown.is_displayed() and shown.text == message, (text, shown.text, message)
         assert explorer_tables(driver) == {} and driver.find_element(By.ID, "explore-verdict").text == ""
+    # A batch, as the CLI takes it: rows named ids[b, t], the numbers of `--ids B --format json`.
+    field = type_ids(driver, "1,0;0,1")
+    labels = driver.execute_script("return [...document.querySelectorAll('#explore-onehot tbody th')].map(th => th.textContent)")
+    assert labels == ["ids[0, 0] = 1", "ids[0, 1] = 0", "ids[1, 0] = 0", "ids[1, 1] = 1"], labels
+    batch = json_tensors(embdemo, ["--ids", "1,0;0,1", *sizes])
+    flat = [row for rows in batch["lookup"] for row in rows]
+    got = explorer_tables(driver)["explore-lookup"]
+    assert all(text == flat[i][col] for i, row in enumerate(got) for col, text, _ in row), (got, flat)
     # Arrow keys in the field move its caret, not the steps.
     step = shown_steps(driver)
     field.send_keys(Keys.ARROW_LEFT, Keys.ARROW_RIGHT)
     assert shown_steps(driver) == step
     assert not [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
-    print(f"explorer messages: {len(messages)} bad inputs, each named; arrow keys in the field do not step")
+    print(f"explorer messages: {len(messages)} bad inputs, each named as the CLI names it; a batch as the CLI reads it; "
+          "arrow keys in the field do not step")
 
 
 def check_explorer_tokens(driver, embdemo, work):
@@ -328,13 +424,14 @@ def main():
     os.makedirs(outdir, exist_ok=True)
     with tempfile.TemporaryDirectory() as work:
         pages = {
-            # ids 5, 0, 5: steps 1-5 and 7 are about every id; step 6 traces ids[0] = 5.
-            "lookup": (["--ids", "5,0,5", "--vocab", "8", "--dim", "4"], [[0, 5]] * 5 + [[5], [0, 5]], True),
-            # grad: the overview outlines the used rows 1, 3; then one step per used row.
-            "grad": (["grad", "--ids", "3,1,3", "--dim", "3"], [[1, 3], [1], [3]], True),
-            # GPT-2 sizes: E summarised, the selected rows still outlined.
+            # ids 5, 0, 5: the walkthrough's steps 1-5 and 7 are about every id; step 6 traces
+            # ids[0] = 5 and takes two screens (a step longer than a screen goes on in the next).
+            "lookup": (["--ids", "5,0,5", "--vocab", "8", "--dim", "4"], [[0, 5]] * 5 + [[5], [5], [0, 5]], True),
+            # grad: the overview (two screens) outlines the used rows 1, 3; then one step per used row.
+            "grad": (["grad", "--ids", "3,1,3", "--dim", "3"], [[1, 3], [1, 3], [1], [3]], True),
+            # GPT-2 sizes: E summarised, the selected rows still outlined; steps 5 and 6 two screens each.
             "gpt2": (["--ids", "464,3290", "--vocab", "50257", "--dim", "768"],
-                     [[464, 3290]] * 5 + [[464], [464, 3290]], False),
+                     [[464, 3290]] * 6 + [[464], [464], [464, 3290]], False),
         }
         # The three viewports' checks: the lessons' own examples, a mid-sized and a GPT-2-sized run.
         sized = {
@@ -356,9 +453,17 @@ def main():
             "optimizer": ["grad", "--ids", "2,3;1,1", "--dim", "4", "--optimizer", "adam", "--steps", "3"],
             "tokens": ["tokens", "--text", "Your journey starts with one step, unbelievably"],
             "cost": ["cost", "--model", "llama3-8b"],
+            # Each lesson's own example, as a class meets it first.
+            "lookup_notebook": ["--ids", "2,3,1", "--dim", "5"],
+            "positions": ["positions", "--ids", "2,3,1", "--dim", "4"],
+            "tied": ["tied", "--ids", "2,3,1", "--dim", "4"],
+            "bag_default": ["bag", "--bags", "2,3;1", "--dim", "4"],
+            "factor_default": ["factor", "--ids", "2,3,1", "--vocab", "6", "--dim", "4", "--rank", "2"],
+            "cost_default": ["cost", "--model", "gpt2"],
+            "lookup_text": ["--text", "Your journey starts with one step", "--dim", "4"],
         }
         driver = browser(os.path.join(work, "profile"))
-        smallest = {}
+        smallest, measured = {}, []
         try:
             for name, (args, expected, shots) in pages.items():
                 html = os.path.join(work, f"{name}.html")
@@ -373,12 +478,15 @@ def main():
                 driver.get("file://" + html)
                 errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
                 assert not errors, f"{name}: console errors: {errors}"
-                check_viewports(driver, name, smallest)
+                check_viewports(driver, name, smallest, measured)
                 if name == "lookup_gpt2":
                     off = driver.find_element(By.ID, "explore-off").text
                     assert "38,597,376 values" in off and "65,536" in off, off
                     assert not driver.find_elements(By.ID, "explore-ids")
             print("smallest figure text: " + ", ".join(f"{k} {v:.2f} px" for k, v in smallest.items()))
+            at_720 = [m for m in measured if m[1] == "1280x720"]
+            print("present mode at 1280x720, smallest number: " +
+                  ", ".join(f"{n} {v:.1f} px ({s} steps)" for n, _, s, v, _ in at_720))
             # The explorer, on the lesson's example (V = 4, inferred) and on V = 50, d = 16.
             html = os.path.join(work, "lookup_small.html")
             check_explorer_page(driver, embdemo, html, ["--dim", "5", "--vocab", "4"], [2, 3, 1], [[0], [3, 3, 0, 1, 2]])

@@ -215,6 +215,50 @@ void factor_case(Cases& c, std::size_t) {
             render_sheet_python(factor_sheet(lesson)));
 }
 
+// E for a lookup run: forced 0-3 take each origin in turn (seeded, randint, index pattern, a file
+// with special values), random cases mostly the seeded one.
+Matrix demo_weight(Cases& c, DemoRequest& demo, std::size_t forced) {
+    const auto kind = forced < 4 ? static_cast<WeightOrigin::Kind>(forced)
+                                 : c.pick<WeightOrigin::Kind>({WeightOrigin::Kind::torch, WeightOrigin::Kind::torch,
+                                                               WeightOrigin::Kind::torch_randint,
+                                                               WeightOrigin::Kind::index_pattern, WeightOrigin::Kind::file});
+    demo.origin.kind = kind;
+    switch (kind) {
+        case WeightOrigin::Kind::torch: return torch_embedding_weight(demo.vocab_size, demo.dim, demo.seed);
+        case WeightOrigin::Kind::torch_randint:
+            return torch_randint_weight(demo.vocab_size, demo.dim, demo.seed, k_randint_low, k_randint_high);
+        case WeightOrigin::Kind::index_pattern:
+            demo.origin.detail = index_pattern_formula(demo.dim);
+            return index_pattern_weight(demo.vocab_size, demo.dim);
+        case WeightOrigin::Kind::file: break;
+    }
+    Matrix weight = c.special_matrix(demo.vocab_size, demo.dim);
+    demo.origin.detail = c.save(weight);
+    return weight;
+}
+
+// The lookup, the notebook's lesson: every origin of E, V given or the largest id + 1 as the
+// notebook infers it, lists and batches, repeats.
+void lookup_case(Cases& c, std::size_t forced) {
+    DemoRequest demo;
+    demo.vocab_size = c.size(300);
+    demo.dim = c.size(48);
+    demo.seed = c.seed();
+    const IdBatch ids = c.batch(demo.vocab_size, 12);
+    demo.ids = ids.values;
+    demo.shape = ids.shape();
+    if (forced == 0 || (forced >= 4 && c.chance(40))) {
+        demo.vocab_inferred = true;
+        demo.vocab_source = DemoRequest::VocabSource::largest_id;
+        demo.vocab_size = *std::max_element(demo.ids.begin(), demo.ids.end()) + 1;
+    }
+    Matrix weight = demo_weight(c, demo, forced);
+    c.write("lookup", fmt::format("origin {} V {}{} d {} seed {} ids {}", static_cast<int>(demo.origin.kind),
+                                  demo.vocab_size, demo.vocab_inferred ? " (largest id + 1)" : "", demo.dim, demo.seed,
+                                  join_ids(demo.ids)),
+            render_lookup_python(build_demo_report(demo, std::move(weight))));
+}
+
 // max_norm: every origin of E (seeded, randint, index pattern, a file with special values),
 // max_norm from tiny (every row rescaled) to large (none), norm_type 1, 2, 3, inf and 0.5.
 void max_norm_case(Cases& c, std::size_t forced) {
@@ -226,29 +270,10 @@ void max_norm_case(Cases& c, std::size_t forced) {
     r.ids = c.batch(demo.vocab_size, 12);
     demo.ids = r.ids.values;
     demo.shape = r.ids.shape();
-    const auto kind = forced < 4 ? static_cast<WeightOrigin::Kind>(forced)
-                                 : c.pick<WeightOrigin::Kind>({WeightOrigin::Kind::torch, WeightOrigin::Kind::torch,
-                                                               WeightOrigin::Kind::torch_randint,
-                                                               WeightOrigin::Kind::index_pattern, WeightOrigin::Kind::file});
-    demo.origin.kind = kind;
-    Matrix weight;
-    switch (kind) {
-        case WeightOrigin::Kind::torch: weight = torch_embedding_weight(demo.vocab_size, demo.dim, demo.seed); break;
-        case WeightOrigin::Kind::torch_randint:
-            weight = torch_randint_weight(demo.vocab_size, demo.dim, demo.seed, k_randint_low, k_randint_high);
-            break;
-        case WeightOrigin::Kind::index_pattern:
-            weight = index_pattern_weight(demo.vocab_size, demo.dim);
-            demo.origin.detail = index_pattern_formula(demo.dim);
-            break;
-        case WeightOrigin::Kind::file:
-            weight = c.special_matrix(demo.vocab_size, demo.dim);
-            demo.origin.detail = c.save(weight);
-            break;
-    }
+    Matrix weight = demo_weight(c, demo, forced);
     r.max_norm.max_norm = c.pick<double>({0.5, 1.0, 2.0, 1e-3, 1e9, static_cast<double>(c.between(1, 400)) / 100.0});
     r.max_norm.norm_type = c.pick<double>({2.0, 2.0, 1.0, 3.0, 0.5, std::numeric_limits<double>::infinity()});
-    c.write("max_norm", fmt::format("origin {} V {} d {} seed {} ids {} max_norm {} norm_type {}", static_cast<int>(kind),
+    c.write("max_norm", fmt::format("origin {} V {} d {} seed {} ids {} max_norm {} norm_type {}", static_cast<int>(demo.origin.kind),
                                     demo.vocab_size, demo.dim, demo.seed, join_ids(demo.ids), r.max_norm.max_norm,
                                     r.max_norm.norm_type),
             render_max_norm_python(run_max_norm_lesson(r, std::move(weight))));
@@ -335,7 +360,7 @@ int main(int argc, char** argv) {
     Cases cases(argv[1], seed);
     // Each lesson: its hand-picked cases (forced = 0, 1, ...: see each case function), then random ones.
     const std::vector<std::pair<void (*)(Cases&, std::size_t), std::size_t>> lessons = {
-        {bag_case, 3}, {positions_case, k_encodings + 2}, {tied_case, 3}, {factor_case, 1}, {max_norm_case, 4}, {grad_max_norm_case, 3},
+        {lookup_case, 4}, {bag_case, 3}, {positions_case, k_encodings + 2}, {tied_case, 3}, {factor_case, 1}, {max_norm_case, 4}, {grad_max_norm_case, 3},
         {training_case, 4}};
     for (const auto& [make, forced] : lessons) {
         for (std::size_t i = 0; i < forced + count; ++i) make(cases, i < forced ? i : SIZE_MAX);

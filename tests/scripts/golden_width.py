@@ -2,7 +2,7 @@
 """Every line of every text-view golden stdout fits 80 columns (issue 25, item 11).
 
 A golden is a text view unless its arguments ask for a machine or picture format (--format json,
-csv, tsv, markdown, svg, html, python), the projector's files or nothing on stdout. Columns are
+csv, tsv, markdown, svg, html, python, ipynb), the projector's files or nothing on stdout. Columns are
 counted as UTF-8 code points (the text views print ASCII, but a --text run quotes the user's
 text), not bytes. Usage: golden_width.py CASES_DIR
 """
@@ -13,7 +13,7 @@ import sys
 
 WIDTH = 80
 ANSI = re.compile(r"\x1b\[[0-9;]*m")  # colour decorates; it takes no columns
-MACHINE = {"json", "csv", "tsv", "markdown", "svg", "html", "python"}
+MACHINE = {"json", "csv", "tsv", "markdown", "svg", "html", "python", "ipynb"}
 
 
 def arguments(case):

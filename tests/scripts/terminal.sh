@@ -43,7 +43,7 @@ out=$(NO_COLOR=1 "${demo[@]}" --color always </dev/null | cat)
 has_colour "$out"; check "--color always in a pipe" $?
 
 plain=$(NO_COLOR=1 "${demo[@]}" </dev/null)
-coloured=$(unset NO_COLOR; TERM=xterm on_pty "${demo[@]}" </dev/null | tr -d '\r' | sed 's/\x1b\[[0-9;]*m//g')
+coloured=$(unset NO_COLOR; TERM=xterm on_pty "${demo[@]}" </dev/null | tr -d '\r' | sed 's/\x1b\[[0-9;]*m//g; s/\x1b\]11;?\x1b\\//g')
 [ "$plain" = "$coloured" ]; check "the characters are the same with and without colour" $?
 
 # --pause with stdin an open pipe that never sends anything: must not wait. The silent writer

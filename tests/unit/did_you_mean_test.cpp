@@ -153,7 +153,7 @@ TEST_CASE("completion data lists each lesson's options and only values the parse
     CHECK(text.find("options grad --help --padding-idx") != std::string::npos);
     CHECK(text.find("options cost --help --model --tokens --ids --text --text-file --vocab --dim --format\n") !=
           std::string::npos);
-    CHECK(text.find("values --format text json csv tsv markdown svg html python\n") != std::string::npos);
+    CHECK(text.find("values --format text json csv tsv markdown svg html python ipynb\n") != std::string::npos);
     CHECK(text.find("dirs --export-projector\n") != std::string::npos);
     CHECK(text == completion_data());
 }

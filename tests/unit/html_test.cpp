@@ -50,10 +50,29 @@ std::vector<unsigned char> from_base64(const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("lesson_page makes one step per text, headed Step i of n, with nothing outlined") {
+TEST_CASE("lesson_page: a block that begins with a figure's matrix is its own step, pointing at it") {
+    const std::string text = "Sizes  (the run)\n  V 4\n\nA = the table  1 x 2\n  0  1.5 2\n\nAx is no matrix\n\nB = the copy\n"
+                             "  0  1.5 2\n\nverdict: same\n\nOne note.";
+    const HtmlPage page = lesson_page("t", "", small_figure(), {text});
+    REQUIRE(page.steps.size() == 5);
+    CHECK(page.steps[0].heading == "Step 1 of 5: Sizes");
+    CHECK(page.steps[0].matrix.empty());
+    CHECK(page.steps[1].heading == "Step 2 of 5: A = the table");
+    CHECK(page.steps[1].matrix == "A");
+    CHECK(page.steps[1].body == "A = the table  1 x 2\n  0  1.5 2");
+    CHECK(page.steps[2].matrix.empty());  // "Ax" is not "A": after a matrix's step, a block naming none starts one
+    CHECK(page.steps[3].matrix == "B");
+    CHECK(page.steps[3].body == "B = the copy\n  0  1.5 2");
+    CHECK(page.steps[4].body == "verdict: same\n\nOne note.");  // neighbours naming no matrix: one step
+    const std::string html = render_html(page);
+    CHECK(contains(html, "<section class=\"step\" id=\"step-2\" data-rows=\"\" data-matrix=\"A\">"));
+    CHECK(contains(html, "<g class=\"matrix\" data-matrix=\"A\">"));
+}
+
+TEST_CASE("lesson_page makes a step of each text's blocks, headed Step i of n, with nothing outlined") {
     const HtmlPage page = lesson_page("Tied <weights>", "Two views.", small_figure(), {"first\n  line", "second & last"});
     REQUIRE(page.steps.size() == 2);
-    CHECK(page.steps[0].heading == "Step 1 of 2");
+    CHECK(page.steps[0].heading == "Step 1 of 2: first");
     CHECK(page.steps[1].body == "second & last");
     CHECK(page.steps[1].rows.empty());
     CHECK(page.steps[1].focus.empty());
@@ -61,7 +80,7 @@ TEST_CASE("lesson_page makes one step per text, headed Step i of n, with nothing
     const std::string html = render_html(page);
     CHECK(contains(html, "<title>Tied &lt;weights&gt;</title>"));
     // Found as bytes: the text view's line breaks and indents are kept as they are.
-    CHECK(html.find("<section class=\"step\" id=\"step-1\" data-rows=\"\">\n<h2>Step 1 of 2</h2>\n<pre>first\n  line</pre>") !=
+    CHECK(html.find("<section class=\"step\" id=\"step-1\" data-rows=\"\">\n<h2>Step 1 of 2: first</h2>\n<pre>first\n  line</pre>") !=
           std::string::npos);
     CHECK(contains(html, "<pre>second &amp; last</pre>"));
     CHECK_FALSE(contains(html, "class=\"focus\""));

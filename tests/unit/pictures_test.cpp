@@ -136,11 +136,14 @@ TEST_CASE("render_svg escapes text and refers to nothing outside itself") {
 TEST_CASE("lookup_page outlines every id's row, and the traced id's row in step 6") {
     const DemoReport report = seeded_report({5, 0, 5}, 8, 4);
     const HtmlPage page = lookup_page(report, torch_linear_weight(8, 4, 123), 4);
-    REQUIRE(page.steps.size() == 7);
+    // Step 6 of the walkthrough is taller than a screen: it goes on in step 7, outlining the same row.
+    REQUIRE(page.steps.size() == 8);
     CHECK(page.steps[0].rows == std::vector<std::uint64_t>{0, 5});
     CHECK(page.steps[5].rows == std::vector<std::uint64_t>{5});
+    CHECK(page.steps[6].rows == std::vector<std::uint64_t>{5});
     CHECK(page.steps[5].focus == "Outlined in the figure: row 5 of E (ids[0]).");
-    CHECK(page.steps[2].heading == "Step 3 of 7: looking up ids");
+    CHECK(page.steps[6].heading == "Step 7 of 8: the product equals the lookup (continued)");
+    CHECK(page.steps[2].heading == "Step 3 of 8: looking up ids");
     const std::string html = render_html(page);
     CHECK(contains(html, "<section class=\"step\" id=\"step-6\" data-rows=\"5\">"));
     // The one URL is the SVG namespace, a name rather than something to fetch.
@@ -159,11 +162,14 @@ TEST_CASE("lookup_page's step 6 outlines the row of the first difference when th
 
 TEST_CASE("grad_page has one step per used row, outlining that row of dE") {
     const HtmlPage page = grad_page(grad_lesson({3, 1, 3}, 5, 3), 4);
-    REQUIRE(page.steps.size() == 3);
+    // The overview takes three screens of at most 28 lines, each outlining the used rows.
+    REQUIRE(page.steps.size() == 5);
     CHECK(page.steps[0].rows == std::vector<std::uint64_t>{1, 3});
-    CHECK(page.steps[2].rows == std::vector<std::uint64_t>{3});
-    CHECK(page.steps[2].heading == "Step 3 of 3: row 3 of dE");
-    CHECK(contains(page.steps[2].body, "Row 3 of dE: id 3 at ids[0], ids[2]"));
+    CHECK(page.steps[2].rows == std::vector<std::uint64_t>{1, 3});
+    CHECK(page.steps[4].rows == std::vector<std::uint64_t>{3});
+    CHECK(page.steps[4].heading == "Step 5 of 5: row 3 of dE");
+    CHECK(contains(page.steps[4].body, "Row 3 of dE: id 3 at ids[0], ids[2]"));
+    for (const HtmlStep& step : page.steps) CHECK(std::count(step.body.begin(), step.body.end(), '\n') < 28);
 }
 
 TEST_CASE("grad_figure scatters every G row into its id's row of dE") {
@@ -193,9 +199,9 @@ TEST_CASE("grad --max-norm: the figure draws E before and after the renorm above
             if (row.rescaled) rescaled.push_back(row.row);
         }
         const HtmlPage page = grad_page(lesson, 4);
-        REQUIRE(page.steps.size() == 4);
-        CHECK(contains(page.steps[1].heading, "Step 2 of 4: max_norm"));
-        CHECK(page.steps[1].rows == rescaled);
+        REQUIRE(page.steps.size() == 6);
+        CHECK(contains(page.steps[3].heading, "Step 4 of 6: max_norm"));
+        CHECK(page.steps[3].rows == rescaled);
         CHECK(contains(figure.title, "max_norm=" + std::string(max_norm == 0.5 ? "0.5" : "100.0")));
         if (max_norm == 0.5) {
             // Rows 1 and 3 of seed 123 have norms 1.95 and 0.38: only row 1 is rescaled.

@@ -125,7 +125,8 @@ TEST_CASE("sheet_caption and render_sheet_python: every check's sentence, every 
     CHECK(contains(python, "expected_looked = from_bits([0x3f800000, 0x40000000, 0x3f800000, 0x40000000], (2, 2))\n"
                            "assert same_bits(looked, expected_looked), \"PyTorch's W[idx] differs from embdemo's\"\n"));
     CHECK(contains(python, "assert same_bits(looked, onehot), \"embdemo found W[ids] and one_hot(ids) @ W identical\"\n"));
-    CHECK(contains(python, "\n# Both ids pick row 1, so the two rows of W[ids] are equal.\n"
+    // Each claim: its sentence as a markdown cell, then its check as a code cell.
+    CHECK(contains(python, "\n# %% [markdown]\n# Both ids pick row 1, so the two rows of W[ids] are equal.\n\n# %%\n"
                            "assert same_bits(looked[0], looked[1]), \"the rows differ\"\n"));
     CHECK(contains(python, "the verdict (identical)"));
 }

@@ -50,3 +50,25 @@ TEST_CASE("piped output has the fixed 80-column layout, whatever COLUMNS says") 
     CHECK(embdemo::output_width(false, "200") == 80);
     CHECK(embdemo::output_width(false, nullptr) == 80);
 }
+
+TEST_CASE("an OSC 11 reply says whether the terminal's background is light") {
+    using embdemo::osc11_is_light;
+    CHECK(osc11_is_light("\x1b]11;rgb:ffff/ffff/ffff\x1b\\") == true);
+    CHECK(osc11_is_light("\x1b]11;rgb:0000/0000/0000\a") == false);
+    CHECK(osc11_is_light("\x1b]11;rgb:fd/f6/e3\x1b\\") == true);        // solarized light, 2 digits a channel
+    CHECK(osc11_is_light("\x1b]11;rgb:0000/2b2b/3636\x1b\\") == false);  // solarized dark
+    CHECK(osc11_is_light("\x1b]11;rgb:8/8/8\a") == true);                // 1 digit: 8/15 is just above half
+    CHECK(osc11_is_light("\x1b]11;rgb:7/7/7\a") == false);
+    CHECK(osc11_is_light("typed ahead\x1b]11;rgb:ffff/ffff/ffff\a") == true);
+    CHECK_FALSE(osc11_is_light("").has_value());
+    CHECK_FALSE(osc11_is_light("\x1b]11;rgb:ffff/ffff\a").has_value());
+    CHECK_FALSE(osc11_is_light("\x1b]11;rgb:fffff/ffff/ffff\a").has_value());
+    CHECK_FALSE(osc11_is_light("\x1b]11;rgb:/ffff/ffff\a").has_value());
+    CHECK_FALSE(osc11_is_light("\x1b]10;rgb:ffff/ffff/ffff\a").has_value());
+}
+
+TEST_CASE("--palette dark and light are what they say, terminal or not") {
+    using embdemo::PaletteMode;
+    CHECK_FALSE(embdemo::terminal_is_light(PaletteMode::dark, "0;15"));
+    CHECK(embdemo::terminal_is_light(PaletteMode::light, "15;0"));
+}

@@ -4,6 +4,7 @@
 
 #include <utility>
 
+#include "render/formats/ipynb.hpp"
 #include "render/formats/svg.hpp"
 
 namespace embdemo {
@@ -75,6 +76,9 @@ ParseResult<Steps> render_view(const LessonView& view, const RenderSettings& set
         case OutputFormat::python:
             if (!view.python) return missing();
             return one_step(view.python());
+        case OutputFormat::ipynb:
+            if (!view.python) return missing();
+            return one_step(render_ipynb(view.python()));
     }
     return missing();
 }

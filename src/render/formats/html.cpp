@@ -55,9 +55,8 @@ std::string render_explorer(const HtmlExplorer& explorer) {
     out += ">\n<h2>Try other ids</h2>\n";
     if (!explorer.off.empty()) return out + fmt::format("<p id=\"explore-off\">{}</p>\n</section>\n", escape_xml(explorer.off));
     out += fmt::format(
-        "<p>Type up to {} ids between 0 and {}: this page looks them up in this run's E (its float32 values, "
-        "bit for bit) and multiplies their one-hot rows by E in float32, each product and each sum rounded "
-        "in order of k (Math.fround), as embdemo's in-order reference does.{}</p>\n",
+        "<p>Type up to {} ids between 0 and {}: the page looks each one up in this run's E, multiplies its "
+        "one-hot row by E in float32, and says whether the two give the same numbers, bit for bit.{}</p>\n",
         k_max_page_ids, group_thousands(explorer.vocab_size - 1),
         explorer.tokens.empty() ? "" : " The ids of this run's text are named by their GPT-2 tokens.");
     out += fmt::format("<form id=\"explore-form\"><label for=\"explore-ids\">ids</label>"
@@ -113,17 +112,19 @@ std::string render_html(const HtmlPage& page) {
     const std::string svg = render_svg_element(page.figure);
     out += fmt::format("<figure>\n<div class=\"figure-box\" style=\"--w: {}px\">\n{}</div>\n</figure>\n",
                        svg_width(svg), svg);
-    out += "<div id=\"steps\">\n";
+    out += "<div id=\"panel\">\n<div id=\"steps\" aria-live=\"polite\">\n";
     for (std::size_t i = 0; i < page.steps.size(); ++i) {
         const HtmlStep& step = page.steps[i];
-        out += fmt::format("<section class=\"step\" id=\"step-{}\" data-rows=\"{}\">\n<h2>{}</h2>\n", i + 1,
-                           join_rows(step.rows), escape_xml(step.heading));
+        out += fmt::format("<section class=\"step\" id=\"step-{}\" data-rows=\"{}\"{}>\n<h2>{}</h2>\n", i + 1,
+                           join_rows(step.rows),
+                           step.matrix.empty() ? "" : fmt::format(" data-matrix=\"{}\"", escape_xml(step.matrix)),
+                           escape_xml(step.heading));
         if (!step.focus.empty()) out += fmt::format("<p class=\"focus\">{}</p>\n", escape_xml(step.focus));
         out += fmt::format("<pre>{}</pre>\n</section>\n", escape_xml(step.body));
     }
     out += "</div>\n";
     if (page.explorer) out += render_explorer(*page.explorer);
-    out += "</main>\n";
+    out += "</div>\n</main>\n";
     out += "<nav><button id=\"prev\" type=\"button\">&#8592; Previous</button><span id=\"counter\">Step 1 of " +
            std::to_string(page.steps.size()) +
            "</span><button id=\"next\" type=\"button\">Next &#8594;</button></nav>\n";

@@ -26,6 +26,7 @@ struct HtmlStep {
     std::string body;                  // preformatted text, 80 columns
     std::vector<std::uint64_t> rows;   // rows of E (or dE) outlined while the step is shown
     std::string focus;                 // the sentence that says which rows and why
+    std::string matrix;                // the figure's matrix the step speaks of (its name's first word), or ""
 };
 
 // The most values of E a page embeds for its explorer: 256 KiB of float32, about 350 KB of
@@ -62,8 +63,10 @@ struct HtmlPage {
 
 std::string render_html(const HtmlPage& page);
 
-// Any lesson with a figure and a text view: one step per text, as the text view prints it,
-// headed "Step i of n", no rows outlined, no explorer.
+// Any lesson with a figure and a text view: the text view's blocks (split at blank lines) in its
+// order, one step each, a block that begins with a matrix of the figure ("E = ...", "tok = ...")
+// pointing at it; neighbouring blocks that name no matrix (the run's sizes, notes, the verdict)
+// are one step. No explorer.
 HtmlPage lesson_page(std::string title, std::string intro, Figure figure, std::vector<std::string> text_steps);
 
 // The explorer for E (V x d) and the run's ids (with their tokens when `source` is a text); off,

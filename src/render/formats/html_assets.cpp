@@ -3,30 +3,35 @@
 namespace embdemo {
 namespace {
 
-// One column at every width: the figure is wider than half of any screen (1,132 px for three
-// ids), so beside the steps it would be shrunk to illegible numbers. It is drawn at its own size
-// (the SVG's 12 px type) or up to 1.5 times that where the screen is wider, never smaller, and
-// scrolls inside its box; --w is the drawing's width, set on the box by the page.
+// Present mode: the page is one screen that never scrolls. The figure's box and the step's
+// panel share it (side by side on a landscape screen, the figure above on a portrait one), and
+// each scrolls by itself: Next moves the figure's box to the part the step speaks of and fits
+// the step's text to its panel (the text views' 80 columns: about 12 px at 1280 x 720). The figure is drawn at --zoom times its size (--w wide): 1.75
+// makes its 12 px numbers 21 CSS px; a phone gets 1.25. Print lays everything out in one column.
 constexpr std::string_view k_style = R"page(
-:root { color-scheme: light; }
+:root { color-scheme: light; --zoom: 1.75; }
 * { box-sizing: border-box; }
 html { -webkit-text-size-adjust: 100%; text-size-adjust: 100%; }
-body { margin: 0; font-family: sans-serif; color: #111111; background: #ffffff; line-height: 1.4; }
-header { padding: 0.6rem 1rem; border-bottom: 1px solid #cccccc; }
-h1 { font-size: 1.3rem; margin: 0; }
-header p { margin: 0.3rem 0 0; }
-main { display: grid; grid-template-columns: minmax(0, 1fr); gap: 1rem; padding: 0.8rem 1rem 4.5rem; }
-main > * { min-width: 0; }
-section.step h2, #explore h2 { font-size: 1.1rem; margin: 0 0 0.4rem; }
-p.focus { margin: 0 0 0.4rem; font-weight: bold; }
-pre { margin: 0; font-family: monospace; font-size: clamp(12px, 1.1vw, 16px); overflow-x: auto; }
-figure { margin: 0; }
-.figure-box { overflow: auto; max-height: calc(100vh - 7rem); border: 1px solid #dddddd; }
-.figure-box svg { display: block; max-width: none; height: auto;
-                  width: max(var(--w), min(100%, calc(1.5 * var(--w)))); }
-figcaption { font-size: 0.9rem; }
+body { margin: 0; font-family: sans-serif; color: #111111; background: #ffffff; line-height: 1.35;
+       height: 100vh; height: 100dvh; display: grid; grid-template-rows: auto minmax(0, 1fr) auto; overflow: hidden; }
+header { padding: 0.3rem 1rem; border-bottom: 1px solid #cccccc; }
+h1 { font-size: 1.2rem; margin: 0; }
+header p { margin: 0.1rem 0 0; font-size: 0.85rem; }
+header p:empty { display: none; }
+main { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 0.6rem; padding: 0.5rem 0.8rem;
+       min-height: 0; }
+main > * { min-width: 0; min-height: 0; }
+#panel { overflow: auto; }
+section.step h2, #explore h2 { font-size: 1.25rem; margin: 0 0 0.4rem; }
+p.focus { margin: 0 0 0.4rem; font-weight: bold; font-size: 1.1rem; }
+pre { margin: 0; font-family: monospace; font-size: 16px; line-height: 1.2; overflow-x: auto; }
+figure { margin: 0; min-height: 0; }
+.figure-box { overflow: auto; height: 100%; border: 1px solid #dddddd; }
+.figure-box svg { display: block; max-width: none; height: auto; width: calc(var(--zoom) * var(--w)); }
 .row.current rect.hl { stroke: #000000; stroke-width: 3; }
 .row.current text { font-weight: bold; }
+.matrix.current > text:first-child { text-decoration: underline; }
+#explore { margin-top: 1rem; border-top: 1px solid #cccccc; padding-top: 0.5rem; }
 #explore form { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; margin: 0 0 0.5rem; }
 #explore input { font-family: monospace; font-size: 1rem; padding: 0.3rem; min-width: 0; flex: 1 1 12rem; max-width: 30rem; }
 #explore button { font-size: 1rem; padding: 0.3rem 1rem; }
@@ -41,37 +46,85 @@ table.values tbody th { color: #333333; font-weight: normal; text-align: left; }
 table.values td.one { font-weight: bold; outline: 1.5px solid #000000; outline-offset: -2px; }
 table.values td.differs { font-weight: bold; color: #b00020; }
 #explore-verdict { font-family: monospace; font-size: clamp(14px, 1.1vw, 18px); font-weight: bold; margin: 0; }
-nav { position: fixed; left: 0; right: 0; bottom: 0; display: flex; gap: 1rem; align-items: center;
-      justify-content: center; padding: 0.5rem; background: #f2f2f2; border-top: 1px solid #cccccc; }
-nav button { font-size: 1rem; padding: 0.4rem 1rem; }
+nav { display: flex; gap: 1rem; align-items: center; justify-content: center; padding: 0.4rem;
+      background: #f2f2f2; border-top: 1px solid #cccccc; }
+nav button { font-size: 1.1rem; padding: 0.4rem 1rem; }
+#counter { font-size: 1.2rem; font-weight: bold; }
+@media (orientation: portrait) {
+  main { grid-template-columns: minmax(0, 1fr); grid-template-rows: minmax(0, 2fr) minmax(0, 3fr); }
+}
+@media (max-width: 700px) {
+  :root { --zoom: 1.25; }
+  header p { display: none; }
+  nav { gap: 0.5rem; }
+}
 @media print {
+  body { height: auto; display: block; overflow: visible; }
   nav, #explore form { display: none; }
   main { display: block; padding: 0; }
+  #panel { overflow: visible; }
   section.step, section.step[hidden] { display: block; break-inside: avoid; margin-bottom: 1rem; }
-  pre { font-size: 9pt; overflow: visible; }
+  pre { font-size: 9pt !important; overflow: visible; }
   figure { break-inside: avoid; margin-bottom: 1rem; }
-  .figure-box { overflow: visible; max-height: none; border: 0; }
+  .figure-box { overflow: visible; height: auto; border: 0; }
   .figure-box svg { width: 100%; }
 }
 )page";
 
-// Keys typed into the explorer's field edit the field; they do not turn the page.
+// Keys typed into the explorer's field edit the field; they do not turn the page. Right, Down,
+// PageDown and Space go on; Left, Up, PageUp and Shift+Space go back.
 constexpr std::string_view k_steps_script = R"page(
 (function () {
   var steps = Array.prototype.slice.call(document.querySelectorAll("section.step"));
   if (!steps.length) return;
   var rows = document.querySelectorAll("[data-e-row]");
+  var matrices = document.querySelectorAll("[data-matrix]");
+  var box = document.querySelector(".figure-box");
+  var panel = document.getElementById("panel");
   var prev = document.getElementById("prev");
   var next = document.getElementById("next");
   var counter = document.getElementById("counter");
   var current = 0;
+  // The box's scroll that puts `target` in view: centred when it fits, its start when it does not.
+  function reveal(target) {
+    if (!box || !target) return;
+    var b = box.getBoundingClientRect(), t = target.getBoundingClientRect();
+    var left = box.scrollLeft + t.left - b.left - box.clientLeft, top = box.scrollTop + t.top - b.top - box.clientTop;
+    box.scrollLeft = t.width <= box.clientWidth + 1 ? left - (box.clientWidth - t.width) / 2 : left;
+    box.scrollTop = t.height <= box.clientHeight + 1 ? top - (box.clientHeight - t.height) / 2 : top;
+  }
+  // The step's text as large as its panel lets it be (20 px down to 9 px).
+  function fit(step) {
+    var pre = step.querySelector("pre");
+    if (!pre || !panel) return;
+    for (var size = 20; size >= 9; --size) {
+      pre.style.fontSize = size + "px";
+      if (step.scrollHeight <= panel.clientHeight && pre.scrollWidth <= pre.clientWidth + 1) break;
+    }
+  }
   function show(index) {
     current = Math.max(0, Math.min(steps.length - 1, index));
-    steps.forEach(function (step, i) { step.hidden = i !== current; });
-    var wanted = (steps[current].getAttribute("data-rows") || "").split(" ");
-    Array.prototype.forEach.call(rows, function (row) {
-      row.classList.toggle("current", wanted.indexOf(row.getAttribute("data-e-row")) >= 0);
+    steps.forEach(function (step, i) {
+      step.hidden = i !== current;
+      if (i === current) step.setAttribute("aria-current", "step"); else step.removeAttribute("aria-current");
     });
+    var step = steps[current];
+    var wanted = (step.getAttribute("data-rows") || "").split(" ");
+    var focus = null;
+    Array.prototype.forEach.call(rows, function (row) {
+      var on = wanted.indexOf(row.getAttribute("data-e-row")) >= 0;
+      row.classList.toggle("current", on);
+      if (on && !focus) focus = row;
+    });
+    var matrix = step.getAttribute("data-matrix");
+    Array.prototype.forEach.call(matrices, function (m) {
+      var on = matrix !== null && m.getAttribute("data-matrix") === matrix;
+      m.classList.toggle("current", on);
+      if (on && !focus) focus = m;
+    });
+    if (panel) panel.scrollTop = 0;
+    fit(step);
+    if (focus) reveal(focus); else if (box) { box.scrollTop = 0; box.scrollLeft = 0; }
     counter.textContent = "Step " + (current + 1) + " of " + steps.length;
     prev.disabled = current === 0;
     next.disabled = current === steps.length - 1;
@@ -81,13 +134,17 @@ constexpr std::string_view k_steps_script = R"page(
   next.addEventListener("click", function () { show(current + 1); });
   document.addEventListener("keydown", function (event) {
     var target = event.target;
-    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA")) return;
+    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "BUTTON")) return;
     if (event.altKey || event.ctrlKey || event.metaKey) return;  // Alt+Left is the browser's Back
-    if (event.key === "ArrowRight" || event.key === "PageDown") { show(current + 1); event.preventDefault(); }
-    if (event.key === "ArrowLeft" || event.key === "PageUp") { show(current - 1); event.preventDefault(); }
-    if (event.key === "Home") { show(0); }
-    if (event.key === "End") { show(steps.length - 1); }
+    var key = event.key;
+    var back = key === "ArrowLeft" || key === "ArrowUp" || key === "PageUp" || (key === " " && event.shiftKey);
+    var on = key === "ArrowRight" || key === "ArrowDown" || key === "PageDown" || (key === " " && !event.shiftKey);
+    if (on) { show(current + 1); event.preventDefault(); }
+    if (back) { show(current - 1); event.preventDefault(); }
+    if (key === "Home") { show(0); event.preventDefault(); }
+    if (key === "End") { show(steps.length - 1); event.preventDefault(); }
   });
+  window.addEventListener("resize", function () { show(current); });
   show(0);
 })();
 )page";
@@ -166,27 +223,68 @@ constexpr std::string_view k_explorer_script = R"page(
   }
   function spellDouble(x) { return special(x) || layout(x.toExponential()); }
 
-  function parseIds(text) {
-    var allowed = "(allowed: comma-separated ids 0 to " + thousands(V - 1) + ", e.g. 2,3,1)";
-    if (text.trim() === "") return { error: "type at least one id " + allowed };
-    var items = text.split(",");
-    if (items.length > maxIds) {
-      return { error: items.length + " ids are more than the " + maxIds + " this page shows at once" };
-    }
-    var ids = [];
+  // The CLI's --ids rules and messages (core/ids.cpp's parse_id_batch): comma-separated decimal
+  // ids, rows of them separated by ';' for a batch, every row as long as the first; no sign, no
+  // hex, no leading zero. Out-of-range ids are named by their place, as the CLI names them.
+  var ALLOWED = "(allowed: comma-separated non-negative decimal token ids, e.g. 2,3,1, or rows of them " +
+                "separated by ';' for a batch)";
+  function trimBlanks(s) { return s.replace(/^[ \t]+|[ \t]+$/g, ""); }
+  // As the CLI quotes a value: control characters escaped, cut after `most` characters.
+  function quote(s, most) {
+    var escaped = s.slice(0, most + 1).replace(/[\u0000-\u001f\u007f]/g, function (c) {
+      return { "\n": "\\n", "\t": "\\t", "\r": "\\r" }[c] || "\\x" + ("0" + c.charCodeAt(0).toString(16)).slice(-2);
+    });
+    return "\"" + (escaped.length > most ? escaped.slice(0, most) + "..." : escaped) + "\"";
+  }
+  function shapeProblem(t) {
+    if (t === "") return "is empty";
+    if (t.charAt(0) === "-" || t.charAt(0) === "+") return "has a sign";
+    if (/^0[xX]/.test(t)) return "is hexadecimal";
+    if (!/^[0-9]+$/.test(t)) return "is not a decimal integer";
+    if (t.length > 1 && t.charAt(0) === "0") return "has a leading zero (refused because other tools read it as octal)";
+    if (t.length > 20 || (t.length === 20 && t > "18446744073709551615")) return "is larger than 18446744073709551615";
+    return "";
+  }
+  function parseRow(text) {
+    var items = text.split(","), ids = [], texts = [];
     for (var i = 0; i < items.length; ++i) {
-      var item = items[i].trim();
-      if (!/^[0-9]+$/.test(item)) {
-        return { error: "item " + (i + 1) + " \"" + item + "\" is not a non-negative decimal id " + allowed };
-      }
-      var id = item.length > 15 ? Infinity : Number(item);
-      if (id >= V) {
-        return { error: "ids[" + i + "] = " + item.replace(/^0+(?=\d)/, "") + " is out of range for a vocab of " +
-                 thousands(V) + " (allowed: ids 0 to " + thousands(V - 1) + ")" };
-      }
-      ids.push(id);
+      var item = trimBlanks(items[i]), problem = shapeProblem(item);
+      if (problem) return { error: "item " + (i + 1) + (item ? " " + quote(item, 30) : "") + " " + problem };
+      ids.push(item.length > 15 ? Infinity : Number(item));  // past 10^15 no vocabulary holds it
+      texts.push(item);
     }
-    return { ids: ids };
+    return { ids: ids, texts: texts };
+  }
+  function parseIds(text) {
+    function fail(problem) { return { error: "--ids " + quote(text, 60) + ": " + problem + " " + ALLOWED }; }
+    if (trimBlanks(text) === "") return fail("is empty");
+    var batched = text.indexOf(";") >= 0, rows = text.split(";"), ids = [], texts = [], seq = 0;
+    for (var r = 0; r < rows.length; ++r) {
+      if (trimBlanks(rows[r]) === "") {
+        return fail("row " + r + " is empty" + (r > 0 && r === rows.length - 1 ? " (the ids end with ';')" : ""));
+      }
+      var row = parseRow(rows[r]);
+      if (row.error) return fail((batched ? "row " + r + " " : "") + row.error);
+      if (r === 0) {
+        seq = row.ids.length;
+      } else if (row.ids.length !== seq) {
+        return fail("row " + r + " has " + row.ids.length + (row.ids.length === 1 ? " id" : " ids") + " but row 0 has " +
+                    seq + " (every row of a batch needs the same length)");
+      }
+      ids = ids.concat(row.ids);
+      texts = texts.concat(row.texts);
+    }
+    if (ids.length > maxIds) {
+      return { error: ids.length + " ids are more than the " + maxIds + " this page shows at once" };
+    }
+    var place = function (i) { return batched ? Math.floor(i / seq) + ", " + (i % seq) : String(i); };
+    for (var i = 0; i < ids.length; ++i) {
+      if (ids[i] >= V) {
+        return { error: "ids[" + place(i) + "] = " + texts[i] +
+                 " is out of range for a vocab of " + thousands(V) + " (allowed: ids 0 to " + thousands(V - 1) + ")" };
+      }
+    }
+    return { ids: ids, place: place };
   }
 
   // The columns shown of `count`: all up to 16, else three at each end and the `wanted` ones,
@@ -278,7 +376,7 @@ constexpr std::string_view k_explorer_script = R"page(
       if (diff !== diff) maxDiff = NaN;
       else if (maxDiff === maxDiff && diff > maxDiff) maxDiff = diff;
     }
-    var positions = ids.map(function (id, i) { return "ids[" + i + "] = " + named(id); });
+    var positions = ids.map(function (id, i) { return "ids[" + parsed.place(i) + "] = " + named(id); });
     var dims = columns(d, []);
     function float(values, bits) {
       return function (i, c) {

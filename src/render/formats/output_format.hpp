@@ -4,7 +4,9 @@
 
 namespace embdemo {
 
-enum class OutputFormat { text, json, csv, tsv, markdown, svg, html, python };
+// ipynb is the python script as a notebook: the CLI reads it as python plus Options::notebook, so
+// that every check of the script's size and options holds for it unchanged.
+enum class OutputFormat { text, json, csv, tsv, markdown, svg, html, python, ipynb };
 
 // json, csv, tsv and python print every value; text, markdown, svg and html summarise big
 // tensors as PyTorch prints them.

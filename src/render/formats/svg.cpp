@@ -103,7 +103,10 @@ MatrixLayout layout_of(const FigureMatrix& m) {
 
 // One matrix at (x, y): name, shape, column labels, brackets, rows.
 std::string draw_matrix(const FigureMatrix& m, const MatrixLayout& layout, int x, int y, bool page_hooks) {
-    std::string out = "<g>\n";
+    // The page's steps name a matrix by the first word of its name ("E", "tok", "X").
+    std::string out = page_hooks ? fmt::format("<g class=\"matrix\" data-matrix=\"{}\">\n",
+                                               escape_xml(m.name.substr(0, m.name.find(' '))))
+                                 : "<g>\n";
     out += svg_text(x, y + k_baseline, m.name, " font-weight=\"bold\"");
     out += svg_text(x, y + k_baseline + k_row, m.shape, " fill=\"#555555\"");
     const int cells_x = x + layout.label;
@@ -327,7 +330,8 @@ std::string svg_element(const Figure& figure, bool page_hooks) {
         }
         if (beside) drawing = narrow;
     }
-    std::string body = drawing.body + text_lines(caption, caption_x, caption_y + 14, k_caption_row);
+    std::string body = drawing.body + (page_hooks ? "<g class=\"caption\">\n" : "") +
+                       text_lines(caption, caption_x, caption_y + 14, k_caption_row) + (page_hooks ? "</g>\n" : "");
     return fmt::format("<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{}\" height=\"{}\" "
                        "viewBox=\"0 0 {} {}\" font-family=\"monospace\" font-size=\"{}\">\n"
                        "<title>{}</title>\n{}<rect width=\"{}\" height=\"{}\" fill=\"#ffffff\"/>\n{}</svg>\n",

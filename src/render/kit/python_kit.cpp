@@ -3,6 +3,7 @@
 #include "core/limits.hpp"
 
 #include <cmath>
+#include <algorithm>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -57,22 +58,82 @@ constexpr const char* k_same_norms = R"(def same_norms(a, b):
 
 )";
 
+// The products' bits depend on OpenBLAS's kernel and threads, which it picks when torch loads it:
+// pin_openblas() re-picks them in this very process (gotoblas_dynamic_init reads
+// OPENBLAS_CORETYPE again), so a notebook's earlier cells need no restart.
+constexpr const char* k_pin_openblas = R"(# A product's bits depend on OpenBLAS's kernel and threads: pin them as embdemo runs them.
+import ctypes
+import os
+
+
+def pin_openblas():
+    """One thread, and the Sandybridge kernel where the CPU has AVX: OpenBLAS as embdemo runs it.
+    A torch built on another BLAS (pip's wheels bring MKL) keeps that BLAS's own bits."""
+    try:
+        blas = ctypes.CDLL("libopenblas.so.0", mode=os.RTLD_NOLOAD | os.RTLD_NOW)
+    except OSError:
+        return
+    blas.openblas_set_num_threads(1)
+    blas.openblas_get_corename.restype = ctypes.c_char_p
+    avx = os.path.exists("/proc/cpuinfo") and "avx" in open("/proc/cpuinfo").read().split()
+    if avx and blas.openblas_get_corename() != b"Sandybridge":
+        os.environ["OPENBLAS_CORETYPE"] = "Sandybridge"
+        blas.gotoblas_dynamic_quit()
+        blas.gotoblas_dynamic_init()
+
+
+pin_openblas()
+)";
+
 }  // namespace
 
+namespace {
+
+// A line of prose as comment lines under k_python_line_width, broken at spaces (markdown reads
+// the breaks as spaces).
+std::string commented(const std::string& line) {
+    if (line.empty()) return "#\n";
+    std::string out;
+    std::string current = "#";
+    std::size_t start = 0;
+    while (start < line.size()) {
+        const std::size_t end = std::min(line.find(' ', start), line.size());
+        const std::string word = line.substr(start, end - start);
+        if (current.size() > 1 && current.size() + 1 + word.size() > k_python_line_width) {
+            out += current + '\n';
+            current = "#";
+        }
+        current += ' ' + word;
+        start = end + 1;
+    }
+    return out + current + '\n';
+}
+
+}  // namespace
+
+std::string markdown_cell(const std::string& text) {
+    std::string out = "# %% [markdown]\n";
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t end = std::min(text.find('\n', start), text.size());
+        out += commented(text.substr(start, end - start));
+        start = end + 1;
+    }
+    return out + '\n';
+}
+
+std::string code_cell(const std::string& code) { return "# %%\n" + code + (code.empty() || code.back() == '\n' ? "" : "\n") + '\n'; }
+
+const char* python_blas_pin() { return k_pin_openblas; }
+
 std::string python_header(const std::string& what, const std::string& run) {
-    return fmt::format(
-        "# {}\n"
-        "# Written by embdemo --format python for {}.\n"
-        "# Run it with python3 where PyTorch is installed, or paste it into a notebook: it stops\n"
-        "# with an AssertionError if PyTorch's numbers differ from embdemo's in a single bit.\n"
-        "import os\n"
-        "# embdemo runs OpenBLAS in one thread, with the Sandybridge kernel where the CPU has AVX;\n"
-        "# so does this script, set before torch loads OpenBLAS (in a notebook: restart it first).\n"
-        "os.environ[\"OPENBLAS_NUM_THREADS\"] = \"1\"\n"
-        "if os.path.exists(\"/proc/cpuinfo\") and \"avx\" in open(\"/proc/cpuinfo\").read().split():\n"
-        "    os.environ[\"OPENBLAS_CORETYPE\"] = \"Sandybridge\"\n"
-        "import torch\n",
-        what, run);
+    return markdown_cell(fmt::format(
+               "# {}\n\n"
+               "Written by `embdemo --format python` for {}. Run it with python3 where PyTorch is installed, or "
+               "open it as a notebook (`--format ipynb` writes one): it stops with an AssertionError if PyTorch's "
+               "numbers differ from embdemo's in a single bit.",
+               what, run)) +
+           "# %%\nimport torch\n" + k_pin_openblas;
 }
 
 std::string python_preamble(const std::string& what, const std::string& run, const std::string& imports,

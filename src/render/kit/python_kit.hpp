@@ -1,5 +1,5 @@
-// The pieces every --format python script shares: its header (which pins OpenBLAS before torch
-// loads it, as embdemo pins it), the bit-exact helpers it asserts with, and the literals that
+// The pieces every --format python script shares: its percent-format cells, its header (which
+// pins OpenBLAS as embdemo pins it), the bit-exact helpers it asserts with, and the literals that
 // carry embdemo's numbers into it (float32 values as their bit patterns, doubles as Python
 // reads them back, ids wrapped at 100 columns). Spelling only: each lesson's file decides what
 // its script computes and claims.
@@ -18,7 +18,16 @@ namespace embdemo {
 
 inline constexpr std::size_t k_python_line_width = 100;
 
-// The comment lines naming the script and the run, `import os`, the OpenBLAS pins, `import torch`.
+// A percent-format cell ("# %% [markdown]", each line of `text` commented), so that a script is
+// also a notebook (jupytext, VS Code, --format ipynb); and a code cell ("# %%" then `code`).
+std::string markdown_cell(const std::string& text);
+std::string code_cell(const std::string& code);
+
+// pin_openblas() and its call: OpenBLAS in one thread with the Sandybridge kernel on AVX, as
+// embdemo runs it, set in the running process (after `import torch` too).
+const char* python_blas_pin();
+
+// A markdown cell naming the script and the run, then a code cell: `import torch` and the pin.
 std::string python_header(const std::string& what, const std::string& run);
 
 // python_header, `imports`, then the helpers: the bit helpers always, and with `count_helpers`

@@ -121,23 +121,6 @@ std::size_t differing(const LessonSheet& sheet) {
     return count;
 }
 
-// `text` as Python comment lines under k_python_line_width.
-std::string python_comment(const std::string& text) {
-    std::string out, line = "#";
-    std::size_t start = 0;
-    while (start < text.size()) {
-        const std::size_t end = std::min(text.find(' ', start), text.size());
-        const std::string word = text.substr(start, end - start);
-        if (line.size() > 1 && line.size() + 1 + word.size() > k_python_line_width) {
-            out += line + '\n';
-            line = "#";
-        }
-        line += ' ' + word;
-        start = end + 1;
-    }
-    return out + line + '\n';
-}
-
 }  // namespace
 
 std::string sheet_verdict_detail(const LessonSheet& sheet) {
@@ -279,8 +262,11 @@ std::string render_sheet_python(const LessonSheet& sheet) {
     const IdShape shape = ids.shape();
     const std::size_t n = ids.values.size();
     std::string out = python_preamble(sheet.script_what, sheet.script_run, sheet.script_imports, true);
-    out += sheet.script_definitions + (per_id ? ids_tensor_python(ids) : std::string()) + '\n' + lines(sheet.torch_lines) +
-           '\n';
+    out += code_cell(sheet.script_definitions + (per_id ? ids_tensor_python(ids) : std::string()) + '\n' +
+                     lines(sheet.torch_lines));
+    out += markdown_cell("## The bit check\n\nEvery tensor above against embdemo's, bit for bit, then every claim of the "
+                         "run from PyTorch's own tensors.");
+    out += "# %%\n";
     for (const SheetTable& table : sheet.tables) {
         if (table.python.empty()) continue;
         const Matrix& m = *table.matrix;
@@ -294,7 +280,7 @@ std::string render_sheet_python(const LessonSheet& sheet) {
     }
     for (const SheetClaim& claim : sheet.claims) {
         if (claim.python.empty()) continue;
-        out += '\n' + python_comment(claim.sentence) + claim.python;
+        out += '\n' + markdown_cell(claim.sentence) + "# %%\n" + claim.python;  // the claim as prose, then its check
     }
     out += sheet.script_after;
     if (sheet.checks.empty()) return out + "\nprint(\"PyTorch agrees with embdemo: every tensor bit for bit, and every claim.\")\n";

@@ -29,6 +29,99 @@ std::string describe_rows(const std::vector<std::uint64_t>& rows, const char* ma
                        why);
 }
 
+// The most lines of text a step shows: what a 1280 x 720 screen's panel holds at about 13 px.
+constexpr std::size_t k_screen_lines = 28;
+
+std::size_t line_count(const std::string& text) { return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1; }
+
+// A text's blocks: its runs of lines between blank lines.
+std::vector<std::string> blocks_of(const std::string& text) {
+    std::vector<std::string> blocks;
+    std::string block;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        const std::size_t end = std::min(text.find('\n', start), text.size());
+        const std::string line = text.substr(start, end - start);
+        start = end + 1;
+        if (line.find_first_not_of(' ') == std::string::npos) {
+            if (!block.empty()) blocks.push_back(std::move(block));
+            block.clear();
+            continue;
+        }
+        block += (block.empty() ? "" : "\n") + line;
+    }
+    if (!block.empty()) blocks.push_back(std::move(block));
+    return blocks;
+}
+
+// The figure's matrix a block begins with ("E = token table", "tok = E[ids]"), or "".
+std::string block_matrix(const std::string& block, const Figure& figure) {
+    const std::string first = block.substr(0, block.find_first_of(" \n"));
+    for (const FigurePanel& panel : figure.panels) {
+        for (const FigureMatrix& m : panel.items) {
+            if (!first.empty() && m.name.substr(0, m.name.find(' ')) == first) return first;
+        }
+    }
+    return "";
+}
+
+// "E = token table, nn.Embedding(4, 4)": a block's first line up to its notes (two spaces).
+std::string block_title(const std::string& block) {
+    const std::string line = block.substr(0, block.find('\n'));
+    const std::size_t notes = line.find("  ");
+    return notes == std::string::npos ? line : line.substr(0, notes);
+}
+
+// "looking up ids" from "Step 3 of 7: looking up ids" ("" from "Step 1 of 1").
+std::string step_title(const std::string& heading) {
+    if (heading.rfind("Step ", 0) != 0) return heading;
+    const std::size_t colon = heading.find(": ");
+    return colon == std::string::npos ? "" : heading.substr(colon + 2);
+}
+
+// Steps longer than a screen split at blank lines into screens of at most k_screen_lines (a
+// longer block, such as a table of many rows, by lines), each part outlining what its step
+// does; then every heading numbered "Step i of n".
+std::vector<HtmlStep> on_screens(std::vector<HtmlStep> steps) {
+    std::vector<HtmlStep> screens;
+    for (HtmlStep& step : steps) {
+        const std::string title = step_title(step.heading);
+        if (line_count(step.body) <= k_screen_lines) {
+            step.heading = title;
+            screens.push_back(std::move(step));
+            continue;
+        }
+        std::string part;
+        std::size_t parts = 0;
+        const auto flush = [&] {
+            HtmlStep screen = step;
+            screen.heading = parts++ == 0 ? title : title + (title.empty() ? "continued" : " (continued)");
+            screen.body = std::move(part);
+            screens.push_back(std::move(screen));
+            part.clear();
+        };
+        for (const std::string& block : blocks_of(step.body)) {
+            if (!part.empty() && line_count(part) + 1 + line_count(block) > k_screen_lines) flush();
+            // A block longer than a screen (a table of many rows) goes on in the next screens.
+            std::size_t start = 0;
+            while (line_count(block.substr(start)) > k_screen_lines) {
+                std::size_t end = start;
+                for (std::size_t line = 0; line < k_screen_lines; ++line) end = block.find('\n', end) + 1;
+                part += block.substr(start, end - 1 - start);
+                flush();
+                start = end;
+            }
+            part += (part.empty() ? "" : "\n\n") + block.substr(start);
+        }
+        if (!part.empty()) flush();
+    }
+    for (std::size_t s = 0; s < screens.size(); ++s) {
+        const std::string& title = screens[s].heading;
+        screens[s].heading = fmt::format("Step {} of {}{}{}", s + 1, screens.size(), title.empty() ? "" : ": ", title);
+    }
+    return screens;
+}
+
 }  // namespace
 
 HtmlPage lookup_page(const DemoReport& report, const Matrix& linear_init, int precision, const Gpt2Vocabulary* vocab) {
@@ -59,6 +152,7 @@ HtmlPage lookup_page(const DemoReport& report, const Matrix& linear_init, int pr
                                                   : describe_positions(steps[s].focus, request.shape));
         page.steps.push_back(std::move(step));
     }
+    page.steps = on_screens(std::move(page.steps));
     page.explorer = page_explorer(report.weight, request.ids, request.source);
     return page;
 }
@@ -67,13 +161,25 @@ HtmlPage lesson_page(std::string title, std::string intro, Figure figure, std::v
     HtmlPage page;
     page.title = std::move(title);
     page.intro = std::move(intro);
-    page.figure = std::move(figure);
-    for (std::size_t s = 0; s < text_steps.size(); ++s) {
-        HtmlStep step;
-        step.heading = fmt::format("Step {} of {}", s + 1, text_steps.size());
-        step.body = std::move(text_steps[s]);
-        page.steps.push_back(std::move(step));
+    std::vector<HtmlStep> steps;
+    for (const std::string& text : text_steps) {
+        bool merging = false;  // the last step names no matrix: a block naming none joins it
+        for (std::string& block : blocks_of(text)) {
+            const std::string matrix = block_matrix(block, figure);
+            if (matrix.empty() && merging) {
+                steps.back().body += "\n\n" + block;
+                continue;
+            }
+            HtmlStep step;
+            step.heading = block_title(block);
+            step.matrix = matrix;
+            step.body = std::move(block);
+            merging = matrix.empty();
+            steps.push_back(std::move(step));
+        }
     }
+    page.steps = on_screens(std::move(steps));
+    page.figure = std::move(figure);
     return page;
 }
 
@@ -128,6 +234,7 @@ HtmlPage grad_page(const GradLesson& lesson, int precision) {
         step.focus = describe_rows(step.rows, "dE", describe_positions(used[r].positions, request.ids.shape()));
         page.steps.push_back(std::move(step));
     }
+    page.steps = on_screens(std::move(page.steps));
     return page;
 }
 
