@@ -1,0 +1,14 @@
+// expf and logf as PyTorch's CPU kernels compute them on a CPU with AVX2: its Vectorized<float>
+// exp() and log() are SLEEF's Sleef_expf8_u10 and Sleef_logf8_u10 (1-ulp bounds, fused
+// multiply-adds), which differ from glibc's correctly rounded expf in about one value in ten.
+// These are SLEEF's algorithms (xexpf, xlogf_u1 and its double-float helpers) one lane at a
+// time with std::fma, so the bits are SLEEF's on every machine; checked against torch.exp and
+// torch.log on a million values each (tests/scripts/train_live.py). Pure.
+#pragma once
+
+namespace embdemo {
+
+float sleef_expf(float d);
+float sleef_logf(float d);
+
+}  // namespace embdemo

@@ -1,0 +1,93 @@
+// `embdemo train`: an embedding table learned end to end. Three models, each a lookup:
+// - bigram: nn.Embedding(V, V) whose row for a token is the logits of the next (Karpathy's
+//   bigram), trained with F.cross_entropy;
+// - tied: E = nn.Embedding(V, d), H = E[x], logits = H @ E.T (the tied head with no transformer
+//   block between: each token predicts the next from its own vector), F.cross_entropy;
+// - skipgram: word2vec's skip-gram with negative sampling (core/kernels/skipgram.hpp).
+// bigram and tied take torch.optim's steps (core/kernels/optim.hpp, grad's own code) on the whole
+// batch at every step, and record for every step its loss and the rows it moved, with why. Pure:
+// no printing.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/ids.hpp"
+#include "core/kernels/embedding.hpp"
+#include "core/kernels/optim.hpp"
+#include "core/kernels/skipgram.hpp"
+#include "core/matrix.hpp"
+#include "core/table_sizes.hpp"
+
+namespace embdemo {
+
+enum class TrainModel { bigram, tied, skipgram };
+
+const char* train_model_name(TrainModel model);
+
+// The pairs bigram and tied learn from: x[i] -> y[i], each sequence's next token (a flat list,
+// each row of a batch, or the book's loader's windows and their targets).
+struct NextTokenPairs {
+    TokenIds inputs;
+    TokenIds targets;
+};
+NextTokenPairs next_token_pairs(const IdBatch& ids);
+
+struct TrainRequest : TableSizes {
+    TrainModel model = TrainModel::bigram;
+    IdBatch ids;  // every id < vocab_size (the caller checks)
+    // Where each skip-gram sentence ends (exclusive positions in ids.values, ascending, the last
+    // is ids.values.size()); a window never crosses one.
+    std::vector<std::size_t> sentence_ends;
+    OptimizerSettings optimizer;  // bigram, tied
+    std::size_t steps = 1;        // bigram, tied
+    SkipgramSettings skipgram;    // skipgram; its dim and seed are the request's
+    std::uint64_t min_count = 1;  // skipgram: ids seen fewer times are dropped from the corpus
+    std::vector<std::size_t> probes;  // rows whose neighbours the lesson lists
+    std::size_t top = 5;              // neighbours per probe
+};
+
+struct Neighbour {
+    std::size_t row = 0;
+    double cosine = 0.0;
+};
+
+struct ProbeNeighbours {
+    std::size_t row = 0;
+    std::vector<Neighbour> before, after;
+    std::size_t overlap = 0;  // rows in both lists
+};
+
+// The nearest rows of `table` to row `probe` by cosine similarity (computed in double; a zero
+// row has cosine 0 with everything), the probe itself left out, ties by the lower row.
+std::vector<Neighbour> nearest_rows(const Matrix& table, std::size_t probe, std::size_t top);
+
+struct TrainStep {
+    float loss = 0.0f;                // the step's loss, before its update
+    std::vector<RowChange> changed;   // rows its update moved, ascending
+};
+
+struct TrainLesson {
+    TrainRequest request;
+    Matrix initial;  // the table as drawn
+    Matrix weight;   // after training (skipgram: the input vectors W)
+    Matrix output;   // skipgram's output vectors C; empty otherwise
+    std::vector<TrainStep> steps;  // bigram, tied
+    float final_loss = 0.0f;       // bigram, tied: the loss after the last step
+    std::vector<double> skipgram_loss;
+    std::uint64_t trained_words = 0, pairs = 0;
+    std::vector<std::uint64_t> counts;  // per row, its count in the ids
+    std::uint64_t kept_vocab = 0;       // skipgram: rows seen min_count or more times
+    // The first step's gradient through the lookup, as the gather's scatter-add and as the
+    // one-hot product one_hot(x).T @ G, and their comparison.
+    Matrix scatter_grad, onehot_grad;
+    Comparison onehot_check;
+    std::vector<ProbeNeighbours> neighbours;
+};
+
+// The request must be valid (every id < V, at least one pair, sizes within the caps).
+TrainLesson run_train_lesson(const TrainRequest& request);
+
+}  // namespace embdemo
