@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "core/kernels/cross_entropy.hpp"
+#include "core/kernels/onehot_products.hpp"
 #include "core/kernels/torch_matmul.hpp"
 #include "core/torch/init.hpp"
 #include "core/torch/torch_rng.hpp"
@@ -151,6 +152,11 @@ void train_skipgram_model(const TrainRequest& request, TrainLesson& lesson) {
     lesson.skipgram_loss = std::move(result.loss);
     lesson.trained_words = result.trained_words;
     lesson.pairs = result.pairs;
+    const TokenIds first(request.ids.values.begin(),
+                         request.ids.values.begin() + static_cast<std::ptrdiff_t>(std::min(k_train_lookup_ids, request.ids.values.size())));
+    lesson.scatter_grad = lookup(lesson.weight, first);
+    lesson.onehot_grad = onehot_mm(first, lesson.weight);
+    lesson.onehot_check = compare_exact(lesson.scatter_grad, lesson.onehot_grad);
     lesson.kept_vocab = static_cast<std::uint64_t>(
         std::count_if(corpus.counts.begin(), corpus.counts.end(), [](std::uint64_t c) { return c > 0; }));
 }

@@ -64,6 +64,9 @@ struct ProbeNeighbours {
 // row has cosine 0 with everything), the probe itself left out, ties by the lower row.
 std::vector<Neighbour> nearest_rows(const Matrix& table, std::size_t probe, std::size_t top);
 
+// How many of the words skipgram's check looks up in W, both ways.
+inline constexpr std::size_t k_train_lookup_ids = 16;
+
 struct TrainStep {
     float loss = 0.0f;                // the step's loss, before its update
     std::vector<RowChange> changed;   // rows its update moved, ascending
@@ -82,6 +85,8 @@ struct TrainLesson {
     std::uint64_t kept_vocab = 0;       // skipgram: rows seen min_count or more times
     // The first step's gradient through the lookup, as the gather's scatter-add and as the
     // one-hot product one_hot(x).T @ G, and their comparison.
+    // skipgram instead: the trained W looked up at the first k_train_lookup_ids words, and
+    // one_hot(words) @ W.
     Matrix scatter_grad, onehot_grad;
     Comparison onehot_check;
     std::vector<ProbeNeighbours> neighbours;

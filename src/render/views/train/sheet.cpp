@@ -79,7 +79,10 @@ ReasonCounts count_reasons(const TrainRequest& request, const std::vector<RowCha
 
 std::string optimizer_words(const OptimizerSettings& s) {
     switch (s.kind) {
-        case OptimizerKind::sgd: return fmt::format("torch.optim.SGD(lr={})", python_double(s.lr));
+        case OptimizerKind::sgd:
+            return s.weight_decay == 0.0 ? fmt::format("torch.optim.SGD(lr={})", python_double(s.lr))
+                                         : fmt::format("torch.optim.SGD(lr={}, weight_decay={})", python_double(s.lr),
+                                                       python_double(s.weight_decay));
         case OptimizerKind::adam:
             return fmt::format("torch.optim.Adam(lr={}, weight_decay={})", python_double(s.lr), python_double(s.weight_decay));
         case OptimizerKind::adamw:
@@ -120,9 +123,9 @@ SheetClaim loss_claim(const TrainLesson& lesson, const TrainViewSettings& settin
     } else {
         shown = all;
         sentence = all.empty() ? std::string("Loss: no pair was trained (every word was dropped or alone in its sentence).")
-                               : fmt::format("Loss, -log sigmoid per pair, mean over {} stretches of the run: {:.4f} first, "
+                               : fmt::format("Loss, -log sigmoid per pair, mean over {} of the run: {:.4f} first, "
                                              "{:.4f} last  {}",
-                                             all.size(), all.front(), all.back(), sparkline(all));
+                                             count_of(all.size(), "stretch", "stretches"), all.front(), all.back(), sparkline(all));
     }
     SheetClaim claim{sentence, "loss", loss_list_json(all), python, [&lesson, all] {
                          return all == losses_of(lesson) &&
@@ -304,7 +307,8 @@ std::string torch_script(const TrainLesson& lesson) {
     const NextTokenPairs pairs = next_token_pairs(request.ids);
     const OptimizerSettings& s = request.optimizer;
     const std::string optimizer =
-        s.kind == OptimizerKind::sgd ? fmt::format("torch.optim.SGD(emb.parameters(), lr={})", python_double(s.lr))
+        s.kind == OptimizerKind::sgd ? fmt::format("torch.optim.SGD(emb.parameters(), lr={}, weight_decay={})",
+                                                   python_double(s.lr), python_double(s.weight_decay))
                                      : fmt::format("torch.optim.{}(emb.parameters(), lr={}, weight_decay={})",
                                                    s.kind == OptimizerKind::adam ? "Adam" : "AdamW", python_double(s.lr),
                                                    python_double(s.weight_decay));
@@ -361,7 +365,10 @@ std::vector<SheetTable> train_tables(const TrainRequest& request, const TrainLes
         weight.torch = "W, the input vectors, after training";
         SheetTable output{"output", "C, the output vectors, after training", TableRole::weight, {v, d}, of(&TrainLesson::output)};
         output.selected = initial.selected;
-        return {initial, weight, output};
+        const std::size_t k = std::min(k_train_lookup_ids, request.ids.values.size());
+        SheetTable looked_up{"lookup", "W[words]", TableRole::plain, {k, d}, of(&TrainLesson::scatter_grad)};
+        SheetTable onehot{"onehot_lookup", "one_hot(words) @ W", TableRole::plain, {k, d}, of(&TrainLesson::onehot_grad), false};
+        return {initial, weight, output, looked_up, onehot};
     }
     initial.python = "initial";
     initial.what = "emb.weight as drawn";
@@ -383,11 +390,12 @@ LessonSheet train_sheet(const TrainLesson& lesson, const TrainViewSettings& sett
     LessonSheet sheet;
     sheet.title = fmt::format("Training an embedding table: {}", model_note(request));
     sheet.schema = k_train_lesson_schema;
-    sheet.ids = &ids;
+    sheet.ids = &settings.shown_ids;
     sheet.parameters = {
         {"model", train_model_name(request.model), "", json_string(train_model_name(request.model))},
         {"ids", format_id_batch(ids), describe_id_count(ids.shape(), ids.values.size()), ids_json(ids)},
     };
+    if (!settings.text_note.empty()) sheet.parameters.push_back({"text", settings.text_quote, settings.text_note, ""});
     if (!settings.level.empty()) sheet.parameters.push_back({"level", settings.level, "", json_string(settings.level)});
     sheet.parameters.push_back({"vocab", group_thousands(request.vocab_size),
                                 settings.level.empty() ? "largest id + 1, or --vocab" : "distinct units, most frequent first",
@@ -426,10 +434,18 @@ LessonSheet train_sheet(const TrainLesson& lesson, const TrainViewSettings& sett
         sheet.claims.push_back(moved_claim(lesson, settings));
     } else {
         sheet.blocks.push_back(SheetBlock::rows_of(fmt::format("C, the output vectors, after training   {} x {}", v, d), "output"));
+        const std::size_t k = lesson.scatter_grad.rows;
+        sheet.blocks.push_back(SheetBlock::pair(
+            fmt::format("The trained W looked up at the first {}, and one_hot(words) @ W under it   {} x {}",
+                        count_of(k, "word", "words"), k, d),
+            "lookup", "onehot_lookup", "W[words]", "one_hot @ W"));
+        sheet.checks = {{"W[words] and one_hot(words) @ W", "lookup", "onehot_lookup", lesson.onehot_check,
+                         lesson.scatter_grad.values.size()}};
         sheet.claims.push_back(data_claim(lesson));
     }
     if (!lesson.neighbours.empty()) sheet.claims.push_back(neighbours_claim(lesson, settings));
-    sheet.agree = "the update through the lookup and the one-hot product agree";
+    sheet.agree = next_token_model(request) ? "the update through the lookup and the one-hot product agree"
+                                            : "the trained table's lookup and the one-hot product agree";
     sheet.disagree = "between the scatter-add and one_hot(x).T @ G";
     sheet.script_what = fmt::format("Training an embedding table ({}) with {} in PyTorch.", train_model_name(request.model),
                                     optimizer_words(request.optimizer));

@@ -37,6 +37,11 @@ struct TrainViewSettings {
     std::size_t every = 1;
     std::string level;   // "GPT-2 tokens", "words", "characters", or "" for typed ids
     TrainLabels labels;
+    // The ids as the header lists them: the run's, without their text (a text's units are the
+    // table's rows, not GPT-2's tokens; the header says what they are).
+    IdBatch shown_ids;
+    std::string text_note;  // "4,013,873 bytes, cut into words", or ""
+    std::string text_quote;
 };
 
 LessonSheet train_sheet(const TrainLesson& lesson, const TrainViewSettings& settings);
