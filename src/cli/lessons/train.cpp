@@ -257,13 +257,15 @@ std::optional<std::string> check_train(const RawOptions& raw, Options& options) 
                 : std::vector<std::size_t>{ids.values.size()};
         request.sentence_ends = sentence_ends(lines, k_max_sentence);
     } else {
-        const std::size_t pairs = next_token_pairs(ids).inputs.size();
+        const std::vector<NextTokenPairs> batches = next_token_batches(ids);
+        std::size_t pairs = 0;
+        for (const NextTokenPairs& batch : batches) pairs = std::max(pairs, batch.inputs.size());
         if (pairs == 0) {
             return fmt::format("{}: one token has no next token to predict (allowed: at least two ids or units)",
                                ids_option(raw));
         }
         if (pairs * request.vocab_size > k_max_train_logits) {
-            return fmt::format("{}: the logits would be {} pairs x {} = {} values a step (allowed: at most {}; use "
+            return fmt::format("{}: the logits would be {} pairs x {} = {} values in a step (allowed: at most {}; use "
                                "--context and --batch for fewer pairs, or --level char)",
                                options.size_options, group_thousands(pairs), group_thousands(request.vocab_size),
                                group_thousands(pairs * request.vocab_size), group_thousands(k_max_train_logits));

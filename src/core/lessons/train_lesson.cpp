@@ -21,22 +21,34 @@ const char* train_model_name(TrainModel model) {
     return "";
 }
 
-NextTokenPairs next_token_pairs(const IdBatch& ids) {
-    NextTokenPairs pairs;
-    if (ids.source.loader.used()) {
-        pairs.inputs = ids.values;
-        pairs.targets = ids.source.loader.targets;
-        return pairs;
-    }
-    const std::size_t rows = ids.batched ? ids.batch : 1;
-    const std::size_t length = ids.batched ? ids.seq : ids.values.size();
+std::vector<NextTokenPairs> next_token_batches(const IdBatch& ids) {
+    const bool loader = ids.source.loader.used();
+    const std::size_t rows = ids.batched || loader ? ids.batch : 1;
+    const std::size_t length = ids.batched || loader ? ids.seq : ids.values.size();
+    std::vector<NextTokenPairs> batches(rows);
     for (std::size_t b = 0; b < rows; ++b) {
-        for (std::size_t t = 0; t + 1 < length; ++t) {
-            pairs.inputs.push_back(ids.values[b * length + t]);
-            pairs.targets.push_back(ids.values[b * length + t + 1]);
+        NextTokenPairs& pairs = batches[b];
+        for (std::size_t t = 0; t < length; ++t) {
+            const std::size_t i = b * length + t;
+            if (loader) {
+                pairs.inputs.push_back(ids.values[i]);
+                pairs.targets.push_back(ids.source.loader.targets[i]);
+            } else if (t + 1 < length) {
+                pairs.inputs.push_back(ids.values[i]);
+                pairs.targets.push_back(ids.values[i + 1]);
+            }
         }
     }
-    return pairs;
+    return batches;
+}
+
+NextTokenPairs all_pairs(const std::vector<NextTokenPairs>& batches) {
+    NextTokenPairs all;
+    for (const NextTokenPairs& pairs : batches) {
+        all.inputs.insert(all.inputs.end(), pairs.inputs.begin(), pairs.inputs.end());
+        all.targets.insert(all.targets.end(), pairs.targets.begin(), pairs.targets.end());
+    }
+    return all;
 }
 
 std::vector<Neighbour> nearest_rows(const Matrix& table, std::size_t probe, std::size_t top) {
@@ -107,9 +119,10 @@ void train_next_token(const TrainRequest& request, TrainLesson& lesson) {
     TorchGenerator generator(request.seed);
     lesson.initial = torch_embedding_weight(generator, v, d);
     lesson.weight = lesson.initial;
-    const NextTokenPairs pairs = next_token_pairs(request.ids);
+    const std::vector<NextTokenPairs> batches = next_token_batches(request.ids);
     Optimizer optimizer(request.optimizer);
     for (std::size_t t = 0; t < request.steps; ++t) {
+        const NextTokenPairs& pairs = batches[t % batches.size()];
         ModelGrad step = model_grad(request.model, lesson.weight, pairs);
         if (t == 0) {
             lesson.scatter_grad = embedding_backward(step.lookup_upstream, pairs.inputs, v);
@@ -123,7 +136,7 @@ void train_next_token(const TrainRequest& request, TrainLesson& lesson) {
         record.changed = ledgered_step(optimizer, lesson.weight, step.grad, pairs.inputs);
         lesson.steps.push_back(std::move(record));
     }
-    lesson.final_loss = model_loss(request.model, lesson.weight, pairs);
+    lesson.final_loss = model_loss(request.model, lesson.weight, all_pairs(batches));
 }
 
 void train_skipgram_model(const TrainRequest& request, TrainLesson& lesson) {

@@ -27,13 +27,17 @@ enum class TrainModel { bigram, tied, skipgram };
 
 const char* train_model_name(TrainModel model);
 
-// The pairs bigram and tied learn from: x[i] -> y[i], each sequence's next token (a flat list,
-// each row of a batch, or the book's loader's windows and their targets).
+// The pairs bigram and tied learn from: x[i] -> y[i], each token's next.
 struct NextTokenPairs {
     TokenIds inputs;
     TokenIds targets;
 };
-NextTokenPairs next_token_pairs(const IdBatch& ids);
+// The batches of pairs: a flat list is one batch, every step's; a batch of rows (typed with ';',
+// or the book's loader's windows and their targets) gives one per row, and step t takes row
+// t mod B, as grad's --optimizer steps do.
+std::vector<NextTokenPairs> next_token_batches(const IdBatch& ids);
+// Every batch's pairs, in order.
+NextTokenPairs all_pairs(const std::vector<NextTokenPairs>& batches);
 
 struct TrainRequest : TableSizes {
     TrainModel model = TrainModel::bigram;
@@ -68,7 +72,7 @@ std::vector<Neighbour> nearest_rows(const Matrix& table, std::size_t probe, std:
 inline constexpr std::size_t k_train_lookup_ids = 16;
 
 struct TrainStep {
-    float loss = 0.0f;                // the step's loss, before its update
+    float loss = 0.0f;                // the loss on the step's batch, before its update
     std::vector<RowChange> changed;   // rows its update moved, ascending
 };
 
@@ -78,7 +82,7 @@ struct TrainLesson {
     Matrix weight;   // after training (skipgram: the input vectors W)
     Matrix output;   // skipgram's output vectors C; empty otherwise
     std::vector<TrainStep> steps;  // bigram, tied
-    float final_loss = 0.0f;       // bigram, tied: the loss after the last step
+    float final_loss = 0.0f;       // bigram, tied: the loss over every pair after the last step
     std::vector<double> skipgram_loss;
     std::uint64_t trained_words = 0, pairs = 0;
     std::vector<std::uint64_t> counts;  // per row, its count in the ids

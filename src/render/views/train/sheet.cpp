@@ -113,9 +113,16 @@ SheetClaim loss_claim(const TrainLesson& lesson, const TrainViewSettings& settin
     if (next_token_model(request)) {
         for (const std::size_t t : shown_steps(lesson.steps.size(), settings.every)) shown.push_back(lesson.steps[t].loss);
         shown.push_back(lesson.final_loss);
-        const std::size_t pairs = next_token_pairs(request.ids).inputs.size();
-        sentence = fmt::format("Loss, F.cross_entropy's mean over {}: {:.4f} before step 1, {:.4f} after step {}  {}",
-                               count_of(pairs, "pair", "pairs"), all.front(), all.back(), lesson.steps.size(), sparkline(shown));
+        const std::vector<NextTokenPairs> batches = next_token_batches(request.ids);
+        const std::size_t pairs = all_pairs(batches).inputs.size();
+        sentence = batches.size() == 1
+                       ? fmt::format("Loss, F.cross_entropy's mean over {}: {:.4f} before step 1, {:.4f} after step {}  {}",
+                                     count_of(pairs, "pair", "pairs"), all.front(), all.back(), lesson.steps.size(),
+                                     sparkline(shown))
+                       : fmt::format("Loss, F.cross_entropy's mean: {:.4f} on step 1's batch, {:.4f} over all {} after "
+                                     "step {}  {}",
+                                     all.front(), all.back(), count_of(pairs, "pair", "pairs"), lesson.steps.size(),
+                                     sparkline(shown));
         python = fmt::format("expected_losses = {}\n"
                              "assert all(abs(a - b) <= 1e-5 * max(1.0, abs(b)) for a, b in zip(losses, expected_losses)), "
                              "\"PyTorch's losses differ from embdemo's by more than 1e-5\"\n",
@@ -304,7 +311,7 @@ std::string model_note(const TrainRequest& request) {
 
 std::string torch_script(const TrainLesson& lesson) {
     const TrainRequest& request = lesson.request;
-    const NextTokenPairs pairs = next_token_pairs(request.ids);
+    const std::vector<NextTokenPairs> batches = next_token_batches(request.ids);
     const OptimizerSettings& s = request.optimizer;
     const std::string optimizer =
         s.kind == OptimizerKind::sgd ? fmt::format("torch.optim.SGD(emb.parameters(), lr={}, weight_decay={})",
@@ -312,9 +319,11 @@ std::string torch_script(const TrainLesson& lesson) {
                                      : fmt::format("torch.optim.{}(emb.parameters(), lr={}, weight_decay={})",
                                                    s.kind == OptimizerKind::adam ? "Adam" : "AdamW", python_double(s.lr),
                                                    python_double(s.weight_decay));
-    std::string out;
-    out += python_ints("x = torch.tensor(", pairs.inputs, ")    # each pair's token") + "\n";
-    out += python_ints("y = torch.tensor(", pairs.targets, ")    # and the token after it") + "\n";
+    std::string out = "xs, ys = [], []    # each batch's tokens and the tokens after them\n";
+    for (const NextTokenPairs& pairs : batches) {
+        out += python_ints("xs.append(torch.tensor(", pairs.inputs, "))") + "\n";
+        out += python_ints("ys.append(torch.tensor(", pairs.targets, "))") + "\n";
+    }
     out += fmt::format("V, D, STEPS = {}, {}, {}\n", request.vocab_size, table_cols(request), request.steps);
     out += fmt::format("torch.manual_seed({})\n", request.seed);
     out += "emb = torch.nn.Embedding(V, D)\n";
@@ -322,6 +331,7 @@ std::string torch_script(const TrainLesson& lesson) {
     out += "opt = " + optimizer + "\n";
     out += "losses, moved = [], []\n";
     out += "for step in range(STEPS):\n";
+    out += "    x, y = xs[step % len(xs)], ys[step % len(ys)]    # step t takes batch t mod B\n";
     out += "    opt.zero_grad()\n";
     out += "    h = emb(x)\n";
     out += "    h.retain_grad()\n";
@@ -342,6 +352,7 @@ std::string torch_script(const TrainLesson& lesson) {
     out += "    changed = (before.view(torch.int32) != after.view(torch.int32)).any(dim=1)\n";
     out += "    moved.append([int(k) for k in torch.nonzero(changed).flatten()])\n";
     out += "    losses.append(loss.item())\n";
+    out += "x, y = torch.cat(xs), torch.cat(ys)    # every pair, for the loss after the last step\n";
     out += "with torch.no_grad():\n";
     out += request.model == TrainModel::bigram ? "    logits = emb(x)\n" : "    logits = torch.nn.functional.linear(emb(x), emb.weight)\n";
     out += "    losses.append(torch.nn.functional.cross_entropy(logits, y).item())\n";
@@ -355,7 +366,7 @@ std::vector<SheetTable> train_tables(const TrainRequest& request, const TrainLes
     const std::size_t v = request.vocab_size, d = table_cols(request);
     const auto of = [lesson](const Matrix TrainLesson::*member) { return lesson ? &(lesson->*member) : nullptr; };
     const std::vector<std::size_t> used = used_rows(request.model == TrainModel::skipgram ? request.ids.values
-                                                                            : next_token_pairs(request.ids).inputs);
+                                                                            : all_pairs(next_token_batches(request.ids)).inputs);
     SheetTable initial{"initial", "emb.weight as drawn", TableRole::weight, {v, d}, of(&TrainLesson::initial)};
     initial.selected = {used.begin(), used.end()};
     SheetTable weight{"weight", "emb.weight after training", TableRole::weight, {v, d}, of(&TrainLesson::weight)};
@@ -456,9 +467,12 @@ LessonSheet train_sheet(const TrainLesson& lesson, const TrainViewSettings& sett
         sheet.script_after = fmt::format(
             "\ntrained = {}\n"
             "worst = int(ulps(emb.weight, trained).max())\n"
-            "assert worst <= {}, f\"E after {} steps is {{worst}} ulps from embdemo's (allowed: {})\"\n"
-            "print(f\"E after the steps: at most {{worst}} ulps from embdemo's (allowed: {})\")\n",
-            bits_literal(lesson.weight), k_train_ulp_bound, request.steps, k_train_ulp_bound, k_train_ulp_bound);
+            "# PyTorch's AVX2 kernels take SLEEF's exp and log and sum in eight lanes, as embdemo does: there\n"
+            "# the table is the same bit for bit; other kernels (AVX-512, none) round otherwise.\n"
+            "bound = 0 if \"CPU capability usage: AVX2\" in torch.__config__.show() else {}\n"
+            "assert worst <= bound, f\"E after {} steps is {{worst}} ulps from embdemo's (allowed: {{bound}})\"\n"
+            "print(f\"E after the steps: {{worst}} ulps from embdemo's at most (allowed: {{bound}})\")\n",
+            bits_literal(lesson.weight), k_train_ulp_bound, request.steps);
     }
     return sheet;
 }
