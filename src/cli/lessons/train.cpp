@@ -92,6 +92,9 @@ ParseResult<IdBatch> text_units(GivenText given, TextLevel level) {
 ParseResult<IdBatch> prepare_train(const RawOptions& raw) {
     using Result = ParseResult<IdBatch>;
     const std::string model = raw.value_or("--model", "bigram");
+    if (model != "bigram" && model != "tied" && model != "skipgram") {
+        return Result::fail(bad_value("--model", model, "is not a known model", "bigram, tied, skipgram"));
+    }
     const bool has_ids = raw.ids || raw.text || raw.text_file;
     if (!has_ids) return Result::fail("embdemo train needs --ids, --text or --text-file, e.g. embdemo train --text 'the cat sat' --level word");
     if (model != "bigram" && !raw.dim) {
@@ -155,6 +158,12 @@ std::optional<std::string> read_optimizer(const RawOptions& raw, OptimizerSettin
 std::optional<std::string> read_skipgram(const RawOptions& raw, TrainRequest& request) {
     SkipgramSettings& s = request.skipgram;
     const std::size_t units = request.ids.values.size();
+    if (units < 2) {
+        return fmt::format("{}: skip-gram needs a word and a context, and the text has {} (allowed: at least two)",
+                           ids_option(raw), count_of(units, "unit", "units"));
+    }
+    // word2vec's default window, shortened to fit a short text; a window given must fit it.
+    s.window = std::min<std::size_t>(5, units - 1);
     if (auto problem = read_count(raw, "--window", 1, 1000, s.window)) return problem;
     if (s.window >= units) {
         return bad_value("--window", std::to_string(s.window),
@@ -163,7 +172,7 @@ std::optional<std::string> read_skipgram(const RawOptions& raw, TrainRequest& re
     }
     if (auto problem = read_count(raw, "--negative", 0, 100, s.negative)) return problem;
     if (auto problem = read_count(raw, "--epochs", 1, 1000, s.epochs)) return problem;
-    std::size_t min_count = 5;
+    std::size_t min_count = request.ids.source.from_text() ? 5 : 1;  // word2vec's 5 for a text; typed ids are few
     if (auto problem = read_count(raw, "--min-count", 1, UINT32_MAX, min_count)) return problem;
     request.min_count = min_count;
     if (auto problem = read_real(raw, "--sample", s.sample)) return problem;

@@ -416,7 +416,11 @@ LessonSheet train_sheet(const TrainLesson& lesson, const TrainViewSettings& sett
                                 std::to_string(table_cols(request))});
     if (next_token_model(request)) {
         sheet.parameters.push_back({"optimizer", optimizer_words(request.optimizer), "", json_string(optimizer_words(request.optimizer))});
-        sheet.parameters.push_back({"steps", group_thousands(request.steps), "each on every pair", std::to_string(request.steps)});
+        const std::size_t batches = next_token_batches(ids).size();
+        sheet.parameters.push_back({"steps", group_thousands(request.steps),
+                                    batches == 1 ? std::string("each on every pair")
+                                                 : fmt::format("step t on row t mod {} of the batch", batches),
+                                    std::to_string(request.steps)});
     } else {
         const SkipgramSettings& s = request.skipgram;
         const std::string words = fmt::format("window {}, negative {}, min-count {}, sample {}, epochs {}, alpha {}", s.window,
@@ -429,6 +433,11 @@ LessonSheet train_sheet(const TrainLesson& lesson, const TrainViewSettings& sett
                                                         s.epochs, json_number(s.alpha))});
     }
     sheet.parameters.push_back({"seed", std::to_string(request.seed), "", std::to_string(request.seed)});
+    if (!settings.labels.rows.empty()) {
+        std::string rows = "[";
+        for (std::size_t k = 0; k < settings.labels.rows.size(); ++k) rows += (k ? ", " : "") + json_string(settings.labels.rows[k]);
+        sheet.fields.push_back({"rows", rows + "]"});
+    }
     sheet.tables = train_tables(request, &lesson);
     const std::string v = group_thousands(request.vocab_size), d = group_thousands(table_cols(request));
     sheet.blocks = {
