@@ -301,10 +301,9 @@ SheetClaim data_claim(const TrainLesson& lesson) {
 
 std::string model_note(const TrainRequest& request) {
     switch (request.model) {
-        case TrainModel::bigram: return "nn.Embedding(V, V): row x holds the logits of the token after x (Karpathy's bigram)";
-        case TrainModel::tied:
-            return "E = nn.Embedding(V, d), logits = E[x] @ E.T: the tied head with no transformer block between";
-        case TrainModel::skipgram: return "word2vec's skip-gram with negative sampling: input rows W, output rows C";
+        case TrainModel::bigram: return "Training nn.Embedding(V, V) as a bigram: row x is the logits of x's next token";
+        case TrainModel::tied: return "Training a tied head: logits = E[x] @ E.T, with no transformer block between";
+        case TrainModel::skipgram: return "Training word2vec's skip-gram: input rows W, output rows C, negative sampling";
     }
     return "";
 }
@@ -399,7 +398,7 @@ LessonSheet train_sheet(const TrainLesson& lesson, const TrainViewSettings& sett
     const TrainRequest& request = lesson.request;
     const IdBatch& ids = request.ids;
     LessonSheet sheet;
-    sheet.title = fmt::format("Training an embedding table: {}", model_note(request));
+    sheet.title = model_note(request);
     sheet.schema = k_train_lesson_schema;
     sheet.ids = &settings.shown_ids;
     sheet.parameters = {
