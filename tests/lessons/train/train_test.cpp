@@ -5,7 +5,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <fstream>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -126,6 +129,31 @@ TEST_CASE("train: SLEEF's exp and log keep their special values and stay within 
         const float y = std::exp(x);
         CHECK(std::fabs(sleef_logf(y) - std::log(y)) <= 2 * (std::nextafter(std::fabs(std::log(y)), INFINITY) - std::fabs(std::log(y))) + 1e-7f);
     }
+}
+
+TEST_CASE("train: sleef_expf and sleef_logf give PyTorch's AVX2 bits (tests/data/train/sleef_vectors.tsv)") {
+    std::ifstream in(EMBDEMO_TEST_DATA_DIR "/train/sleef_vectors.tsv");
+    REQUIRE(in);
+    std::string line;
+    std::size_t checked = 0, differing = 0;
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#') continue;
+        std::istringstream fields(line);
+        std::string name, input, output;
+        fields >> name >> input >> output;
+        const auto as_float = [](const std::string& hex) {
+            const auto bits = static_cast<std::uint32_t>(std::stoul(hex, nullptr, 16));
+            float f;
+            std::memcpy(&f, &bits, sizeof f);
+            return f;
+        };
+        const float x = as_float(input), expected = as_float(output);
+        const float got = name == "exp" ? sleef_expf(x) : sleef_logf(x);
+        differing += std::memcmp(&got, &expected, sizeof got) != 0 ? 1 : 0;
+        ++checked;
+    }
+    CHECK(checked == 6510);
+    CHECK(differing == 0);
 }
 
 TEST_CASE("train: the cross-entropy is the mean of -log_softmax at the targets, its gradient softmax - one_hot over n") {
