@@ -41,7 +41,10 @@ namespace {
 
 constexpr std::size_t k_dot_lanes = 8;
 
-float dot(const float* a, const float* b, std::size_t d) {
+// Inlined into both builds of the training loop below, so that each is vectorised for its CPU.
+#define EMBDEMO_SKIPGRAM_INLINE inline __attribute__((always_inline))
+
+EMBDEMO_SKIPGRAM_INLINE float dot(const float* a, const float* b, std::size_t d) {
     float lanes[k_dot_lanes] = {};
     std::size_t j = 0;
     for (; j + k_dot_lanes <= d; j += k_dot_lanes) {
@@ -55,31 +58,63 @@ float dot(const float* a, const float* b, std::size_t d) {
 }
 
 // y += g * x, element by element (a product then a sum: no fused multiply-add).
-void axpy(float g, const float* x, float* y, std::size_t d) {
+EMBDEMO_SKIPGRAM_INLINE void axpy(float g, const float* x, float* y, std::size_t d) {
     for (std::size_t j = 0; j < d; ++j) y[j] += g * x[j];
 }
 
 struct SigmoidTable {
     float values[k_skipgram_exp_table];
+    // -log of each entry and of 1 - it: the loss of a positive and of a negative pair.
+    double minus_log[k_skipgram_exp_table], minus_log_complement[k_skipgram_exp_table];
     SigmoidTable() {
         for (std::size_t i = 0; i < k_skipgram_exp_table; ++i) {
-            // word2vec.c: expTable[i] = exp((i / EXP_TABLE_SIZE * 2 - 1) * MAX_EXP), then e / (e + 1).
-            const float e = std::exp((static_cast<float>(i) / static_cast<float>(k_skipgram_exp_table) * 2.0f - 1.0f) *
-                                     k_skipgram_max_exp);
+            // word2vec.c: expTable[i] = exp((i / EXP_TABLE_SIZE * 2 - 1) * MAX_EXP), then e / (e + 1);
+            // the exp in double, rounded once, so that any libm gives the same table.
+            const float x = (static_cast<float>(i) / static_cast<float>(k_skipgram_exp_table) * 2.0f - 1.0f) *
+                            k_skipgram_max_exp;
+            const auto e = static_cast<float>(std::exp(static_cast<double>(x)));
             values[i] = e / (e + 1.0f);
+            minus_log[i] = -std::log(static_cast<double>(values[i]));
+            minus_log_complement[i] = -std::log(static_cast<double>(1.0f - values[i]));
         }
     }
-    // Inside (-MAX_EXP, MAX_EXP): the table's entry, as word2vec.c indexes it.
-    float at(float f) const {
+    std::size_t index(float f) const {
         const auto i = static_cast<std::size_t>((f + k_skipgram_max_exp) *
                                                 (static_cast<float>(k_skipgram_exp_table) / k_skipgram_max_exp / 2.0f));
-        return values[std::min(i, k_skipgram_exp_table - 1)];
+        return std::min(i, k_skipgram_exp_table - 1);
     }
 };
 
-}  // namespace
+// upper_bound over the noise table, started from a bucket of its draws: the same row, without
+// the binary search over the whole vocabulary for each of the negative draws.
+class NoiseSampler {
+public:
+    explicit NoiseSampler(std::vector<std::uint32_t> cumulative) : m_cumulative(std::move(cumulative)) {
+        m_bucket_start.resize(k_buckets + 1);
+        for (std::size_t b = 0; b <= k_buckets; ++b) {
+            const std::uint64_t low = static_cast<std::uint64_t>(b) << k_shift;
+            m_bucket_start[b] = static_cast<std::uint32_t>(
+                std::upper_bound(m_cumulative.begin(), m_cumulative.end(), std::min<std::uint64_t>(low, UINT32_MAX) - (b > 0 ? 1 : 0)) -
+                m_cumulative.begin());
+        }
+    }
+    std::uint32_t row(std::uint32_t draw) const {
+        const std::size_t b = draw >> k_shift;
+        const auto first = m_cumulative.begin() + m_bucket_start[b];
+        const auto last = m_cumulative.begin() + std::min<std::size_t>(m_bucket_start[b + 1] + 1, m_cumulative.size());
+        return static_cast<std::uint32_t>(std::upper_bound(first, last, draw) - m_cumulative.begin());
+    }
 
-SkipgramResult train_skipgram(const SkipgramCorpus& corpus, const SkipgramSettings& settings) {
+private:
+    static constexpr unsigned k_shift = 15;  // draws below 2^31: 2^16 buckets
+    static constexpr std::size_t k_buckets = std::size_t{1} << 16;
+    std::vector<std::uint32_t> m_cumulative;
+    std::vector<std::uint32_t> m_bucket_start;
+};
+
+// The loop, written once. Its order of operations is fixed by the code (eight lanes, no fused
+// multiply-adds: -ffp-contract=off), so the SSE2 and AVX2 builds give the same bits.
+EMBDEMO_SKIPGRAM_INLINE SkipgramResult train_loop(const SkipgramCorpus& corpus, const SkipgramSettings& settings) {
     const std::size_t v = corpus.counts.size(), d = settings.dim;
     SkipgramResult result;
     TorchGenerator generator(settings.seed);
@@ -93,7 +128,7 @@ SkipgramResult train_skipgram(const SkipgramCorpus& corpus, const SkipgramSettin
     result.input = result.initial;
     result.output = Matrix(v, d);
     result.moved.assign(v, false);
-    const std::vector<std::uint32_t> noise = skipgram_noise_table(corpus.counts);
+    const NoiseSampler noise(skipgram_noise_table(corpus.counts));
     const SigmoidTable sigmoid;
     const std::uint64_t corpus_words = corpus.words();
     const std::uint64_t total = corpus_words * settings.epochs;
@@ -137,16 +172,18 @@ SkipgramResult train_skipgram(const SkipgramCorpus& corpus, const SkipgramSettin
                         float label = 1.0f;
                         if (k > 0) {
                             const std::uint32_t draw = generator.random() % k_skipgram_domain;
-                            target = static_cast<std::uint32_t>(std::upper_bound(noise.begin(), noise.end(), draw) - noise.begin());
+                            target = noise.row(draw);
                             if (target == word) continue;
                             label = 0.0f;
                         }
                         float* l2 = result.output.values.data() + std::size_t{target} * d;
                         const float f = dot(l1, l2, d);
-                        const float s = f > k_skipgram_max_exp ? 1.0f : f < -k_skipgram_max_exp ? 0.0f : sigmoid.at(f);
                         // The loss as the table sees it: a saturated f counts as the table's end.
-                        const float seen = std::clamp(s, sigmoid.values[0], sigmoid.values[k_skipgram_exp_table - 1]);
-                        loss_sum[stretch] -= std::log(static_cast<double>(label > 0.0f ? seen : 1.0f - seen));
+                        const std::size_t i = f > k_skipgram_max_exp    ? k_skipgram_exp_table - 1
+                                              : f < -k_skipgram_max_exp ? 0
+                                                                        : sigmoid.index(f);
+                        const float s = f > k_skipgram_max_exp ? 1.0f : f < -k_skipgram_max_exp ? 0.0f : sigmoid.values[i];
+                        loss_sum[stretch] += label > 0.0f ? sigmoid.minus_log[i] : sigmoid.minus_log_complement[i];
                         const float g = (label - s) * alpha;
                         axpy(g, l2, neu1e.data(), d);
                         axpy(g, l1, l2, d);
@@ -163,6 +200,20 @@ SkipgramResult train_skipgram(const SkipgramCorpus& corpus, const SkipgramSettin
         if (loss_pairs[p] > 0) result.loss.push_back(loss_sum[p] / static_cast<double>(loss_pairs[p]));
     }
     return result;
+}
+
+SkipgramResult train_baseline(const SkipgramCorpus& corpus, const SkipgramSettings& settings) {
+    return train_loop(corpus, settings);
+}
+
+__attribute__((target("avx2"))) SkipgramResult train_avx2(const SkipgramCorpus& corpus, const SkipgramSettings& settings) {
+    return train_loop(corpus, settings);
+}
+
+}  // namespace
+
+SkipgramResult train_skipgram(const SkipgramCorpus& corpus, const SkipgramSettings& settings) {
+    return __builtin_cpu_supports("avx2") ? train_avx2(corpus, settings) : train_baseline(corpus, settings);
 }
 
 }  // namespace embdemo

@@ -465,7 +465,10 @@ LessonSheet train_sheet(const TrainLesson& lesson, const TrainViewSettings& sett
     if (!lesson.neighbours.empty()) sheet.claims.push_back(neighbours_claim(lesson, settings));
     sheet.agree = next_token_model(request) ? "the update through the lookup and the one-hot product agree"
                                             : "the trained table's lookup and the one-hot product agree";
-    sheet.disagree = "between the scatter-add and one_hot(x).T @ G";
+    sheet.disagree = next_token_model(request)
+                         ? "between the scatter-add and one_hot(x).T @ G: the scatter-add adds a row's repeated ids one "
+                           "by one, the BLAS sums them in its own order with fused multiply-adds"
+                         : "between W[words] and one_hot(words) @ W";
     sheet.script_what = fmt::format("Training an embedding table ({}) with {} in PyTorch.", train_model_name(request.model),
                                     optimizer_words(request.optimizer));
     sheet.script_run = fmt::format("{} steps, V = {}, d = {}", request.steps, request.vocab_size, table_cols(request));
