@@ -57,9 +57,9 @@ DoubleFloat df_div(DoubleFloat n, DoubleFloat d) {
     return {s, std::fma(s, v, std::fma(n.lo, t, u))};
 }
 
-}  // namespace
+#define EMBDEMO_SLEEF_INLINE inline __attribute__((always_inline))
 
-float sleef_expf(float d) {
+EMBDEMO_SLEEF_INLINE float expf_body(float d) {
     constexpr float k_r_ln2 = 1.442695040888963407359924681001892137426645954152985934135449406931f;
     constexpr float k_l2u = 0.693145751953125f, k_l2l = 1.428606765330187045e-06f;
     if (std::isnan(d)) return d;
@@ -76,6 +76,27 @@ float sleef_expf(float d) {
     if (d < -104.0f) return 0.0f;
     if (d > 104.0f) return std::numeric_limits<float>::infinity();
     return u * pow2i(q >> 1) * pow2i(q - (q >> 1));
+}
+
+void expf_all_baseline(float* values, std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i) values[i] = expf_body(values[i]);
+}
+
+__attribute__((target("avx2,fma"))) void expf_all_fma(float* values, std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i) values[i] = expf_body(values[i]);
+}
+
+}  // namespace
+
+float sleef_expf(float d) { return expf_body(d); }
+
+void sleef_expf_all(float* values, std::size_t count) {
+    static const bool fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    if (fma) {
+        expf_all_fma(values, count);
+    } else {
+        expf_all_baseline(values, count);
+    }
 }
 
 float sleef_logf(float d) {

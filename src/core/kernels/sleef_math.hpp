@@ -6,9 +6,15 @@
 // torch.log's bits on 6,510 values (tests/data/train/sleef_vectors.tsv). Pure.
 #pragma once
 
+#include <cstddef>
+
 namespace embdemo {
 
 float sleef_expf(float d);
 float sleef_logf(float d);
+
+// values[i] = sleef_expf(values[i]) for a whole row: with the CPU's FMA instructions where it has
+// them (the same bits: a fused multiply-add rounds once whoever computes it).
+void sleef_expf_all(float* values, std::size_t count);
 
 }  // namespace embdemo
