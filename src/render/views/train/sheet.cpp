@@ -215,12 +215,25 @@ SheetClaim moved_claim(const TrainLesson& lesson, const TrainViewSettings& setti
     return claim;
 }
 
-std::string neighbour_list(const std::vector<Neighbour>& list, const TrainLabels& labels) {
-    std::string out;
+// "    after:  "cat" 0.93, ...": the list after its label, wrapped within 80 columns.
+std::string neighbour_line(const char* label, const std::vector<Neighbour>& list, const TrainLabels& labels) {
+    constexpr std::size_t k_width = 80;
+    const std::string indent(12, ' ');
+    std::string out = fmt::format("    {:<8}", label), line = out;
+    if (list.empty()) return out + "(no other row)\n";
     for (std::size_t i = 0; i < list.size(); ++i) {
-        out += fmt::format("{}{} {:.2f}", i ? ", " : "", labels.of(list[i].row), list[i].cosine);
+        const std::string item = fmt::format("{} {:.2f}{}", labels.of(list[i].row), list[i].cosine, i + 1 < list.size() ? "," : "");
+        if (line.size() > indent.size() && line.size() + 1 + item.size() > k_width) {
+            out += "\n" + indent;
+            line = indent;
+        } else if (i > 0) {
+            out += ' ';
+            line += ' ';
+        }
+        out += item;
+        line += item;
     }
-    return out.empty() ? "(no other row)" : out;
+    return out + '\n';
 }
 
 std::string neighbour_json(const std::vector<Neighbour>& list) {
@@ -261,9 +274,8 @@ SheetClaim neighbours_claim(const TrainLesson& lesson, const TrainViewSettings& 
     claim.text_after = [&lesson, labels = settings.labels](int) {
         std::string out;
         for (const ProbeNeighbours& p : lesson.neighbours) {
-            out += fmt::format("  {} ({} in the text)\n    before: {}\n    after:  {}\n", labels.of(p.row),
-                               count_of(lesson.counts[p.row], "time", "times"), neighbour_list(p.before, labels),
-                               neighbour_list(p.after, labels));
+            out += fmt::format("  {} ({} in the text)\n", labels.of(p.row), count_of(lesson.counts[p.row], "time", "times"));
+            out += neighbour_line("before:", p.before, labels) + neighbour_line("after:", p.after, labels);
         }
         return out;
     };
