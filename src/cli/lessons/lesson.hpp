@@ -32,7 +32,8 @@ struct LessonCaps {
     // A table lesson that estimates its memory and keeps --max-memory's budget (tied, bag); the
     // others refuse the option.
     bool memory_budget = false;
-    // Writes its trained table with --save-weights (train), which is otherwise the lookup's.
+    // Writes its trained table with --save-weights and --export-projector (train), which are
+    // otherwise the lookup's.
     bool saves_weights = false;
 };
 

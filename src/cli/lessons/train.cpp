@@ -215,10 +215,10 @@ std::optional<std::string> read_probes(const RawOptions& raw, const IdBatch& ids
 }
 
 std::optional<std::string> check_train(const RawOptions& raw, Options& options) {
-    if (raw.trace || raw.walkthrough || raw.pause || raw.timing || raw.show || raw.export_projector || raw.labels ||
+    if (raw.trace || raw.walkthrough || raw.pause || raw.timing || raw.show || raw.labels ||
         raw.weights || raw.max_memory || raw.init != "torch") {
         return std::string("embdemo train draws its table as PyTorch does after torch.manual_seed and takes no "
-                           "view options of the lookup (allowed: --save-weights, and the options of embdemo train --help)");
+                           "view options of the lookup (allowed: --save-weights, --export-projector, and the options of embdemo train --help)");
     }
     TrainSettings& settings = own_settings<TrainSettings>(options);
     TrainRequest& request = settings.request;
@@ -287,7 +287,6 @@ std::optional<std::string> check_train(const RawOptions& raw, Options& options) 
     }
     if (auto problem = read_count(raw, "--every", 1, k_max_train_steps, settings.view.every)) return problem;
     if (auto problem = read_probes(raw, ids, request)) return problem;
-    if (raw.save_weights) options.save_weights = *raw.save_weights;
     return check_sheet_plan(options, train_tables(request, nullptr));
 }
 
@@ -305,7 +304,14 @@ int run_train(const Options& options) {
         return k_exit_failure;
     }
     StagedFiles files;
-    if (!options.save_weights.empty()) files.not_written = "--save-weights " + quote_for_message(options.save_weights) + " was";
+    for (const OutputFile& file : requested_output_files(options)) {
+        if (file.kind == OutputFile::Kind::projector_metadata) continue;
+        files.not_written += (files.not_written.empty() ? "" : " and ") + std::string(file.option) + " " +
+                             quote_for_message(file.kind == OutputFile::Kind::npy ? options.save_weights : options.export_projector);
+    }
+    if (!files.not_written.empty()) {
+        files.not_written += options.save_weights.empty() || options.export_projector.empty() ? " was" : " were";
+    }
     files.commit = [&options, &transaction] { return commit_output_files(options, transaction); };
     const LessonSheet sheet = train_sheet(lesson, settings.view);
     const LessonView view = sheet_view(sheet, [&](int precision) { return train_figure(lesson, settings.view, precision); });
@@ -318,8 +324,10 @@ every step. skipgram is word2vec's, with its draws from torch's generator.
 
 Examples:
   embdemo train --ids 1,2,3,1,2,3,1,2 --steps 20 --every 5
-  embdemo train --model tied --dim 8 --text 'the cat sat on the mat' --level word --optimizer adam --lr 0.1
-  embdemo train --model skipgram --dim 50 --text-file book.txt --level word --probe king,queen
+  embdemo train --model tied --dim 8 --text 'the cat sat on the mat'
+                --level word --optimizer adam --lr 0.1
+  embdemo train --model skipgram --dim 50 --text-file book.txt
+                --level word --probe king,queen
 
 Exit status: 0 when the first step's scatter-add and one_hot(x).T @ G agree bit
 for bit, 3 when they differ, 2 for bad input, 1 for a failed write.)";
@@ -344,7 +352,7 @@ const OptionSpec k_train_options[] = {
 }  // namespace
 
 extern const LessonSpec k_train_lesson = [] {
-    LessonSpec spec{"train", "learn a table: the loss falls, the used rows move, neighbours emerge"};
+    LessonSpec spec{"train", "learn a table end to end: loss, moved rows, neighbours"};
     spec.caps.table_ids = true;
     spec.caps.one_hot = std::nullopt;
     spec.caps.saves_weights = true;
