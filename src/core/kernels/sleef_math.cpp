@@ -5,6 +5,10 @@
 #include <cstring>
 #include <limits>
 
+#include <immintrin.h>
+
+#include "core/cpu_features.hpp"
+
 namespace embdemo {
 namespace {
 
@@ -78,12 +82,37 @@ EMBDEMO_SLEEF_INLINE float expf_body(float d) {
     return u * pow2i(q >> 1) * pow2i(q - (q >> 1));
 }
 
-void expf_all_baseline(float* values, std::size_t count) {
-    for (std::size_t i = 0; i < count; ++i) values[i] = expf_body(values[i]);
+#define EMBDEMO_AVX2_FMA __attribute__((target("avx2,fma")))
+
+// expf_body in eight lanes, with the same operations in the same order: cvtps2dq rounds to
+// nearest even as nearbyint does, and each _mm256_fmadd_ps is the std::fma it stands for.
+EMBDEMO_AVX2_FMA __m256 expf8(__m256 d) {
+    const __m256i q = _mm256_cvtps_epi32(_mm256_mul_ps(d, _mm256_set1_ps(1.442695040888963407359924681001892137426645954152985934135449406931f)));
+    const __m256 q_float = _mm256_cvtepi32_ps(q);
+    __m256 s = _mm256_fmadd_ps(q_float, _mm256_set1_ps(-0.693145751953125f), d);
+    s = _mm256_fmadd_ps(q_float, _mm256_set1_ps(-1.428606765330187045e-06f), s);
+    __m256 u = _mm256_set1_ps(0.000198527617612853646278381f);
+    u = _mm256_fmadd_ps(u, s, _mm256_set1_ps(0.00139304355252534151077271f));
+    u = _mm256_fmadd_ps(u, s, _mm256_set1_ps(0.00833336077630519866943359f));
+    u = _mm256_fmadd_ps(u, s, _mm256_set1_ps(0.0416664853692054748535156f));
+    u = _mm256_fmadd_ps(u, s, _mm256_set1_ps(0.166666671633720397949219f));
+    u = _mm256_fmadd_ps(u, s, _mm256_set1_ps(0.5f));
+    u = _mm256_add_ps(_mm256_set1_ps(1.0f), _mm256_fmadd_ps(_mm256_mul_ps(s, s), u, s));
+    const auto pow2i8 = [](__m256i e) EMBDEMO_AVX2_FMA {
+        return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(e, _mm256_set1_epi32(0x7f)), 23));
+    };
+    const __m256i half = _mm256_srai_epi32(q, 1);
+    u = _mm256_mul_ps(_mm256_mul_ps(u, pow2i8(half)), pow2i8(_mm256_sub_epi32(q, half)));
+    u = _mm256_andnot_ps(_mm256_cmp_ps(d, _mm256_set1_ps(-104.0f), _CMP_LT_OQ), u);
+    u = _mm256_blendv_ps(u, _mm256_set1_ps(std::numeric_limits<float>::infinity()),
+                         _mm256_cmp_ps(d, _mm256_set1_ps(104.0f), _CMP_GT_OQ));
+    return _mm256_blendv_ps(u, d, _mm256_cmp_ps(d, d, _CMP_UNORD_Q));
 }
 
-__attribute__((target("avx2,fma"))) void expf_all_fma(float* values, std::size_t count) {
-    for (std::size_t i = 0; i < count; ++i) values[i] = expf_body(values[i]);
+EMBDEMO_AVX2_FMA void expf_all_avx2(float* values, std::size_t count) {
+    std::size_t i = 0;
+    for (; i + 8 <= count; i += 8) _mm256_storeu_ps(values + i, expf8(_mm256_loadu_ps(values + i)));
+    for (; i < count; ++i) values[i] = expf_body(values[i]);
 }
 
 }  // namespace
@@ -91,12 +120,12 @@ __attribute__((target("avx2,fma"))) void expf_all_fma(float* values, std::size_t
 float sleef_expf(float d) { return expf_body(d); }
 
 void sleef_expf_all(float* values, std::size_t count) {
-    static const bool fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    if (fma) {
-        expf_all_fma(values, count);
-    } else {
-        expf_all_baseline(values, count);
+    static const bool avx2 = cpu_has_avx2() && cpu_has_fma();
+    if (avx2) {
+        expf_all_avx2(values, count);
+        return;
     }
+    for (std::size_t i = 0; i < count; ++i) values[i] = expf_body(values[i]);
 }
 
 float sleef_logf(float d) {
