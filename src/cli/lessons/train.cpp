@@ -285,9 +285,26 @@ std::optional<std::string> check_train(const RawOptions& raw, Options& options) 
             if (raw.value(option)) return fmt::format("{} is word2vec's (allowed: with --model skipgram)", option);
         }
     }
+    if (request.model == TrainModel::skipgram && raw.value("--every")) {
+        return std::string("--every lists bigram's and tied's steps; skipgram's loss is kept over 20 stretches of the run "
+                           "(allowed: --model bigram or tied)");
+    }
     if (auto problem = read_count(raw, "--every", 1, k_max_train_steps, settings.view.every)) return problem;
+    if (raw.value("--top") && !raw.value("--probe")) {
+        return std::string("--top sets how many neighbours each --probe lists (allowed: with --probe W,...)");
+    }
     if (auto problem = read_probes(raw, ids, request)) return problem;
-    return check_sheet_plan(options, train_tables(request, nullptr));
+    const std::vector<SheetTable> tables = train_tables(request, nullptr);
+    if (prints_every_value(options.format) && request.model != TrainModel::skipgram) {
+        // Beside the tables, the JSON and the script list every step's moved rows (at most V each,
+        // and their counts); the script also embeds the trained table's bits.
+        const bool script = options.format == OutputFormat::python;
+        const std::uint64_t ledger = request.steps * (request.vocab_size + 6);
+        const std::uint64_t printed = script ? script_values(tables) + request.vocab_size * request.dim + ledger
+                                             : report_values(tables) + ledger;
+        if (auto too_big = check_printed(options.lesson->name, options.format, printed)) return too_big;
+    }
+    return check_sheet_plan(options, tables);
 }
 
 int run_train(const Options& options) {
