@@ -253,6 +253,7 @@ std::optional<std::string> check_train(const RawOptions& raw, Options& options) 
     if (ids.source.from_text()) {
         for (std::size_t k = 0; k < request.vocab_size; ++k) settings.view.labels.rows.push_back(ids.source.token_of(k));
         settings.view.level = level_words(*level_named(raw.value_or("--level", "gpt2")));
+        settings.view.text = ids.source.text;
         settings.view.text_quote = quote_for_message(ids.source.text, 50);
         settings.view.text_note = fmt::format("{} bytes, cut into {}", group_thousands(ids.source.text.size()), settings.view.level);
     }

@@ -417,7 +417,9 @@ LessonSheet train_sheet(const TrainLesson& lesson, const TrainViewSettings& sett
         {"model", train_model_name(request.model), "", json_string(train_model_name(request.model))},
         {"ids", format_id_batch(ids), describe_id_count(ids.shape(), ids.values.size()), ids_json(ids)},
     };
-    if (!settings.text_note.empty()) sheet.parameters.push_back({"text", settings.text_quote, settings.text_note, ""});
+    if (!settings.text_note.empty()) {
+        sheet.parameters.push_back({"text", settings.text_quote, settings.text_note, json_string(settings.text)});
+    }
     if (!settings.level.empty()) sheet.parameters.push_back({"level", settings.level, "", json_string(settings.level)});
     sheet.parameters.push_back({"vocab", group_thousands(request.vocab_size),
                                 settings.level.empty() ? "largest id + 1, or --vocab" : "distinct units, most frequent first",

@@ -40,7 +40,8 @@ struct TrainViewSettings {
     // The ids as the header lists them: the run's, without their text (a text's units are the
     // table's rows, not GPT-2's tokens; the header says what they are).
     IdBatch shown_ids;
-    std::string text_note;  // "4,013,873 bytes, cut into words", or ""
+    std::string text;       // the text trained on, or "" for typed ids
+    std::string text_note;  // "4,013,873 bytes, cut into words"
     std::string text_quote;
 };
 
