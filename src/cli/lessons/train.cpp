@@ -295,6 +295,10 @@ std::optional<std::string> check_train(const RawOptions& raw, Options& options) 
         return std::string("--top sets how many neighbours each --probe lists (allowed: with --probe W,...)");
     }
     if (auto problem = read_probes(raw, ids, request)) return problem;
+    if (raw.value("--seeds") && !raw.value("--probe")) {
+        return std::string("--seeds measures how stable each --probe's neighbours are (allowed: with --probe W,...)");
+    }
+    if (auto problem = read_count(raw, "--seeds", 1, 16, request.seeds)) return problem;
     const std::vector<SheetTable> tables = train_tables(request, nullptr);
     if (prints_every_value(options.format) && request.model != TrainModel::skipgram) {
         // Beside the tables, the JSON and the script list every step's moved rows (at most V each,
@@ -360,6 +364,7 @@ const OptionSpec k_train_options[] = {
     own_value("--every", "K", "list every K-th step (default 1)"),
     own_value("--probe", "W,...", "rows (words, or ids) whose neighbours to list"),
     own_value("--top", "K", "neighbours per probe (default 5)"),
+    own_value("--seeds", "N", "train N times (seeds S to S+N-1): how stable"),
     own_value("--window", "N", "skipgram: context words each side (default 5)"),
     own_value("--negative", "N", "skipgram: noise words per pair (default 5)"),
     own_value("--min-count", "N", "skipgram: drop rarer words (default 5)"),

@@ -75,7 +75,30 @@ std::vector<Neighbour> nearest_rows(const Matrix& table, std::size_t probe, std:
     return all;
 }
 
+double list_stability(const std::vector<std::vector<std::size_t>>& lists) {
+    double total = 0.0;
+    std::size_t pairs = 0;
+    for (std::size_t a = 0; a < lists.size(); ++a) {
+        for (std::size_t b = a + 1; b < lists.size(); ++b) {
+            std::size_t shared = 0;
+            for (const std::size_t row : lists[a]) {
+                shared += std::find(lists[b].begin(), lists[b].end(), row) != lists[b].end() ? 1 : 0;
+            }
+            const std::size_t longer = std::max(lists[a].size(), lists[b].size());
+            total += longer == 0 ? 1.0 : static_cast<double>(shared) / static_cast<double>(longer);
+            ++pairs;
+        }
+    }
+    return pairs == 0 ? 1.0 : total / static_cast<double>(pairs);
+}
+
 namespace {
+
+std::vector<std::size_t> rows_of(const std::vector<Neighbour>& list) {
+    std::vector<std::size_t> rows;
+    for (const Neighbour& n : list) rows.push_back(n.row);
+    return rows;
+}
 
 // The gradient of the mean cross-entropy with respect to E, and the part of it that came through
 // the lookup (what the one-hot product is compared with).
@@ -196,6 +219,15 @@ TrainLesson run_train_lesson(const TrainRequest& request) {
                                                                   [&a](const Neighbour& b) { return a.row == b.row; }));
         }
         lesson.neighbours.push_back(std::move(found));
+    }
+    for (std::size_t s = 0; s < request.seeds && request.seeds > 1 && !request.probes.empty(); ++s) {
+        TrainRequest again = request;
+        again.seed = request.seed + s;
+        again.seeds = 1;
+        const TrainLesson other = s == 0 ? TrainLesson{} : run_train_lesson(again);
+        for (std::size_t p = 0; p < lesson.neighbours.size(); ++p) {
+            lesson.neighbours[p].by_seed.push_back(rows_of(s == 0 ? lesson.neighbours[p].after : other.neighbours[p].after));
+        }
     }
     return lesson;
 }

@@ -51,6 +51,8 @@ struct TrainRequest : TableSizes {
     std::uint64_t min_count = 1;  // skipgram: ids seen fewer times are dropped from the corpus
     std::vector<std::size_t> probes;  // rows whose neighbours the lesson lists
     std::size_t top = 5;              // neighbours per probe
+    // Runs with seeds seed, seed + 1, ...: how stable the probes' neighbours are across them.
+    std::size_t seeds = 1;
 };
 
 struct Neighbour {
@@ -62,7 +64,13 @@ struct ProbeNeighbours {
     std::size_t row = 0;
     std::vector<Neighbour> before, after;
     std::size_t overlap = 0;  // rows in both lists
+    // With seeds > 1: the rows of the list after training in each run, this one first.
+    std::vector<std::vector<std::size_t>> by_seed;
 };
+
+// The mean, over every pair of runs, of the rows two lists share, as a fraction of the longer:
+// 1 when every seed finds the same neighbours. 1 for fewer than two lists.
+double list_stability(const std::vector<std::vector<std::size_t>>& lists);
 
 // The nearest rows of `table` to row `probe` by cosine similarity (computed in double; a zero
 // row has cosine 0 with everything), the probe itself left out, ties by the lower row.

@@ -251,13 +251,23 @@ SheetClaim neighbours_claim(const TrainLesson& lesson, const TrainViewSettings& 
         const ProbeNeighbours& p = lesson.neighbours[i];
         overlap += p.overlap;
         listed += p.after.size();
-        json += fmt::format("{}{{\"row\": {}, \"before\": {}, \"after\": {}, \"overlap\": {}}}", i ? ", " : "", p.row,
-                            neighbour_json(p.before), neighbour_json(p.after), p.overlap);
+        json += fmt::format("{}{{\"row\": {}, \"before\": {}, \"after\": {}, \"overlap\": {}, \"stability\": {}}}", i ? ", " : "",
+                            p.row, neighbour_json(p.before), neighbour_json(p.after), p.overlap,
+                            json_number(list_stability(p.by_seed)));
     }
     json += "]";
-    const std::string sentence = fmt::format(
+    std::string sentence = fmt::format(
         "Nearest rows by cosine, before and after training: {} of the {} neighbours listed after were already there before.",
         overlap, listed);
+    const std::size_t seeds = lesson.request.seeds;
+    if (seeds > 1) {
+        double stability = 0.0;
+        for (const ProbeNeighbours& p : lesson.neighbours) stability += list_stability(p.by_seed);
+        stability /= static_cast<double>(lesson.neighbours.size());
+        sentence += fmt::format(" Across {} seeds ({} to {}), two runs' lists after training share {:.0f}% of their rows on "
+                                "average.",
+                                seeds, lesson.request.seed, lesson.request.seed + seeds - 1, 100.0 * stability);
+    }
     SheetClaim claim{sentence, "neighbours", json, "", [&lesson, overlap, listed] {
                          std::size_t o = 0, l = 0;
                          for (const ProbeNeighbours& p : lesson.neighbours) {
@@ -267,6 +277,16 @@ SheetClaim neighbours_claim(const TrainLesson& lesson, const TrainViewSettings& 
                              }
                              for (std::size_t k = 1; k < p.after.size(); ++k) {
                                  if (p.after[k].cosine > p.after[k - 1].cosine) return false;
+                             }
+                         }
+                         for (const ProbeNeighbours& p : lesson.neighbours) {
+                             const double s = list_stability(p.by_seed);
+                             if (s < 0.0 || s > 1.0 || (p.by_seed.size() > 1 && p.by_seed[0] != [&p] {
+                                     std::vector<std::size_t> rows;
+                                     for (const Neighbour& n : p.after) rows.push_back(n.row);
+                                     return rows;
+                                 }())) {
+                                 return false;
                              }
                          }
                          return o == overlap && l == listed;
