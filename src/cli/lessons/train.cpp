@@ -364,7 +364,7 @@ const OptionSpec k_train_options[] = {
     own_value("--every", "K", "list every K-th step (default 1)"),
     own_value("--probe", "W,...", "rows (words, or ids) whose neighbours to list"),
     own_value("--top", "K", "neighbours per probe (default 5)"),
-    own_value("--seeds", "N", "train N times (seeds S to S+N-1): how stable"),
+    own_value("--seeds", "N", "N runs from seed S: how stable the neighbours are"),
     own_value("--window", "N", "skipgram: context words each side (default 5)"),
     own_value("--negative", "N", "skipgram: noise words per pair (default 5)"),
     own_value("--min-count", "N", "skipgram: drop rarer words (default 5)"),
