@@ -340,6 +340,13 @@ int run_train(const Options& options) {
     return lesson_status(options, write_view(options, view, files), sheet.identical());
 }
 
+// The script replays bigram and tied in PyTorch; skip-gram is no PyTorch module (its draws are
+// replayed in numpy by tests/scripts/train_live.py).
+FormatSet train_formats(const RawOptions& raw) {
+    const std::string* model = raw.value("--model");
+    return model && *model == "skipgram" ? k_every_format & ~format_bit(OutputFormat::python) : k_every_format;
+}
+
 constexpr const char* k_train_footer = R"(bigram and tied learn each token's next: the pairs of a list, of each row of a
 batch, or of the book's loader's windows and their targets, all of them at
 every step. skipgram is word2vec's, with its draws from torch's generator.
@@ -380,7 +387,7 @@ extern const LessonSpec k_train_lesson = [] {
     spec.caps.one_hot = std::nullopt;
     spec.caps.saves_weights = true;
     spec.help = lesson_help(k_train_options, k_table_lesson_shared, k_train_footer);
-    spec.formats = fixed_formats<k_every_format>;
+    spec.formats = train_formats;
     spec.checks.prepare = prepare_train;
     spec.checks.own = check_train;
     spec.run = run_train;
