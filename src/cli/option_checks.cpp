@@ -114,6 +114,8 @@ std::optional<std::string> check_lookup_only(const RawOptions& raw, const char* 
     for (std::size_t i = 0; i < std::size(given); ++i) {
         if (given[i]) {
             const char* option = k_lookup_only_options[i];
+            const std::string_view name = option;
+            if (raw.lesson->caps.saves_weights && (name == "--save-weights" || name == "--export-projector")) continue;
             return fmt::format("{} belongs to the lookup lesson, not to {} (allowed with {}: the options of "
                                "embdemo {} --help)", option, lesson, lesson, lesson);
         }

@@ -47,6 +47,7 @@ DEFAULTS = {
     "factor": ["factor", "--ids", "2,3", "--dim", "4", "--rank", "1"],
     "bag": ["bag", "--bags", "2,3,3;", "--dim", "3", "--mode", "sum"],
     "tokens": ["tokens", "--text", TEXT],
+    "train": ["train", "--ids", "1,2,3,1,2,3,1,2", "--steps", "8"],
 }
 # Held to the slide rule like the defaults: every position encoding, grad with Adam.
 SLIDE_RUNS = [

@@ -112,6 +112,7 @@ for text in "${texts[@]}"; do
     check tokens tokens --format markdown "$source" "$value"
     check optimizer grad --format markdown "$source" "$value" --dim 2 --optimizer sgd --steps 2
     text_shown="" check cost cost --format markdown "$source" "$value" --dim 2
+    check train train --format markdown "$source" "$value" --level char --steps 2
   done
 done
 # The loader's batch (a text of at least 3 tokens here).

@@ -46,6 +46,8 @@ with_formats "$table_formats" tied --ids 2,3,1 --dim 5
 with_formats "$table_formats" factor --ids 2,3,1 --dim 8 --rank 2
 with_formats "$table_formats" bag --bags "2,3;1,1,0" --dim 5
 with_formats "text json" tokens --text unbelievably
+with_formats "$table_formats" train --ids 2,3,1,2 --steps 2
+add train --model skipgram --dim 2 --text abab --level char --probe a
 # embdemo bench is embdemo-bench (src/bench), whose own writes are checked here when it is built.
 if [ -x "$(dirname "$binary")/embdemo-bench" ]; then
   with_formats "text json" bench --tokens 4 --vocab 8 --dim 4 --repeats 1

@@ -68,7 +68,7 @@ TEST_CASE("closest_names prefers prefixes, keeps ties and stops at git's similar
 
 TEST_CASE("a mistyped lesson is answered with the closest lesson and the list") {
     CHECK(refusal({"gard"}) == "unknown lesson \"gard\" (did you mean \"grad\"?; lessons: lookup, grad, cost, bench, "
-                               "positions, tied, factor, tokens, bag; embdemo help LESSON describes one)");
+                               "positions, tied, factor, tokens, bag, train; embdemo help LESSON describes one)");
     CHECK(refusal({"hlep"}).find("did you mean \"help\"?") != std::string::npos);
     CHECK(refusal({"nosuch", "--ids", "2"}).find("unknown lesson \"nosuch\" (lessons: lookup,") == 0);
     // After options, a word like no lesson is a stray word; one like a lesson is a mistyped lesson.
@@ -149,7 +149,7 @@ TEST_CASE("completion data lists each lesson's options and only values the parse
     const CommandLine data = parse({"--completion-data"});
     CHECK(data.exit_code == k_exit_ok);
     const std::string& text = data.stdout_text;
-    CHECK(text.find("lessons lookup grad cost bench positions tied factor tokens bag help\n") == 0);
+    CHECK(text.find("lessons lookup grad cost bench positions tied factor tokens bag train help\n") == 0);
     CHECK(text.find("options grad --help --padding-idx") != std::string::npos);
     CHECK(text.find("options cost --help --model --tokens --ids --text --text-file --vocab --dim --format\n") !=
           std::string::npos);

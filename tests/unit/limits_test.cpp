@@ -54,7 +54,10 @@ TEST_CASE("check_demo_sizes counts a narrow product's values of X, so that its c
     CHECK(check_demo_sizes(4000000, 50257, 1, OneHotHeld::in_blocks));  // positions, factor
     // At d = 32 and above the count is the multiply-adds, as before.
     CHECK_FALSE(check_demo_sizes(512, std::uint64_t{1} << 21, 32, lookup));
-    CHECK(check_demo_sizes(513, std::uint64_t{1} << 21, 32, lookup)->find(", and each") == std::string::npos);
+    CHECK_FALSE(check_demo_sizes(16384, std::uint64_t{1} << 21, 32, lookup));  // 2^40 multiply-adds: at the cap
+    const auto past_at_32 = check_demo_sizes(16385, std::uint64_t{1} << 21, 32, lookup);
+    REQUIRE(past_at_32);
+    CHECK(past_at_32->find(", and each") == std::string::npos);
     // tied's logits count as 128 multiply-adds each: 2^33 of them at most.
     const OneHotHeld tied = OneHotHeld::none_logits_in_blocks;
     CHECK_FALSE(check_demo_sizes(128, std::uint64_t{1} << 26, 1, tied));

@@ -32,6 +32,9 @@ struct LessonCaps {
     // A table lesson that estimates its memory and keeps --max-memory's budget (tied, bag); the
     // others refuse the option.
     bool memory_budget = false;
+    // Writes its trained table with --save-weights and --export-projector (train), which are
+    // otherwise the lookup's.
+    bool saves_weights = false;
 };
 
 // A lesson's own checks, run by option_checks::validate in this order; each may be null.

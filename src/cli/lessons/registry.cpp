@@ -8,14 +8,14 @@ namespace embdemo {
 
 // Each lesson's spec, defined in its own cli/lessons/NAME.cpp.
 extern const LessonSpec k_lookup_lesson, k_grad_lesson, k_cost_lesson, k_bench_lesson, k_positions_lesson,
-    k_tied_lesson, k_factor_lesson, k_tokens_lesson, k_bag_lesson;
+    k_tied_lesson, k_factor_lesson, k_tokens_lesson, k_bag_lesson, k_train_lesson;
 
 namespace {
 
 // The one list of lessons: their order is --help's.
 const LessonSpec* const k_lessons[] = {
     &k_lookup_lesson, &k_grad_lesson,   &k_cost_lesson,   &k_bench_lesson, &k_positions_lesson,
-    &k_tied_lesson,   &k_factor_lesson, &k_tokens_lesson, &k_bag_lesson,
+    &k_tied_lesson,   &k_factor_lesson, &k_tokens_lesson, &k_bag_lesson, &k_train_lesson,
 };
 
 }  // namespace

@@ -169,6 +169,25 @@ Matrix upstream_for(UpstreamKind kind, TorchGenerator& generator, std::size_t ro
 
 }  // namespace
 
+void as_grad_after_zero_grad(Matrix& grad) {
+    for (float& value : grad.values) value = 0.0f + value;
+}
+
+std::vector<RowChange> ledgered_step(Optimizer& optimizer, Matrix& weight, const Matrix& grad, const TokenIds& batch) {
+    const Matrix before = weight;
+    std::vector<bool> carried(weight.rows, false);
+    for (std::size_t k = 0; k < weight.rows; ++k) carried[k] = optimizer.carries_state(k);
+    optimizer.step(weight, grad);
+    std::vector<RowChange> changes = changed_rows(before, weight, batch);
+    for (RowChange& change : changes) {
+        change.carried = carried[change.row];
+        const float* row = before.row(change.row);
+        change.decayed = optimizer.settings().weight_decay != 0.0 &&
+                         std::any_of(row, row + before.cols, [](float v) { return v != 0.0f; });
+    }
+    return changes;
+}
+
 TrainingRun run_training(const TrainingArgs& args) {
     TorchGenerator generator(args.seed);
     TrainingRun run;
@@ -181,28 +200,16 @@ TrainingRun run_training(const TrainingArgs& args) {
         step.batch = step_batch(args.ids, t);
         step.upstream = upstream_for(args.upstream, generator, step.batch.size(), args.dim);
         step.grad = embedding_backward(step.upstream, step.batch, args.vocab_size, args.embedding);
-        if (t > 0) {
-            // 1.13's zero_grad() keeps .grad and fills it with +0, and backward then adds into it
-            // (the first backward stores its result directly): +0 + x, which turns -0 into +0.
-            for (float& value : step.grad.values) value = 0.0f + value;
-        }
-        const Matrix before = weight;
-        std::vector<bool> carried(args.vocab_size, false);
-        for (std::size_t k = 0; k < args.vocab_size && !args.sparse; ++k) carried[k] = optimizer.carries_state(k);
+        if (t > 0) as_grad_after_zero_grad(step.grad);
         if (args.sparse) {
             // The gradient torch hands the optimizer is the sparse one; step.grad is its dense
             // equivalent (to_dense() adds the same terms in the same order), for the view.
+            const Matrix before = weight;
             sparse_sgd_step(weight, sparse_embedding_backward(step.upstream, step.batch, args.embedding.padding_row),
                             args.optimizer.lr);
+            step.changed = changed_rows(before, weight, step.batch);
         } else {
-            optimizer.step(weight, step.grad);
-        }
-        step.changed = changed_rows(before, weight, step.batch);
-        for (RowChange& change : step.changed) {
-            change.carried = carried[change.row];
-            const float* row = before.row(change.row);
-            change.decayed = !args.sparse && args.optimizer.weight_decay != 0.0 &&
-                             std::any_of(row, row + before.cols, [](float v) { return v != 0.0f; });
+            step.changed = ledgered_step(optimizer, weight, step.grad, step.batch);
         }
         step.weight = weight;
         run.steps.push_back(std::move(step));

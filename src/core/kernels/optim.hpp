@@ -121,4 +121,13 @@ std::vector<RowChange> changed_rows(const Matrix& before, const Matrix& after, c
 
 TrainingRun run_training(const TrainingArgs& args);
 
+// The gradient of a step after the first, as torch holds it: 1.13's zero_grad() keeps .grad and
+// fills it with +0, and backward then adds into it (the first backward stores its result
+// directly): +0 + x, which turns -0 into +0.
+void as_grad_after_zero_grad(Matrix& grad);
+
+// optimizer.step() on `weight` with its .grad `grad`, and the rows it moved with why: in `batch`,
+// decayed (weight decay on a non-zero row), carried (the optimizer's state was non-zero there).
+std::vector<RowChange> ledgered_step(Optimizer& optimizer, Matrix& weight, const Matrix& grad, const TokenIds& batch);
+
 }  // namespace embdemo
