@@ -1,5 +1,6 @@
 #include "io/text_input.hpp"
 
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -94,6 +95,36 @@ ParseResult<const WordPieceVocabulary*> bert_vocabulary() {
     static const ParseResult<const WordPieceVocabulary*> loaded =
         kept(load_data<WordPieceVocabulary>("bert", "vocab.txt", "BERT's", "WordPiece vocabulary"));
     return loaded;
+}
+
+ParseResult<const SentencePieceLibrary*> sentencepiece_library() {
+    using Result = ParseResult<const SentencePieceLibrary*>;
+    static const Result opened = [] {
+        std::vector<std::string> places;
+        if (const std::string exe = executable_directory(); !exe.empty()) {
+            places.push_back(exe);
+            places.push_back(exe + "/..");
+            places.push_back(exe + "/../" EMBDEMO_INSTALL_LIB_NAME "/embdemo");
+        }
+        places.push_back(EMBDEMO_INSTALL_LIB_DIR "/embdemo");
+        std::string tried;
+        for (const std::string& place : places) {
+            const std::string path = place + "/" EMBDEMO_SENTENCEPIECE_MODULE;
+            void* module = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+            if (!module) {
+                tried += (tried.empty() ? "" : ", ") + path;
+                continue;
+            }
+            static SentencePieceLibrary library;
+            library.train = reinterpret_cast<EmbdemoSentencePieceTrain>(::dlsym(module, EMBDEMO_SENTENCEPIECE_TRAIN));
+            library.release = reinterpret_cast<EmbdemoSentencePieceRelease>(::dlsym(module, EMBDEMO_SENTENCEPIECE_RELEASE));
+            if (!library.train || !library.release) return Result::fail(path + " is not embdemo's SentencePiece module (reinstall embdemo)");
+            return Result::ok(&library);
+        }
+        return Result::fail(std::string("embdemo's SentencePiece module, which trains --tokenizer unigram and bpe, is "
+                                        "missing (looked for ") + tried + "; reinstall embdemo, or build it with tools/setup.sh)");
+    }();
+    return opened;
 }
 
 std::optional<std::string> check_text(const GivenText& given) {

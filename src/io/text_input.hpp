@@ -9,6 +9,7 @@
 #include "core/gpt2/gpt2_vocab.hpp"
 #include "core/ids.hpp"
 #include "core/parse_result.hpp"
+#include "core/tokenizers/sentencepiece_trained.hpp"
 #include "core/tokenizers/wordpiece.hpp"
 
 namespace embdemo {
@@ -24,6 +25,10 @@ ParseResult<const Gpt2Vocabulary*> gpt2_vocabulary();
 
 // BERT's uncased WordPiece vocabulary (bert/vocab.txt), loaded once from the same directories.
 ParseResult<const WordPieceVocabulary*> bert_vocabulary();
+
+// embdemo's SentencePiece module (embdemo_sentencepiece.so), opened on first use: beside the
+// program (a build tree: also one directory up), then where it is installed. Loaded once.
+ParseResult<const SentencePieceLibrary*> sentencepiece_library();
 
 // The vocab.bpe that gpt2_vocabulary reads (the first of those directories that has one), or ""
 // when none does: an output must never replace it, whether this run tokenizes or not.

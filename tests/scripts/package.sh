@@ -28,7 +28,7 @@ depends=$(dpkg-deb -f "$deb" Depends)
 echo "package: Depends: $depends"
 grep -q 'libc6' <<<"$depends" || fail "Depends lacks libc6"
 grep -q 'libopenblas0' <<<"$depends" || fail "Depends lacks the BLAS embdemo dlopens (libopenblas0)"
-grep -q 'libsentencepiece0' <<<"$depends" || fail "Depends lacks SentencePiece (libsentencepiece0), which tokens --tokenizer links"
+grep -q 'libsentencepiece0' <<<"$depends" || fail "Depends lacks SentencePiece (libsentencepiece0), which the SentencePiece module tokens --tokenizer opens links"
 
 root=$work/root
 dpkg-deb -x "$deb" "$root" || { echo "package: dpkg-deb -x failed"; exit 1; }

@@ -9,6 +9,7 @@
 #include "core/lessons/tokenizer_comparison.hpp"
 #include "core/tokenizers/sentencepiece_trained.hpp"
 #include "core/tokenizers/wordpiece.hpp"
+#include "io/text_input.hpp"
 #include "render/views/tokens/compare.hpp"
 
 namespace embdemo {
@@ -59,23 +60,30 @@ TEST_CASE("BERT's cleaning drops controls and format characters and a final capi
     CHECK(bert_basic_words("a\xe2\x80\xa8" "b") == std::vector<std::string>{"a", "b"});  // U+2028 splits
 }
 
+// embdemo's SentencePiece module, as the tokens lesson opens it (the build tree's, one directory up).
+const SentencePieceLibrary& sentencepiece() {
+    const auto opened = sentencepiece_library();
+    REQUIRE_MESSAGE(opened, (opened ? "" : opened.error()));
+    return *opened.value();
+}
+
 TEST_CASE("a SentencePiece model trained twice on one text gives the same pieces") {
     const std::string text = "the cat sat on the mat\nthe dog sat on the log\n";
-    const auto first = train_and_tokenize(TokenizerKind::bpe, 40, text);
-    const auto second = train_and_tokenize(TokenizerKind::bpe, 40, text);
+    const auto first = train_and_tokenize(sentencepiece(), TokenizerKind::bpe, 40, text);
+    const auto second = train_and_tokenize(sentencepiece(), TokenizerKind::bpe, 40, text);
     REQUIRE(first);
     CHECK(first.value().pieces == second.value().pieces);
     CHECK(first.value().vocab_size == 40);
 }
 
 TEST_CASE("a vocabulary size the text cannot reach is refused with the most it allows") {
-    const auto high = train_and_tokenize(TokenizerKind::unigram, 500, "the cat sat on the mat");
+    const auto high = train_and_tokenize(sentencepiece(), TokenizerKind::unigram, 500, "the cat sat on the mat");
     REQUIRE(!high);
     CHECK(high.error().rfind("--vocab-size 500: this text allows a unigram vocabulary of at most ", 0) == 0);
-    const auto low = train_and_tokenize(TokenizerKind::bpe, 5, "the cat sat on the mat");
+    const auto low = train_and_tokenize(sentencepiece(), TokenizerKind::bpe, 5, "the cat sat on the mat");
     REQUIRE(!low);
     CHECK(low.error().find("needs at least 13 pieces") != std::string::npos);
-    CHECK(!train_and_tokenize(TokenizerKind::unigram, 50, " \x01\xe2\x80\x8b"));
+    CHECK(!train_and_tokenize(sentencepiece(), TokenizerKind::unigram, 50, " \x01\xe2\x80\x8b"));
 }
 
 TEST_CASE("the comparison's table shares: GPT-2 small's 31% and BERT's vocabulary's 21% at d = 768") {

@@ -1,5 +1,6 @@
 // embdemo tokens: GPT-2's tokenizer, text -> pieces -> merges -> ids.
 #include <iterator>
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <utility>
@@ -147,8 +148,16 @@ int run_tokens_decode(const Options& options, const Gpt2Vocabulary& vocab) {
 int run_tokenizer_comparison(const Options& options, const Gpt2Vocabulary& vocab) {
     const TokensRequest& request = own_settings<TokensRequest>(options);
     const auto bert = bert_vocabulary();
+    const bool trains = std::any_of(request.tokenizers.begin(), request.tokenizers.end(), [](TokenizerKind kind) {
+        return kind == TokenizerKind::unigram || kind == TokenizerKind::bpe;
+    });
+    const auto sentencepiece = trains ? sentencepiece_library() : ParseResult<const SentencePieceLibrary*>::ok(nullptr);
+    if (!sentencepiece) {
+        print_error(sentencepiece.error());
+        return k_exit_usage;
+    }
     const auto comparison = compare_tokenizers({request.text, request.tokenizers, request.trained_vocab_size,
-                                                request.vocab_size_given, request.dim},
+                                                request.vocab_size_given, request.dim, sentencepiece.value()},
                                                &vocab, bert ? bert.value() : nullptr);
     if (!comparison) {
         print_error(comparison.error());

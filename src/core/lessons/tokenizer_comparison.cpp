@@ -45,8 +45,9 @@ ParseResult<TokenizerComparison> compare_tokenizers(const TokenizerComparisonReq
             run.tokenized = wordpiece_tokenize(*bert, request.text);
         } else {
             std::uint64_t most = 0;
-            auto trained = train_and_tokenize(kind, request.trained_vocab_size, request.text, &most);
-            if (!trained && most > 0 && !request.vocab_size_given) trained = train_and_tokenize(kind, most, request.text);
+            const SentencePieceLibrary& library = *request.sentencepiece;
+            auto trained = train_and_tokenize(library, kind, request.trained_vocab_size, request.text, &most);
+            if (!trained && most > 0 && !request.vocab_size_given) trained = train_and_tokenize(library, kind, most, request.text);
             if (!trained) return Result::fail(trained.error());
             run.tokenized = std::move(trained.value());
         }

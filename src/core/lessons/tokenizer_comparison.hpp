@@ -11,6 +11,7 @@
 
 #include "core/gpt2/gpt2_vocab.hpp"
 #include "core/parse_result.hpp"
+#include "core/tokenizers/sentencepiece_trained.hpp"
 #include "core/tokenizers/tokenized.hpp"
 #include "core/tokenizers/wordpiece.hpp"
 
@@ -26,6 +27,7 @@ struct TokenizerComparisonRequest {
     std::uint64_t trained_vocab_size = 1000;   // --vocab-size: unigram's and bpe's V
     bool vocab_size_given = false;             // if not, a text too short for it trains to its most
     std::uint64_t dim = 768;                   // d of the tables
+    const SentencePieceLibrary* sentencepiece = nullptr;  // for unigram and bpe (the caller opens it)
 };
 
 // The parameters of a GPT-2-small-shaped model of width d besides its token table: 12 layers of

@@ -1,8 +1,5 @@
 #include "core/tokenizers/sentencepiece_trained.hpp"
 
-#include <sentencepiece_processor.h>
-#include <sentencepiece_trainer.h>
-
 #include <utf8proc.h>
 
 #include <algorithm>
@@ -28,26 +25,6 @@ std::vector<std::string_view> lines_of(std::string_view text) {
     }
     return lines;
 }
-
-class LineIterator : public sentencepiece::SentenceIterator {
-public:
-    explicit LineIterator(const std::vector<std::string_view>& lines) : m_lines(lines) { load(); }
-    bool done() const override { return m_at >= m_lines.size(); }
-    void Next() override {
-        ++m_at;
-        load();
-    }
-    const std::string& value() const override { return m_value; }
-    sentencepiece::util::Status status() const override { return {}; }
-
-private:
-    void load() {
-        if (!done()) m_value.assign(m_lines[m_at]);
-    }
-    const std::vector<std::string_view>& m_lines;
-    std::size_t m_at = 0;
-    std::string m_value;
-};
 
 // SentencePiece's two size checks, in its words: "Vocabulary size too high (N). Please set it to a
 // value <= M." and "Vocabulary size is smaller than required_chars. N vs M."
@@ -96,7 +73,8 @@ SentencePieceOptions sentencepiece_options(std::string_view text) {
     return options;
 }
 
-ParseResult<Tokenized> train_and_tokenize(TokenizerKind kind, std::uint64_t vocab_size, std::string_view text,
+ParseResult<Tokenized> train_and_tokenize(const SentencePieceLibrary& library, TokenizerKind kind,
+                                          std::uint64_t vocab_size, std::string_view text,
                                           std::uint64_t* most_allowed) {
     using Result = ParseResult<Tokenized>;
     if (!has_trainable_character(text)) {
@@ -105,38 +83,27 @@ ParseResult<Tokenized> train_and_tokenize(TokenizerKind kind, std::uint64_t voca
                             "drops before training (allowed: a text with a letter, digit, mark, symbol or "
                             "punctuation)");
     }
-    const std::vector<std::string_view> lines = lines_of(text);
-    const SentencePieceOptions options = sentencepiece_options(text);
-    const std::unordered_map<std::string, std::string> flags = {
-        {"model_type", kind == TokenizerKind::bpe ? "bpe" : "unigram"},
-        {"vocab_size", std::to_string(vocab_size)},
-        {"num_threads", "1"},
-        {"max_sentence_length", std::to_string(options.max_sentence_length)},
-        {"minloglevel", "2"},  // errors only, and those come back in the status
-    };
-    sentencepiece::SetRandomGeneratorSeed(k_sentencepiece_seed);
-    LineIterator sentences(lines);
-    std::string model;
-    const sentencepiece::util::Status trained = sentencepiece::SentencePieceTrainer::Train(flags, &sentences, &model);
-    if (!trained.ok()) return Result::fail(reworded(trained.ToString(), kind, vocab_size, most_allowed));
-    sentencepiece::SentencePieceProcessor processor;
-    if (const auto loaded = processor.LoadFromSerializedProto(model); !loaded.ok()) {
-        return Result::fail("SentencePiece cannot load the model it trained: " + loaded.ToString());
+    EmbdemoSentencePieceResult result{};
+    const int failed = library.train(kind == TokenizerKind::bpe ? 1 : 0, vocab_size, text.data(), text.size(),
+                                     sentencepiece_options(text).max_sentence_length, k_sentencepiece_seed, &result);
+    if (failed) {
+        const std::string message = result.error ? result.error : "SentencePiece failed";
+        library.release(&result);
+        return Result::fail(reworded(message, kind, vocab_size, most_allowed));
     }
     Tokenized out;
     out.kind = kind;
-    out.vocab_size = static_cast<std::uint64_t>(processor.GetPieceSize());
-    out.unknown_id = static_cast<std::uint64_t>(processor.unk_id());
+    out.vocab_size = result.vocab_size;
+    out.unknown_id = result.unknown_id;
     out.has_unknown = true;
-    for (const std::string_view line : lines) {
-        std::vector<std::string> pieces;
-        std::vector<int> ids;
-        // Twice: an unknown's piece is its text, whose id is <unk>'s.
-        if (const auto encoded = processor.Encode(line, &pieces); !encoded.ok()) return Result::fail(encoded.ToString());
-        if (const auto encoded = processor.Encode(line, &ids); !encoded.ok()) return Result::fail(encoded.ToString());
-        out.pieces.insert(out.pieces.end(), pieces.begin(), pieces.end());
-        out.ids.insert(out.ids.end(), ids.begin(), ids.end());
+    out.pieces.reserve(result.count);
+    std::size_t at = 0;
+    for (std::size_t i = 0; i < result.count; ++i) {
+        out.pieces.emplace_back(result.pieces + at, result.piece_lengths[i]);
+        at += result.piece_lengths[i];
     }
+    out.ids.assign(result.ids, result.ids + result.count);
+    library.release(&result);
     count_tokenized(out);
     return Result::ok(std::move(out));
 }

@@ -2,8 +2,9 @@
 // libsentencepiece, used as a library: the algorithms are Kudo's, not re-written here). Training
 // is in memory (the text's lines through a SentenceIterator, the model as a serialized proto) and
 // deterministic: one thread, every line used, a fixed seed. Then the same lines are encoded.
-// Pure: no files, no printing (SentencePiece's own log is turned down to errors, and those
-// come back as the message).
+// The library is reached through embdemo's SentencePiece module (sentencepiece_module.h), which
+// io/sentencepiece_library opens when a run needs it; here its answer becomes a Tokenized and its
+// messages embdemo's. Pure: no files, no printing.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include <string_view>
 
 #include "core/parse_result.hpp"
+#include "core/tokenizers/sentencepiece_module.h"
 #include "core/tokenizers/tokenized.hpp"
 
 namespace embdemo {
@@ -32,11 +34,18 @@ struct SentencePieceOptions {
 };
 SentencePieceOptions sentencepiece_options(std::string_view text);
 
+// The module's two entry points, once opened.
+struct SentencePieceLibrary {
+    EmbdemoSentencePieceTrain train = nullptr;
+    EmbdemoSentencePieceRelease release = nullptr;
+};
+
 // kind: unigram or bpe; text: valid UTF-8. Fails with a message starting "--vocab-size N: "
 // when SentencePiece cannot train N pieces on the text (the fewest it needs or the most the text
 // allows), or with SentencePiece's own reason otherwise.
 // *most_allowed, when given, is set to the most the text allows when that was the failure.
-ParseResult<Tokenized> train_and_tokenize(TokenizerKind kind, std::uint64_t vocab_size, std::string_view text,
+ParseResult<Tokenized> train_and_tokenize(const SentencePieceLibrary& library, TokenizerKind kind,
+                                          std::uint64_t vocab_size, std::string_view text,
                                           std::uint64_t* most_allowed = nullptr);
 
 }  // namespace embdemo
