@@ -78,9 +78,10 @@ const OptionSpec k_shared_options[] = {
 
 }  // namespace
 
-extern const char* const k_table_lesson_shared = R"(The shared options --ids, --vocab, --dim, --seed, --format (all eight: text,
-json, csv, tsv, markdown, svg, html, python), --precision, --color and --palette
-work here as in embdemo --help.
+extern const char* const k_table_lesson_shared = R"(The shared options --ids (or --text, --text-file and the book's loader:
+--context, --stride, --batch), --vocab, --dim, --seed, --format (text, json,
+csv, tsv, markdown, svg, html, python, ipynb), --precision, --color and
+--palette work here as in embdemo --help.
 )";
 
 extern const char* const k_main_description = k_description;

@@ -140,8 +140,8 @@ int run_bag(const Options& options) {
 namespace {
 
 constexpr const char* k_bag_footer = R"(--bags replaces --ids here; the shared options --vocab, --dim, --seed,
---format (all eight), --precision, --color and --palette work as in embdemo
---help. After torch.manual_seed(SEED), bag =
+--format (all nine), --precision, --color, --palette and --max-memory work as
+in embdemo --help. After torch.manual_seed(SEED), bag =
 nn.EmbeddingBag(V, D, mode=MODE, padding_idx=K) is called as bag(input,
 offsets), input being the bags' ids in one list and offsets where each bag
 starts. An empty bag (nothing between two ';', or before the first or after the

@@ -61,6 +61,8 @@ namespace {
 constexpr const char* k_factor_footer = R"(--ids takes a batch too. After torch.manual_seed(SEED), e1 = nn.Embedding(V, R)
 is drawn, then proj = nn.Linear(R, D, bias=False); E2 = proj.weight.T (R x D),
 and the output is proj(e1(ids)) = E1[ids] @ E2.
+--max-memory SIZE bounds the memory the run may take (default 1G), as in
+embdemo --help.
 
 Examples:
   embdemo factor --ids 2,3,1 --dim 8 --rank 2          a rank-2 table, d = 8

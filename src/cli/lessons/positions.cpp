@@ -143,6 +143,8 @@ every row gets the same P[0..T). Without a text, --context C sets P's rows (at
 least T; default T); with --text, --context T is the data loader's window and
 C = T. E and P are drawn as torch.manual_seed(SEED);
 tok = nn.Embedding(V, D); pos = nn.Embedding(C, D) draws them.
+--max-memory SIZE bounds the memory the run may take (default 1G), as in
+embdemo --help.
 
 Examples:
   embdemo positions --ids 2,3,1 --dim 5             tok + pos (book, ch. 2)

@@ -145,6 +145,8 @@ constexpr const char* k_tied_footer = R"(--ids takes a batch too. E is nn.Embedd
 the output layer is nn.Linear(D, V, bias=False) with its weight set to E, as
 GPT-2 ties out_head.weight = tok_emb.weight. H defaults to E[ids], a stand-in
 for the final hidden state.
+--max-memory SIZE bounds the memory the run may take (default 1G), as in
+embdemo --help.
 
 Examples:
   embdemo tied --ids 2,3,1 --dim 5                 logits = E[ids] @ E.T
