@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <regex>
-#include <unordered_map>
 #include <vector>
 
 #include "core/escape.hpp"
@@ -12,19 +11,6 @@
 namespace embdemo {
 
 namespace {
-
-// The text's lines, the sentences SentencePiece learns from and encodes (it skips empty ones).
-std::vector<std::string_view> lines_of(std::string_view text) {
-    std::vector<std::string_view> lines;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        std::size_t end = text.find('\n', start);
-        if (end == std::string_view::npos) end = text.size();
-        lines.push_back(text.substr(start, end - start));
-        start = end + 1;
-    }
-    return lines;
-}
 
 // SentencePiece's two size checks, in its words: "Vocabulary size too high (N). Please set it to a
 // value <= M." and "Vocabulary size is smaller than required_chars. N vs M."
@@ -69,7 +55,12 @@ bool has_trainable_character(std::string_view text) {
 
 SentencePieceOptions sentencepiece_options(std::string_view text) {
     SentencePieceOptions options;
-    for (const std::string_view line : lines_of(text)) options.max_sentence_length = std::max(options.max_sentence_length, line.size());
+    // The longest of the lines the module splits the text into (at each '\n').
+    for (std::size_t start = 0; start <= text.size();) {
+        const std::size_t end = std::min(text.find('\n', start), text.size());
+        options.max_sentence_length = std::max(options.max_sentence_length, end - start);
+        start = end + 1;
+    }
     return options;
 }
 

@@ -4,6 +4,9 @@
 #include <stdexcept>
 
 #include "core/limits.hpp"
+#include "render/kit/id_text.hpp"
+#include "render/kit/json_text.hpp"
+#include "render/kit/parameters.hpp"
 
 namespace embdemo {
 const SheetTable& LessonSheet::table(const std::string& name) const {
@@ -34,6 +37,17 @@ SheetBlock SheetBlock::pair(std::string title, std::string top, std::string unde
     block.label = std::move(label);
     block.under_label = std::move(under_label);
     return block;
+}
+
+std::vector<SheetParameter> id_table_parameters(const IdBatch& ids, std::uint64_t vocab_size, bool vocab_inferred,
+                                                std::string ids_note) {
+    if (ids_note.empty()) ids_note = describe_id_count(ids.shape(), ids.values.size());
+    return {
+        {"ids", format_id_batch(ids), std::move(ids_note), ids_json(ids)},
+        {"vocab", group_thousands(vocab_size), vocab_note(table_vocab_source(vocab_inferred, ids, vocab_size)),
+         std::to_string(vocab_size)},
+        {"vocab_inferred", "", "", vocab_inferred ? "true" : "false"},
+    };
 }
 
 std::string shape_words(std::size_t rows, std::size_t cols) {

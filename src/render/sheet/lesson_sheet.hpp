@@ -155,6 +155,11 @@ struct LessonSheet {
     bool identical() const;  // every check
 };
 
+// The parameters every lesson on a table of ids starts with: ids (with `ids_note`, or their count
+// and shape), vocab (where V came from) and, for JSON alone, vocab_inferred.
+std::vector<SheetParameter> id_table_parameters(const IdBatch& ids, std::uint64_t vocab_size, bool vocab_inferred,
+                                                std::string ids_note = "");
+
 // "4 x 2", "30,000 x 768": a block title's shape.
 std::string shape_words(std::size_t rows, std::size_t cols);
 

@@ -126,11 +126,8 @@ LessonSheet factor_sheet(const FactorLesson& lesson) {
     sheet.title = "Factorised embedding (ALBERT): E1[ids] @ E2 instead of one V x d table";
     sheet.schema = k_factor_json_schema;
     sheet.ids = &ids;
-    sheet.parameters = {
-        {"ids", format_id_batch(ids), describe_id_count(ids.shape(), n), ids_json(ids)},
-        {"vocab", group_thousands(request.vocab_size),
-         vocab_note(table_vocab_source(request.vocab_inferred, ids, request.vocab_size)), std::to_string(request.vocab_size)},
-        {"vocab_inferred", "", "", request.vocab_inferred ? "true" : "false"},
+    sheet.parameters = id_table_parameters(ids, request.vocab_size, request.vocab_inferred);
+    const std::vector<SheetParameter> own = {
         {"dim", group_thousands(request.dim), "d, the width the model works in", std::to_string(request.dim)},
         {"rank", group_thousands(request.rank), "r, the width of the table", std::to_string(request.rank)},
         {"seed", std::to_string(request.seed),
@@ -139,6 +136,7 @@ LessonSheet factor_sheet(const FactorLesson& lesson) {
                                              request.vocab_size, request.rank, request.rank, request.dim)),
          std::to_string(request.seed)},
     };
+    sheet.parameters.insert(sheet.parameters.end(), own.begin(), own.end());
     sheet.tables = factor_tables(request, &lesson);
     const std::string v = group_thousands(request.vocab_size), d = group_thousands(request.dim);
     const std::string r = group_thousands(request.rank), rows = group_thousands(n);

@@ -84,11 +84,8 @@ std::vector<SheetParameter> positions_parameters(const PositionsRequest& request
         request.context_inferred ? "C = T; a model sets C, e.g. GPT-2's 1,024; --context"
         : traits.has_table       ? "C, the longest sequence P serves"
                                  : "C, the longest sequence the model serves (with no table, nothing has C rows)";
-    std::vector<SheetParameter> parameters{
-        {"ids", format_id_batch(ids), shape, ids_json(ids)},
-        {"vocab", group_thousands(request.vocab_size),
-         vocab_note(table_vocab_source(request.vocab_inferred, ids, request.vocab_size)), std::to_string(request.vocab_size)},
-        {"vocab_inferred", "", "", request.vocab_inferred ? "true" : "false"},
+    std::vector<SheetParameter> parameters = id_table_parameters(ids, request.vocab_size, request.vocab_inferred, shape);
+    const std::vector<SheetParameter> own{
         {"dim", group_thousands(request.dim), "", std::to_string(request.dim)},
         {"context", group_thousands(request.context), context_note, std::to_string(request.context)},
         {"context_inferred", "", "", request.context_inferred ? "true" : "false"},
@@ -96,6 +93,7 @@ std::vector<SheetParameter> positions_parameters(const PositionsRequest& request
         {"encoding", request.encoding_given ? encoding_name(request.encoding) : "", words.note,
          json_string(encoding_name(request.encoding))},
     };
+    parameters.insert(parameters.end(), own.begin(), own.end());
     if (traits.biases_scores) {
         parameters.push_back({"heads", std::to_string(request.heads), "H, one slope m_h each", std::to_string(request.heads)});
     }

@@ -279,11 +279,8 @@ LessonSheet tied_sheet(const TiedLesson& lesson, const std::string& hidden_file)
     sheet.title = "Tied output layer: logits = H @ E.T, the input table reused as out_head.weight";
     sheet.schema = k_tied_json_schema;
     sheet.ids = &ids;
-    sheet.parameters = {
-        {"ids", format_id_batch(ids), describe_id_count(ids.shape(), n), ids_json(ids)},
-        {"vocab", group_thousands(request.vocab_size),
-         vocab_note(table_vocab_source(request.vocab_inferred, ids, request.vocab_size)), std::to_string(request.vocab_size)},
-        {"vocab_inferred", "", "", request.vocab_inferred ? "true" : "false"},
+    sheet.parameters = id_table_parameters(ids, request.vocab_size, request.vocab_inferred);
+    const std::vector<SheetParameter> own = {
         {"dim", group_thousands(request.dim), "", std::to_string(request.dim)},
         {"hidden", hidden_text,
          request.hidden_given ? "" : "a stand-in for the final hidden state, which a model's blocks would compute", ""},
@@ -295,6 +292,7 @@ LessonSheet tied_sheet(const TiedLesson& lesson, const std::string& hidden_file)
         {"top", std::to_string(request.top), "the K largest logits per position", ""},
         {"top_k", "", "", std::to_string(request.top)},
     };
+    sheet.parameters.insert(sheet.parameters.end(), own.begin(), own.end());
     sheet.tables = tied_tables(request, &lesson);
     const std::string v = group_thousands(request.vocab_size), d = group_thousands(request.dim);
     const std::string rows = group_thousands(n);
