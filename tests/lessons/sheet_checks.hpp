@@ -5,6 +5,8 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdint>
+#include <random>
 #include <string>
 
 #include "render/kit/json_text.hpp"
@@ -15,6 +17,26 @@ namespace embdemo::sheet_checks {
 
 // Runs of white space, and Python's "# " comment prefixes, folded to one space: the writers wrap
 // a sentence at different widths, and the words must survive.
+// A whole number from low to high, from a sheet test's generator (the cases, not the lesson's
+// numbers, which come from the project's own draws).
+inline std::uint64_t between(std::mt19937_64& rng, std::uint64_t low, std::uint64_t high) {
+    return std::uniform_int_distribution<std::uint64_t>(low, high)(rng);
+}
+
+// A case's ids below `vocab`: a batch of two rows every fifth round, one id every
+// `single_every`-th round and otherwise up to `longest` (more than eight distinct), and the
+// first id repeated every fourth round.
+inline IdBatch random_ids(std::mt19937_64& rng, int round, std::uint64_t vocab, std::size_t longest, int single_every) {
+    IdBatch ids;
+    ids.batch = round % 5 == 0 ? 2 : 1;
+    ids.batched = ids.batch > 1;
+    ids.seq = round % single_every == 0 ? 1 : between(rng, 1, longest);
+    for (std::size_t i = 0; i < ids.batch * ids.seq; ++i) {
+        ids.values.push_back(round % 4 == 0 && i > 0 ? ids.values[0] : between(rng, 0, vocab - 1));
+    }
+    return ids;
+}
+
 inline std::string words(const std::string& text) {
     std::string out;
     bool space = false;

@@ -15,9 +15,7 @@ namespace embdemo {
 namespace {
 
 BagRequest random_request(std::mt19937_64& rng, int round) {
-    const auto between = [&](std::uint64_t low, std::uint64_t high) {
-        return std::uniform_int_distribution<std::uint64_t>(low, high)(rng);
-    };
+    const auto between = [&rng](std::uint64_t low, std::uint64_t high) { return sheet_checks::between(rng, low, high); };
     BagRequest request;
     request.vocab_size = round % 7 == 0 ? 1 : between(1, 30);
     request.dim = between(1, 6);

@@ -15,22 +15,14 @@ namespace embdemo {
 namespace {
 
 FactorRequest random_request(std::mt19937_64& rng, int round) {
-    const auto between = [&](std::uint64_t low, std::uint64_t high) {
-        return std::uniform_int_distribution<std::uint64_t>(low, high)(rng);
-    };
+    const auto between = [&rng](std::uint64_t low, std::uint64_t high) { return sheet_checks::between(rng, low, high); };
     FactorRequest request;
     request.vocab_size = round % 7 == 0 ? 1 : between(1, 60);
     request.dim = between(2, 12);
     request.rank = between(1, request.dim - 1);
     request.seed = between(0, 1u << 20);
     request.vocab_inferred = round % 2 == 0;
-    IdBatch& ids = request.ids;
-    ids.batch = round % 5 == 0 ? 2 : 1;
-    ids.batched = ids.batch > 1;
-    ids.seq = round % 3 == 0 ? 1 : between(1, 14);  // one id, or up to 14 (more than 8 distinct)
-    for (std::size_t i = 0; i < ids.batch * ids.seq; ++i) {
-        ids.values.push_back(round % 4 == 0 && i > 0 ? ids.values[0] : between(0, request.vocab_size - 1));
-    }
+    request.ids = sheet_checks::random_ids(rng, round, request.vocab_size, 14, 3);
     return request;
 }
 

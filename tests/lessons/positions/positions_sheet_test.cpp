@@ -14,9 +14,7 @@ namespace embdemo {
 namespace {
 
 PositionsRequest random_request(std::mt19937_64& rng, int round) {
-    const auto between = [&](std::uint64_t low, std::uint64_t high) {
-        return std::uniform_int_distribution<std::uint64_t>(low, high)(rng);
-    };
+    const auto between = [&rng](std::uint64_t low, std::uint64_t high) { return sheet_checks::between(rng, low, high); };
     PositionsRequest request;
     request.encoding = k_position_encodings[static_cast<std::size_t>(round) % std::size(k_position_encodings)].encoding;
     request.vocab_size = round % 9 == 0 ? 1 : between(1, 40);
@@ -26,13 +24,8 @@ PositionsRequest random_request(std::mt19937_64& rng, int round) {
     request.heads = between(1, 17);
     request.encoding_given = round % 3 == 0;
     request.vocab_inferred = round % 2 == 0;
-    IdBatch& ids = request.ids;
-    ids.batch = round % 5 == 0 ? 2 : 1;
-    ids.batched = ids.batch > 1;
-    ids.seq = round % 7 == 0 ? 1 : between(1, 12);
-    for (std::size_t i = 0; i < ids.batch * ids.seq; ++i) {
-        ids.values.push_back(round % 4 == 0 && i > 0 ? ids.values[0] : between(0, request.vocab_size - 1));
-    }
+    request.ids = sheet_checks::random_ids(rng, round, request.vocab_size, 12, 7);
+    const IdBatch& ids = request.ids;
     request.context = ids.seq + between(0, 3);
     request.context_inferred = request.context == ids.seq;
     return request;
