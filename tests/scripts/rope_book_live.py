@@ -17,28 +17,13 @@ import sys
 os.environ["OPENBLAS_NUM_THREADS"] = "1"
 import torch  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+from book_rope import compute_rope, precompute_rope_params  # noqa: E402
+
 BINARY = sys.argv[1]
 seed = int(os.environ.get("EMBDEMO_TEST_SEED", random.randrange(1 << 30)))
 print(f"seed {seed} (EMBDEMO_TEST_SEED={seed} repeats this run)")
 rng = random.Random(seed)
-
-
-def precompute_rope_params(head_dim, theta_base=10_000, context_length=4096):
-    inv_freq = 1.0 / (theta_base ** (torch.arange(0, head_dim, 2)[: (head_dim // 2)].float() / head_dim))
-    positions = torch.arange(context_length)
-    angles = positions[:, None] * inv_freq[None, :]
-    angles = torch.cat([angles, angles], dim=1)
-    return torch.cos(angles), torch.sin(angles)
-
-
-def compute_rope(x, cos, sin):
-    batch_size, num_heads, seq_len, head_dim = x.shape
-    x1 = x[..., : head_dim // 2]
-    x2 = x[..., head_dim // 2 :]
-    cos = cos[:seq_len, :].unsqueeze(0).unsqueeze(0)
-    sin = sin[:seq_len, :].unsqueeze(0).unsqueeze(0)
-    rotated = torch.cat((-x2, x1), dim=-1)
-    return ((x * cos) + (rotated * sin)).to(dtype=x.dtype)
 
 
 failures = []
