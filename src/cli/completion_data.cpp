@@ -9,6 +9,7 @@
 
 #include "cli/lessons/lesson.hpp"
 #include "cli/option_checks.hpp"
+#include "core/kernels/optim.hpp"
 #include "core/kernels/position_encodings.hpp"
 #include "core/lessons/bag_lesson.hpp"
 #include "core/lessons/cost.hpp"
@@ -36,7 +37,7 @@ std::vector<std::pair<std::string, Words>> fixed_values() {
         {"--init", names_in(k_init_kinds)},
         {"--encoding", encodings},
         {"--mode", names_in(k_bag_modes)},
-        {"--optimizer", {"sgd", "adam", "adamw"}},
+        {"--optimizer", names_in(k_optimizers)},
         {"--upstream", {"randn", "ones"}},
         {"--norm-type", {"1", "2", "inf"}},
     };

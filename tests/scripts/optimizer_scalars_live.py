@@ -1,17 +1,19 @@
 #!/usr/bin/python3
 """The optimizer hyper-parameters PyTorch refuses, against live PyTorch (label torch-live).
 
-For each optimizer and each of --lr and --weight-decay, values on both sides of float32's
+For grad --optimizer and train (which read them through one function), for each optimizer and each of --lr and --weight-decay, values on both sides of float32's
 largest value (and of that value times 1 - 0.9 for Adam's and AdamW's lr): embdemo must refuse
 (exit 2, one line naming the option, with PyTorch's own reason) exactly where torch.optim's
 step raises, and run where it does not. Then a run that PyTorch accepts and that turns E into
 NaN: every value that became NaN is counted as such in embdemo's JSON, and no row is "moved by"
-a distance it did not move. Needs Debian's python3-torch; run with /usr/bin/python3.
+a distance it did not move; and train's python export of a run whose losses overflow to inf and
+NaN passes in PyTorch. Needs Debian's python3-torch; run with /usr/bin/python3.
 """
 import json
 import math
 import subprocess
 import sys
+import tempfile
 
 import torch
 
@@ -36,18 +38,21 @@ def torch_refusal(optimizer, lr, weight_decay):
     return None
 
 
-def embdemo(*args):
-    return subprocess.run([BINARY, "grad", "--ids", "1,2", "--dim", "2", "--upstream", "ones", *args],
-                          capture_output=True, text=True, timeout=60)
+LESSON_ARGS = {"grad": ["grad", "--ids", "1,2", "--dim", "2", "--upstream", "ones"],
+               "train": ["train", "--ids", "1,2,1", "--model", "bigram"]}
 
 
-def check_refusals():
+def embdemo(*args, lesson="grad"):
+    return subprocess.run([BINARY, *LESSON_ARGS[lesson], *args], capture_output=True, text=True, timeout=60)
+
+
+def check_refusals(lesson):
     near = [FLT_MAX, math.nextafter(FLT_MAX, math.inf), 1e39, 1e300]
     adam_lr = FLT_MAX * (1 - 0.9)
     adam_near = [math.nextafter(adam_lr, 0), adam_lr, math.nextafter(adam_lr, math.inf), 3.5e37, 1e38]
     cases = []
     for optimizer in ("sgd", "adam", "adamw"):
-        default_lr = 0.1 if optimizer == "sgd" else 1e-3
+        default_lr = (0.1 if lesson == "grad" else 1.0) if optimizer == "sgd" else 1e-3
         default_wd = 1e-2 if optimizer == "adamw" else 0.0
         for lr in near + (adam_near if optimizer != "sgd" else [1e38]):
             cases.append((optimizer, "--lr", lr, lr, default_wd))
@@ -56,8 +61,8 @@ def check_refusals():
     for optimizer, option, value, lr, wd in cases:
         refusal = torch_refusal(optimizer, lr, wd)
         text = repr(value)
-        run = embdemo("--optimizer", optimizer, option, text, "--steps", "3", "--format", "json")
-        where = f"{optimizer} {option} {text}"
+        run = embdemo("--optimizer", optimizer, option, text, "--steps", "3", "--format", "json", lesson=lesson)
+        where = f"{lesson} {optimizer} {option} {text}"
         if refusal is not None:
             if run.returncode != 2:
                 failures.append(f"{where}: torch refuses ({refusal}), embdemo exits {run.returncode}")
@@ -66,7 +71,7 @@ def check_refusals():
                                 f"{run.stderr!r}")
         elif run.returncode != 0:
             failures.append(f"{where}: torch runs it, embdemo exits {run.returncode}: {run.stderr.strip()}")
-    print(f"{len(cases)} hyper-parameter values checked against torch.optim")
+    print(f"{lesson}: {len(cases)} hyper-parameter values checked against torch.optim")
 
 
 def check_nan_rows():
@@ -103,8 +108,27 @@ def check_nan_rows():
     print("a run whose rows become NaN checked step by step against torch.optim.SGD")
 
 
-check_refusals()
+def check_diverging_script():
+    """train's script holds losses of inf and NaN as PyTorch computes them (a NaN agrees with a NaN)."""
+    for optimizer, option, value in (("adamw", "--weight-decay", "1e39"), ("sgd", "--lr", "3e38")):
+        run = embdemo("--optimizer", optimizer, option, value, "--steps", "3", "--format", "python", lesson="train")
+        if run.returncode != 0:
+            failures.append(f"train {optimizer} {option} {value} --format python exits {run.returncode}: {run.stderr}")
+            continue
+        with tempfile.NamedTemporaryFile("w", suffix=".py") as script:
+            script.write(run.stdout)
+            script.flush()
+            ran = subprocess.run([sys.executable, script.name], capture_output=True, text=True, timeout=300)
+        if ran.returncode != 0:
+            failures.append(f"train {optimizer} {option} {value}: its script fails in PyTorch: "
+                            f"{ran.stderr.strip().splitlines()[-1:]}")
+    print("train's scripts of diverging runs run in PyTorch")
+
+
+for lesson in LESSON_ARGS:
+    check_refusals(lesson)
 check_nan_rows()
+check_diverging_script()
 for failure in failures:
     print("FAIL:", failure)
 sys.exit(1 if failures else 0)

@@ -14,6 +14,7 @@
 #include "cli/lessons/lesson.hpp"
 #include "cli/lessons/table_lesson.hpp"
 #include "cli/option_checks.hpp"
+#include "cli/optimizer_options.hpp"
 #include "cli/option_spec.hpp"
 #include "cli/outputs.hpp"
 #include "core/escape.hpp"
@@ -124,34 +125,6 @@ std::optional<std::string> read_count(const RawOptions& raw, const char* option,
 
 std::optional<std::string> read_real(const RawOptions& raw, const char* option, double& target) {
     if (const std::string* given = raw.value(option)) return parse_real(option, *given, 0.0, target);
-    return std::nullopt;
-}
-
-// --optimizer, --lr, --weight-decay as torch.optim takes them: a finite lr >= 0 whose steps stay
-// within float32 (PyTorch refuses a Scalar past FLT_MAX).
-std::optional<std::string> read_optimizer(const RawOptions& raw, OptimizerSettings& settings) {
-    const std::string name = raw.value_or("--optimizer", "sgd");
-    if (name != "sgd" && name != "adam" && name != "adamw") {
-        return bad_value("--optimizer", name, "is not a known optimizer", "sgd, adam, adamw");
-    }
-    double lr = name == "sgd" ? 1.0 : 1e-3;
-    double weight_decay = name == "adamw" ? 1e-2 : 0.0;
-    if (auto problem = read_real(raw, "--lr", lr)) return problem;
-    if (auto problem = read_real(raw, "--weight-decay", weight_decay)) return problem;
-    const double limit = std::numeric_limits<float>::max();
-    const double largest_step = name == "sgd" ? lr : lr / (1.0 - 0.9);
-    if (largest_step > limit) {
-        return bad_value("--lr", raw.value_or("--lr", ""),
-                         name == "sgd" ? "torch.optim.SGD's param.add_(d_p, alpha=-lr) refuses an alpha past float32"
-                                       : "the first step's step_size = lr / (1 - 0.9) is past float32, which PyTorch refuses",
-                         fmt::format("{} at most {}", name == "sgd" ? "lr" : "lr / (1 - 0.9)", limit));
-    }
-    if (weight_decay > limit) {
-        return bad_value("--weight-decay", raw.value_or("--weight-decay", ""), "is past float32, which PyTorch refuses",
-                         fmt::format("at most {}", limit));
-    }
-    settings = name == "sgd" ? sgd_settings(lr, 0.0, weight_decay) : name == "adam" ? adam_settings(lr, weight_decay)
-                                                                                    : adamw_settings(lr, weight_decay);
     return std::nullopt;
 }
 
@@ -280,7 +253,7 @@ std::optional<std::string> check_train(const RawOptions& raw, Options& options) 
                                options.size_options, group_thousands(pairs), group_thousands(request.vocab_size),
                                group_thousands(pairs * request.vocab_size), group_thousands(k_max_train_logits));
         }
-        if (auto problem = read_optimizer(raw, request.optimizer)) return problem;
+        if (auto problem = read_optimizer(raw, OptimizerKind::sgd, 1.0, request.optimizer)) return problem;
         if (auto problem = read_count(raw, "--steps", 1, k_max_train_steps, request.steps)) return problem;
         for (const char* option : {"--window", "--negative", "--min-count", "--sample", "--epochs"}) {
             if (raw.value(option)) return fmt::format("{} is word2vec's (allowed: with --model skipgram)", option);

@@ -17,10 +17,17 @@
 #include "core/kernels/grad.hpp"
 #include "core/ids.hpp"
 #include "core/matrix.hpp"
+#include "core/named_values.hpp"
 
 namespace embdemo {
 
 enum class OptimizerKind { sgd, adam, adamw };
+
+// --optimizer's words, and the torch.optim class each one is.
+inline constexpr NamedValue<OptimizerKind> k_optimizers[] = {
+    {"sgd", OptimizerKind::sgd}, {"adam", OptimizerKind::adam}, {"adamw", OptimizerKind::adamw}};
+inline constexpr NamedValue<OptimizerKind> k_optimizer_classes[] = {
+    {"SGD", OptimizerKind::sgd}, {"Adam", OptimizerKind::adam}, {"AdamW", OptimizerKind::adamw}};
 
 // The hyper-parameters, as doubles, as Python passes them. Build them with the factories below,
 // whose defaults are torch's constructor defaults.

@@ -150,6 +150,9 @@ struct LessonSheet {
     std::string script_definitions;  // functions the lines call, before the ids
     std::vector<std::string> torch_lines;
     std::string script_after;        // the lesson's own checks, after the claims' asserts
+    // The closing line's "what agrees": every tensor bit for bit, or the Python variable that says
+    // what does (train's, whose overflowing runs can end in NaN with other sign bits).
+    std::string script_agreement_variable;
 
     const SheetTable& table(const std::string& name) const;
     bool identical() const;  // every check

@@ -283,10 +283,12 @@ std::string render_sheet_python(const LessonSheet& sheet) {
         out += '\n' + markdown_cell(claim.sentence) + "# %%\n" + claim.python;  // the claim as prose, then its check
     }
     out += sheet.script_after;
-    if (sheet.checks.empty()) return out + "\nprint(\"PyTorch agrees with embdemo: every tensor bit for bit, and every claim.\")\n";
-    return out + fmt::format("\nprint(\"PyTorch agrees with embdemo: every tensor bit for bit, the verdict ({}) and "
-                             "every claim.\")\n",
-                             sheet.identical() ? "identical" : "differing as embdemo says");
+    const std::string agreement = sheet.script_agreement_variable.empty() ? std::string("every tensor bit for bit")
+                                                                          : "{" + sheet.script_agreement_variable + "}";
+    const char* quote = sheet.script_agreement_variable.empty() ? "\"" : "f\"";
+    if (sheet.checks.empty()) return out + fmt::format("\nprint({}PyTorch agrees with embdemo: {}, and every claim.\")\n", quote, agreement);
+    return out + fmt::format("\nprint({}PyTorch agrees with embdemo: {}, the verdict ({}) and every claim.\")\n", quote,
+                             agreement, sheet.identical() ? "identical" : "differing as embdemo says");
 }
 
 }  // namespace embdemo

@@ -2,6 +2,7 @@
 #include "cli/lessons/grad/settings.hpp"
 
 #include "cli/lessons/lesson.hpp"
+#include "cli/optimizer_options.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -24,51 +25,6 @@ using namespace option_checks;
 
 namespace {
 
-// PyTorch's message when a Python float passed as a float32 op's Scalar (alpha=, value=) is past
-// float32's range: c10 refuses a double above FLT_MAX (or below -FLT_MAX) before the op runs.
-constexpr const char* k_torch_overflow = "value cannot be converted to type float without overflow";
-
-std::string torch_float_limit() { return fmt::format("{}", static_cast<double>(std::numeric_limits<float>::max())); }
-
-// The hyper-parameters torch.optim (1.13, the single-tensor step) hands a float32 op as a Scalar,
-// refused as PyTorch refuses them at the first step: SGD's param.add_(d_p, alpha=-lr) and
-// d_p.add(param, alpha=weight_decay); Adam's and AdamW's param.addcdiv_(..., value=-step_size)
-// with step_size = lr / (1 - beta1 ** 1), the largest of any step, and Adam's
-// grad.add(param, alpha=weight_decay). AdamW's param.mul_(1 - lr * weight_decay) and SGD's
-// buf.mul_(momentum) take a wrapped number, which PyTorch does not check.
-std::optional<std::string> check_torch_scalars(const std::string& name, double lr, double weight_decay,
-                                               const RawOptions& raw) {
-    const double limit = std::numeric_limits<float>::max();
-    const std::string lr_text = raw.value("--lr") ? *raw.value("--lr") : fmt::format("{}", lr);
-    if (name == "sgd" && lr > limit) {
-        return bad_value("--lr", lr_text,
-                         fmt::format("torch.optim.SGD's step calls param.add_(d_p, alpha=-lr), and PyTorch refuses "
-                                     "that alpha: {}",
-                                     k_torch_overflow),
-                         "at most " + torch_float_limit() + ", the largest float32");
-    }
-    if (name != "sgd") {
-        const double beta1 = 0.9;  // torch's default, the one embdemo uses
-        const double step_size = lr / (1.0 - beta1);
-        if (step_size > limit) {
-            return bad_value("--lr", lr_text,
-                             fmt::format("torch.optim.{}'s first step calls param.addcdiv_(exp_avg, denom, "
-                                         "value=-step_size) with step_size = lr / (1 - 0.9) = {}, and PyTorch "
-                                         "refuses that value: {}",
-                                         name == "adam" ? "Adam" : "AdamW", step_size, k_torch_overflow),
-                             "lr / (1 - 0.9) at most " + torch_float_limit() + ", the largest float32");
-        }
-    }
-    if (name != "adamw" && weight_decay != 0.0 && weight_decay > limit) {
-        return bad_value("--weight-decay", *raw.value("--weight-decay"),
-                         fmt::format("torch.optim.{}'s step calls {}.add(param, alpha=weight_decay), and PyTorch "
-                                     "refuses that alpha: {}",
-                                     name == "sgd" ? "SGD" : "Adam", name == "sgd" ? "d_p" : "grad", k_torch_overflow),
-                         "at most " + torch_float_limit() + ", the largest float32");
-    }
-    return std::nullopt;
-}
-
 // Optimizer steps: which optimizer, its hyper-parameters, how many steps, and what they need.
 std::optional<std::string> validate_optimizer(const RawOptions& raw, Options& options) {
     if (!raw.value("--optimizer")) {
@@ -77,10 +33,8 @@ std::optional<std::string> validate_optimizer(const RawOptions& raw, Options& op
         }
         return std::nullopt;
     }
-    const std::string& name = *raw.value("--optimizer");
-    if (name != "sgd" && name != "adam" && name != "adamw") {
-        return bad_value("--optimizer", name, "is not a known optimizer", "sgd, adam, adamw");
-    }
+    OptimizerSettings settings;
+    if (auto problem = read_optimizer(raw, OptimizerKind::sgd, 0.1, settings)) return problem;
     if (raw.weights || raw.init != "torch" || own_settings<GradOptions>(options).request.upstream == UpstreamSource::file) {
         return std::string("--optimizer trains nn.Embedding as PyTorch draws it: it cannot be combined with "
                            "--weights, --init index|randint or an --upstream file (allowed: --upstream randn or ones)");
@@ -89,23 +43,7 @@ std::optional<std::string> validate_optimizer(const RawOptions& raw, Options& op
         return std::string("--trace walks one backward pass; with --optimizer the steps are the view "
                            "(allowed: one of them)");
     }
-    double lr = name == "sgd" ? 0.1 : 1e-3;
-    double momentum = 0.0;
-    double weight_decay = name == "adamw" ? 1e-2 : 0.0;
-    if (const std::string* given = raw.value("--lr")) {
-        if (auto problem = parse_real("--lr", *given, 0.0, lr)) return problem;
-    }
-    if (const std::string* given = raw.value("--momentum")) {
-        if (name != "sgd") return std::string("--momentum is SGD's (allowed: with --optimizer sgd; Adam's betas are fixed at torch's defaults)");
-        if (auto problem = parse_real("--momentum", *given, 0.0, momentum)) return problem;
-    }
-    if (const std::string* given = raw.value("--weight-decay")) {
-        if (auto problem = parse_real("--weight-decay", *given, 0.0, weight_decay)) return problem;
-    }
-    if (auto problem = check_torch_scalars(name, lr, weight_decay, raw)) return problem;
-    own_settings<GradOptions>(options).optimizer = name == "sgd"    ? sgd_settings(lr, momentum, weight_decay)
-                             : name == "adam" ? adam_settings(lr, weight_decay)
-                                              : adamw_settings(lr, weight_decay);
+    own_settings<GradOptions>(options).optimizer = settings;
     if (const std::string* given = raw.value("--steps")) {
         if (auto problem = read_bounded("--steps", *given, 1, k_max_steps, own_settings<GradOptions>(options).steps)) return problem;
     }

@@ -84,7 +84,7 @@ std::string outside_reason(const OptimizerSettings& settings, const TrainingRun&
             carried += change.carried;
         }
     }
-    const char* name = settings.kind == OptimizerKind::sgd ? "SGD" : settings.kind == OptimizerKind::adam ? "Adam" : "AdamW";
+    const char* name = name_of(k_optimizer_classes, settings.kind);
     std::vector<std::string> causes;
     // "by weight_decay" alone when it is the only cause of every move; "N of them by" otherwise.
     const auto share = [&](std::size_t count) {
@@ -200,7 +200,7 @@ std::string describe_optimizer(const OptimizerSettings& settings) {
         case OptimizerKind::adamw: break;
     }
     return fmt::format("torch.optim.{}(lr={}, betas=({}, {}), eps={}, weight_decay={})",
-                       settings.kind == OptimizerKind::adam ? "Adam" : "AdamW", python_float(settings.lr),
+                       name_of(k_optimizer_classes, settings.kind), python_float(settings.lr),
                        python_float(settings.beta1), python_float(settings.beta2), python_float(settings.eps),
                        python_float(settings.weight_decay));
 }
