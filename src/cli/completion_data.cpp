@@ -13,6 +13,7 @@
 #include "core/kernels/position_encodings.hpp"
 #include "core/lessons/bag_lesson.hpp"
 #include "core/lessons/cost.hpp"
+#include "core/lessons/grad_lesson.hpp"
 #include "core/lessons/report_matrices.hpp"
 
 namespace embdemo {
@@ -38,7 +39,7 @@ std::vector<std::pair<std::string, Words>> fixed_values() {
         {"--encoding", encodings},
         {"--mode", names_in(k_bag_modes)},
         {"--optimizer", names_in(k_optimizers)},
-        {"--upstream", {"randn", "ones"}},
+        {"--upstream", names_in(k_upstream_sources)},
         {"--norm-type", {"1", "2", "inf"}},
     };
 }

@@ -16,12 +16,17 @@
 #include "core/matrix.hpp"
 #include "core/kernels/max_norm.hpp"
 #include "core/kernels/onehot_input.hpp"
+#include "core/named_values.hpp"
 #include "core/lessons/report.hpp"
 #include "core/kernels/sparse_grad.hpp"
 
 namespace embdemo {
 
 enum class UpstreamSource { randn, ones, file };
+
+// --upstream's words; any other word is a file of G (the JSON's upstream_source says "file").
+inline constexpr NamedValue<UpstreamSource> k_upstream_sources[] = {{"randn", UpstreamSource::randn},
+                                                                    {"ones", UpstreamSource::ones}};
 
 struct GradRequest : TableSizes {
     IdBatch ids;

@@ -168,12 +168,10 @@ std::optional<std::string> check_grad(const RawOptions& raw, Options& options) {
     grad.request.sparse = raw.flag("--sparse");  // what PyTorch refuses with it: validate_grad_partways
     if (auto problem = check_grad_printed(options, grad.request)) return problem;
     const std::string upstream = raw.value_or("--upstream", "randn");
-    if (upstream == "randn") {
-        grad.request.upstream = UpstreamSource::randn;
-    } else if (upstream == "ones") {
-        grad.request.upstream = UpstreamSource::ones;
+    if (const std::optional<UpstreamSource> named = find_named(k_upstream_sources, upstream)) {
+        grad.request.upstream = *named;
     } else if (upstream.empty()) {
-        return bad_value("--upstream", upstream, "is empty", "randn, ones or a .npy/.csv/.tsv file");
+        return bad_value("--upstream", upstream, "is empty", names_of(k_upstream_sources) + " or a .npy/.csv/.tsv file");
     } else {
         grad.request.upstream = UpstreamSource::file;
         grad.upstream_file = upstream;

@@ -11,12 +11,7 @@ namespace embdemo {
 namespace {
 
 const char* upstream_name(UpstreamSource source) {
-    switch (source) {
-        case UpstreamSource::randn: break;
-        case UpstreamSource::ones: return "ones";
-        case UpstreamSource::file: return "file";
-    }
-    return "randn";
+    return source == UpstreamSource::file ? "file" : name_of(k_upstream_sources, source);
 }
 
 const char* expected_name(GradRowDifference difference) {
