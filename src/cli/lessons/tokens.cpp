@@ -104,12 +104,13 @@ CommandLine check_tokens(const RawOptions& raw) {
         return result;
     }
     if (raw.text && raw.text_file) return fail("--text and --text-file each give the text (allowed: one of them)");
+    // The words first, before the file is opened (a FIFO nobody writes must not hold the answer).
+    if (auto problem = read_tokenizers(raw, tokens)) return fail(*problem);
     auto text = given_text(raw);
     if (!text) return fail(text.error());
     // The same checks and messages as every lesson's --text; the lesson cuts the text itself.
     if (auto problem = check_text(text.value())) return fail(*problem);
     tokens.text = std::move(text.value().text);
-    if (auto problem = read_tokenizers(raw, tokens)) return fail(*problem);
     if (!tokens.tokenizers.empty()) {
         for (const TokenizerKind kind : tokens.tokenizers) {
             if (kind != TokenizerKind::wordpiece) continue;
