@@ -119,8 +119,10 @@ std::string completion_data() {
         if ((*spec)->caps.own_parser) continue;  // embdemo-bench: its --help lists them
         Words options{"--help"};
         add_options((*spec)->help, options);
-        const Words taken = shared_options_of(**spec, shared);
-        options.insert(options.end(), taken.begin(), taken.end());
+        for (const std::string& option : shared_options_of(**spec, shared)) {
+            // tokens declares --tokenizer of its own (it also takes all) and reads the shared one
+            if (std::find(options.begin(), options.end(), option) == options.end()) options.push_back(option);
+        }
         out += line("options " + std::string((*spec)->name), options);
         for (std::size_t i = 0; i < (*spec)->help.option_count; ++i) sort_value((*spec)->help.options[i]);
     }
