@@ -15,32 +15,51 @@
 #include "core/lessons/cost.hpp"
 #include "core/lessons/grad_lesson.hpp"
 #include "core/lessons/report_matrices.hpp"
+#include "core/tokenizers/tokenized.hpp"
 
 namespace embdemo {
 namespace {
 
 using Words = std::vector<std::string>;
 
+// An option's fixed values, for one lesson ("values LESSON --option ...") when two lessons give
+// the option different meanings (train's --model and cost's), or for all ("values --option ...").
+struct FixedValues {
+    std::string lesson;  // "" for every lesson that reads the option
+    std::string option;
+    Words values;
+};
+
 // The fixed values of each option that has them. Where the parser keeps a table, it is used;
-// the others are checked against the parser by tests/unit/mistakes_test.cpp.
-std::vector<std::pair<std::string, Words>> fixed_values() {
+// the others are checked against the parser by tests/scripts/completion.sh.
+std::vector<FixedValues> fixed_values() {
     Words show, models;
     for (const ReportMatrix which : k_report_matrices) show.emplace_back(matrix_name(which));
     for (const ModelPreset& preset : k_model_presets) models.emplace_back(preset.name);
     Words encodings;
     for (const PositionEncodingTraits& traits : k_position_encodings) encodings.emplace_back(traits.name);
+    Words tokenizers;
+    for (const TokenizerKind kind : {TokenizerKind::gpt2, TokenizerKind::wordpiece, TokenizerKind::unigram, TokenizerKind::bpe}) {
+        tokenizers.emplace_back(tokenizer_name(kind));
+    }
+    Words compared = tokenizers;
+    compared.emplace_back("all");  // tokens compares them side by side
     return {
-        {"--format", names_in(option_checks::k_formats)},
-        {"--color", names_in(option_checks::k_color_modes)},
-        {"--palette", names_in(option_checks::k_palettes)},
-        {"--show", show},
-        {"--model", models},
-        {"--init", names_in(k_init_kinds)},
-        {"--encoding", encodings},
-        {"--mode", names_in(k_bag_modes)},
-        {"--optimizer", names_in(k_optimizers)},
-        {"--upstream", names_in(k_upstream_sources)},
-        {"--norm-type", {"1", "2", "inf"}},
+        {"", "--format", names_in(option_checks::k_formats)},
+        {"", "--color", names_in(option_checks::k_color_modes)},
+        {"", "--palette", names_in(option_checks::k_palettes)},
+        {"", "--show", show},
+        {"cost", "--model", models},
+        {"train", "--model", {"bigram", "tied", "skipgram"}},
+        {"", "--init", names_in(k_init_kinds)},
+        {"", "--encoding", encodings},
+        {"", "--mode", names_in(k_bag_modes)},
+        {"", "--optimizer", names_in(k_optimizers)},
+        {"", "--upstream", names_in(k_upstream_sources)},
+        {"", "--norm-type", {"1", "2", "inf"}},
+        {"tokens", "--tokenizer", compared},
+        {"", "--tokenizer", tokenizers},
+        {"train", "--level", {"gpt2", "token", "word", "char"}},
     };
 }
 
@@ -102,15 +121,17 @@ std::string completion_data() {
         if ((*spec)->caps.own_parser) continue;  // embdemo-bench: its --help lists them
         Words options{"--help"};
         add_options((*spec)->help, options);
-        const Words taken = shared_options_of(**spec, shared);
-        options.insert(options.end(), taken.begin(), taken.end());
+        for (const std::string& option : shared_options_of(**spec, shared)) {
+            // tokens declares --tokenizer of its own (it also takes all) and reads the shared one
+            if (std::find(options.begin(), options.end(), option) == options.end()) options.push_back(option);
+        }
         out += line("options " + std::string((*spec)->name), options);
         for (std::size_t i = 0; i < (*spec)->help.option_count; ++i) sort_value((*spec)->help.options[i]);
     }
     files.emplace_back("--upstream");  // randn, ones, or a file of G
-    for (const auto& [option, values] : fixed_values()) {
-        out += line("values " + option, values);
-        free.erase(std::remove(free.begin(), free.end(), option), free.end());
+    for (const FixedValues& fixed : fixed_values()) {
+        out += line("values " + (fixed.lesson.empty() ? "" : fixed.lesson + " ") + fixed.option, fixed.values);
+        free.erase(std::remove(free.begin(), free.end(), fixed.option), free.end());
     }
     out += line("files", files) + line("dirs", dirs) + line("free", free);
     return out;

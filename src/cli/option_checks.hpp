@@ -31,6 +31,8 @@ struct RawOptions {
     std::optional<std::string> ids;
     std::optional<std::string> text;       // --text: GPT-2 tokens instead of --ids
     std::optional<std::string> text_file;  // --text-file
+    std::optional<std::string> tokenizer;   // --tokenizer: which cuts the text (default gpt2)
+    std::optional<std::string> vocab_size;  // --vocab-size: unigram's and bpe's trained size
     std::optional<std::string> vocab;
     std::optional<std::string> dim;
     std::optional<std::string> seed;
@@ -129,6 +131,9 @@ const char* ids_option(const RawOptions& raw);
 std::string size_options(const RawOptions& raw);
 ParseResult<GivenText> given_text(const RawOptions& raw);
 ParseResult<IdBatch> read_ids(const RawOptions& raw);
+// --tokenizer and --vocab-size, from the words alone (no file opened): refused without a text,
+// a name that is no tokenizer, --vocab-size for a tokenizer that is not trained.
+ParseResult<TextTokenizer> text_tokenizer(const RawOptions& raw);
 
 
 // The whole validation: the shared options, then the lesson's own (validate_options.cpp).

@@ -111,11 +111,16 @@ std::optional<std::string> check_output_paths(const Options& options) {
             return problem_with(file.option, file.path, *problem);
         }
         if (!output) continue;
-        // GPT-2's vocabulary is embdemo's own data: replaced, every later --text run fails.
-        const std::string vocabulary = gpt2_vocabulary_file();
-        if (!vocabulary.empty() && file_id(vocabulary) == output) {
+        // The tokenizers' vocabularies are embdemo's own data: replaced, every later --text run
+        // with that tokenizer fails.
+        const struct {
+            std::string path;
+            const char* what;
+        } vocabularies[] = {{gpt2_vocabulary_file(), "GPT-2's vocabulary"}, {bert_vocabulary_file(), "BERT's vocabulary"}};
+        for (const auto& vocabulary : vocabularies) {
+            if (vocabulary.path.empty() || !(file_id(vocabulary.path) == output)) continue;
             return problem_with(file.option, file.path,
-                                "is GPT-2's vocabulary " + quote_for_message(vocabulary) +
+                                std::string("is ") + vocabulary.what + " " + quote_for_message(vocabulary.path) +
                                     ", which embdemo's tokenizer reads (allowed: an output that is none of embdemo's "
                                     "data files or the run's inputs)");
         }

@@ -29,6 +29,42 @@ ParseResult<GivenText> given_text(const RawOptions& raw) {
     return ParseResult<GivenText>::ok({std::move(text.value()), "--text-file " + quote_for_message(*raw.text_file) + ":"});
 }
 
+ParseResult<TextTokenizer> text_tokenizer(const RawOptions& raw) {
+    using Result = ParseResult<TextTokenizer>;
+    TextTokenizer tokenizer;
+    const bool text = raw.text || raw.text_file;
+    if ((raw.tokenizer || raw.vocab_size) && !text) {
+        return Result::fail(std::string(raw.tokenizer ? "--tokenizer" : "--vocab-size") +
+                            " chooses how a text is cut into ids (allowed: with --text or --text-file)");
+    }
+    if (raw.tokenizer) {
+        using K = TokenizerKind;
+        bool known = false;
+        for (const K kind : {K::gpt2, K::wordpiece, K::unigram, K::bpe}) {
+            if (*raw.tokenizer == tokenizer_name(kind)) {
+                tokenizer.kind = kind;
+                known = true;
+            }
+        }
+        if (!known) {
+            const char* problem = *raw.tokenizer == "all" ? "compares the tokenizers, which embdemo tokens does"
+                                                          : "is not a tokenizer";
+            return Result::fail(bad_value("--tokenizer", *raw.tokenizer, problem, "gpt2, wordpiece, unigram or bpe"));
+        }
+    }
+    if (raw.vocab_size) {
+        if (tokenizer.kind != TokenizerKind::unigram && tokenizer.kind != TokenizerKind::bpe) {
+            return Result::fail("--vocab-size sets the size of the vocabulary trained on the text (allowed with "
+                                "--tokenizer unigram or bpe)");
+        }
+        if (auto problem = read_bounded("--vocab-size", *raw.vocab_size, 1, k_max_trained_vocab, tokenizer.vocab_size)) {
+            return Result::fail(*problem);
+        }
+        tokenizer.vocab_size_given = true;
+    }
+    return Result::ok(tokenizer);
+}
+
 // The ids from --ids, --text or --text-file (exactly one of them).
 ParseResult<IdBatch> read_ids(const RawOptions& raw) {
     using Result = ParseResult<IdBatch>;
@@ -37,9 +73,11 @@ ParseResult<IdBatch> read_ids(const RawOptions& raw) {
         return Result::fail("--ids, --text and --text-file each give the ids (allowed: one of them)");
     }
     if (raw.text || raw.text_file) {
+        const auto tokenizer = text_tokenizer(raw);
+        if (!tokenizer) return Result::fail(tokenizer.error());
         auto text = given_text(raw);
         if (!text) return Result::fail(text.error());
-        return ids_from_text(std::move(text.value()));
+        return ids_from_text(std::move(text.value()), tokenizer.value());
     }
     auto ids = parse_id_batch(*raw.ids);
     if (!ids) {

@@ -47,8 +47,10 @@ Colour only on a terminal; NO_COLOR, TERM=dumb and --color are respected.
 // Help lines stay within 80 columns: CLI11 does not wrap them.
 const OptionSpec k_shared_options[] = {
     value_option("--ids", "LIST", "token ids, e.g. 2,3,1 (required)", &option_checks::RawOptions::ids),
-    value_option("--text", "TEXT", "GPT-2 tokens of this text as the ids", &option_checks::RawOptions::text),
-    value_option("--text-file", "FILE", "GPT-2 tokens of a UTF-8 file as the ids", &option_checks::RawOptions::text_file),
+    value_option("--text", "TEXT", "tokens of this text as the ids (GPT-2's default)", &option_checks::RawOptions::text),
+    value_option("--text-file", "FILE", "tokens of a UTF-8 file as the ids (see --text)", &option_checks::RawOptions::text_file),
+    value_option("--tokenizer", "NAME", "with --text: gpt2 (default), wordpiece, unigram, bpe", &option_checks::RawOptions::tokenizer),
+    value_option("--vocab-size", "N", "with unigram or bpe: pieces to train (default 1,000)", &option_checks::RawOptions::vocab_size),
     value_option("--context", "T", "with --text: the book's data loader, windows of T", &option_checks::RawOptions::context),
     value_option("--stride", "S", "with --context: a window every S tokens (default T)", &option_checks::RawOptions::stride),
     value_option("--batch", "B", "with --context: B windows, the first batch (default 4)", &option_checks::RawOptions::batch),
@@ -78,10 +80,10 @@ const OptionSpec k_shared_options[] = {
 
 }  // namespace
 
-extern const char* const k_table_lesson_shared = R"(The shared options --ids (or --text, --text-file and the book's loader:
---context, --stride, --batch), --vocab, --dim, --seed, --format (text, json,
-csv, tsv, markdown, svg, html, python, ipynb), --precision, --color and
---palette work here as in embdemo --help.
+extern const char* const k_table_lesson_shared = R"(The shared options --ids (or --text, --text-file with --tokenizer, and the
+book's loader: --context, --stride, --batch), --vocab, --dim, --seed, --format
+(text, json, csv, tsv, markdown, svg, html, python, ipynb), --precision,
+--color and --palette work here as in embdemo --help.
 )";
 
 extern const char* const k_main_description = k_description;

@@ -181,8 +181,8 @@ std::optional<std::string> validate_sizes(const RawOptions& raw, ParseResult<IdB
             }
         }
     } else if (request.source.from_text() && !raw.weights) {
-        request.vocab_size = k_gpt2_vocab_size;  // the table the tokenizer's ids index
-        request.vocab_source = DemoRequest::VocabSource::gpt2_tokenizer;
+        request.vocab_size = request.source.vocab_size;  // the table the tokenizer's ids index
+        request.vocab_source = DemoRequest::VocabSource::tokenizer;
     } else if (!raw.weights) {
         if (largest_id == UINT64_MAX) {
             return std::string(ids_option(raw)) + ": id " + std::to_string(largest_id) +
@@ -266,6 +266,7 @@ CommandLine validate(const RawOptions& raw) {
     // once even when --text-file names a FIFO nobody writes or a huge book; then prepare: the
     // lesson's inputs, read, tokenised and cut into the loader's windows; then the sizes.
     if (auto problem = validate_output(raw, options)) return fail(*problem);
+    if (const auto tokenizer = text_tokenizer(raw); !tokenizer) return fail(tokenizer.error());
     auto ids = lesson.checks.prepare ? lesson.checks.prepare(raw) : prepare_ids(raw);
     if (!ids) return fail(ids.error());
     if (auto problem = validate_sizes(raw, std::move(ids), options)) return fail(*problem);

@@ -22,11 +22,15 @@ std::optional<std::string> check_weight_shape(const DemoRequest& request, std::u
     }
     for (std::size_t i = 0; i < request.ids.size(); ++i) {
         if (request.ids[i] >= rows && request.source.from_text()) {
-            // The ids are GPT-2's tokens of --text or --text-file: there is no "--ids" to blame.
+            // The ids are the tokenizer's tokens of --text or --text-file: there is no "--ids" to blame.
+            const TokenizerKind kind = request.source.tokenizer;
+            std::string unit = tokenizer_tokens(kind);  // "GPT-2 tokens": one of them
+            unit.pop_back();
+            const std::string model = kind == TokenizerKind::gpt2 ? "GPT-2's" : kind == TokenizerKind::wordpiece ? "BERT's" : "a";
             return "holds " + shape + ", so the text's token ids[" + torch_index(request.shape, i) + "] = " +
                    std::to_string(request.ids[i]) + ' ' + quote_for_message(request.source.token_of(request.ids[i])) +
-                   " has no row (allowed: a table with a row for every GPT-2 token id of the text, such as GPT-2's " +
-                   "50257 x d)";
+                   " has no row (allowed: a table with a row for every " + unit +
+                   " id of the text, such as " + model + " " + std::to_string(request.source.vocab_size) + " x d)";
         }
         if (request.ids[i] >= rows) {
             return "holds " + shape + ", so id " + std::to_string(request.ids[i]) + " (item " +

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/parse_result.hpp"
+#include "core/tokenizers/tokenized.hpp"
 
 namespace embdemo {
 
@@ -41,7 +42,7 @@ std::string index_text(const IdShape& shape, std::size_t i);
 std::string torch_index(const IdShape& shape, std::size_t i);
 
 // Where ids came from when they were not typed: the text (--text, --text-file) and, per id, its
-// GPT-2 token as views quote it (core/gpt2/gpt2_tokenizer's token_label). Empty for --ids.
+// token as views quote it (for GPT-2, core/gpt2/gpt2_tokenizer's token_label). Empty for --ids.
 // When the ids are the first batch of the book's data loader over a text (--context T with
 // --text): its settings, how many windows the text makes, and the targets (B x T, row-major,
 // each window shifted by one token). Empty (batch 0) otherwise.
@@ -62,6 +63,10 @@ struct IdSource {
     std::function<std::string(std::uint64_t)> token_of;
     bool from_text() const { return static_cast<bool>(token_of); }
     LoaderWindows loader;
+    // The tokenizer that cut the text (--tokenizer) and its vocabulary's size, the V its ids
+    // index: GPT-2's 50,257, BERT's 30,522, or the size SentencePiece trained. 0 for typed ids.
+    TokenizerKind tokenizer = TokenizerKind::gpt2;
+    std::uint64_t vocab_size = 0;
 };
 
 struct IdBatch {

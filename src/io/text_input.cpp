@@ -40,13 +40,21 @@ std::vector<std::string> data_directories(const std::string& name = "gpt2") {
 
 }  // namespace
 
-std::string gpt2_vocabulary_file() {
-    for (const std::string& directory : data_directories()) {
-        const std::string path = directory + "/vocab.bpe";
+namespace {
+
+std::string data_file(const std::string& name, const std::string& file) {
+    for (const std::string& directory : data_directories(name)) {
+        const std::string path = directory + "/" + file;
         if (::access(path.c_str(), F_OK) == 0) return path;
     }
     return "";
 }
+
+}  // namespace
+
+std::string gpt2_vocabulary_file() { return data_file("gpt2", "vocab.bpe"); }
+
+std::string bert_vocabulary_file() { return data_file("bert", "vocab.txt"); }
 
 namespace {
 
@@ -127,27 +135,84 @@ ParseResult<const SentencePieceLibrary*> sentencepiece_library() {
     return opened;
 }
 
-std::optional<std::string> check_text(const GivenText& given) {
+std::optional<std::string> check_text(const GivenText& given, TokenizerKind kind) {
     if (!is_valid_utf8(given.text)) {
         return given.option + " " + quote_for_message(given.text) + " is not UTF-8 text (allowed: UTF-8)";
     }
-    const auto vocabulary = gpt2_vocabulary();
-    if (!vocabulary) return vocabulary.error();
-    // Every character of UTF-8 text is part of some token.
+    if (kind == TokenizerKind::gpt2) {
+        if (const auto vocabulary = gpt2_vocabulary(); !vocabulary) return vocabulary.error();
+    } else if (kind == TokenizerKind::wordpiece) {
+        if (const auto vocabulary = bert_vocabulary(); !vocabulary) return vocabulary.error();
+    } else if (const auto library = sentencepiece_library(); !library) {
+        return library.error();
+    }
+    // Every character of UTF-8 text is part of some GPT-2 token; the other tokenizers may drop
+    // white space, which their own checks below name.
     if (given.text.empty()) {
         return given.option + " " + quote_for_message(given.text) + " has no tokens (allowed: a text of at least one character)";
     }
     return std::nullopt;
 }
 
-ParseResult<IdBatch> ids_from_text(GivenText given) {
+namespace {
+
+// WordPiece's or SentencePiece's pieces and ids as a batch. SentencePiece's pieces are known
+// for the ids the text used: another id (a predicted next token) has no label ("").
+IdBatch batch_of(Tokenized tokenized, std::string text, const WordPieceVocabulary* bert) {
+    IdBatch batch;
+    batch.values = std::move(tokenized.ids);
+    batch.seq = batch.values.size();
+    batch.source.text = std::move(text);
+    batch.source.tokenizer = tokenized.kind;
+    batch.source.vocab_size = tokenized.vocab_size;
+    if (bert) {
+        batch.source.token_of = [bert](std::uint64_t id) { return id < bert->size() ? token_label(bert->token(id)) : std::string(); };
+        return batch;
+    }
+    std::vector<std::string> labels(tokenized.vocab_size);
+    for (std::size_t i = 0; i < batch.values.size(); ++i) labels[batch.values[i]] = token_label(tokenized.pieces[i]);
+    batch.source.token_of = [labels = std::move(labels)](std::uint64_t id) {
+        return id < labels.size() ? labels[id] : std::string();
+    };
+    return batch;
+}
+
+}  // namespace
+
+ParseResult<IdBatch> ids_from_text(GivenText given, const TextTokenizer& tokenizer) {
     using Result = ParseResult<IdBatch>;
-    if (auto problem = check_text(given)) return Result::fail(*problem);
+    if (auto problem = check_text(given, tokenizer.kind)) return Result::fail(*problem);
+    if (tokenizer.kind == TokenizerKind::wordpiece) {
+        const WordPieceVocabulary* bert = bert_vocabulary().value();
+        Tokenized tokenized = wordpiece_tokenize(*bert, given.text);
+        if (tokenized.ids.empty()) {
+            return Result::fail(given.option + " " + quote_for_message(given.text) +
+                                " has no WordPiece tokens: BERT's basic tokenizer drops white space and control "
+                                "characters (allowed: a text with a letter, digit or punctuation)");
+        }
+        tokenized.vocab_size = bert->size();
+        return Result::ok(batch_of(std::move(tokenized), std::move(given.text), bert));
+    }
+    if (tokenizer.kind != TokenizerKind::gpt2) {
+        const SentencePieceLibrary& library = *sentencepiece_library().value();
+        std::uint64_t most = 0;
+        auto trained = train_and_tokenize(library, tokenizer.kind, tokenizer.vocab_size, given.text, &most);
+        if (!trained && most > 0 && !tokenizer.vocab_size_given) {
+            trained = train_and_tokenize(library, tokenizer.kind, most, given.text);
+        }
+        if (!trained) return Result::fail(trained.error());
+        if (trained.value().ids.empty()) {
+            return Result::fail(given.option + " " + quote_for_message(given.text) + " has no " +
+                                tokenizer_tokens(tokenizer.kind) + " (allowed: a text with a letter, digit or punctuation)");
+        }
+        return Result::ok(batch_of(std::move(trained.value()), std::move(given.text), nullptr));
+    }
     const auto vocabulary = gpt2_vocabulary();
     IdBatch batch;
     batch.values = encode_gpt2(*vocabulary.value(), given.text);
     batch.seq = batch.values.size();
     batch.source.text = std::move(given.text);
+    batch.source.vocab_size = k_gpt2_vocab_size;
     batch.source.token_of = [vocab = vocabulary.value()](std::uint64_t id) {
         return id < vocab->size() ? token_label(vocab->bytes(id)) : std::string();
     };

@@ -1,5 +1,6 @@
-// --text and --text-file: a text's GPT-2 token ids stand in for --ids. The tokenizer's data
-// (GPT-2's vocab.bpe) is read from disk on first use, so runs with --ids never pay for it.
+// --text and --text-file: a text's token ids stand in for --ids, cut by GPT-2's tokenizer or the
+// one --tokenizer names. A tokenizer's data (GPT-2's vocab.bpe, BERT's vocab.txt, the
+// SentencePiece module) is read from disk on first use, so runs with --ids never pay for it.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +31,9 @@ ParseResult<const WordPieceVocabulary*> bert_vocabulary();
 // program (a build tree: also one directory up), then where it is installed. Loaded once.
 ParseResult<const SentencePieceLibrary*> sentencepiece_library();
 
+// The vocab.txt that bert_vocabulary reads, or "": protected from outputs as vocab.bpe is.
+std::string bert_vocabulary_file();
+
 // The vocab.bpe that gpt2_vocabulary reads (the first of those directories that has one), or ""
 // when none does: an output must never replace it, whether this run tokenizes or not.
 std::string gpt2_vocabulary_file();
@@ -40,12 +44,21 @@ struct GivenText {
     std::string option;
 };
 
-// Why the text cannot be tokenized, if it cannot: it is not UTF-8, it is empty (no tokens), or
-// GPT-2's vocabulary is missing.
-std::optional<std::string> check_text(const GivenText& given);
+// The tokenizer a text is cut by (--tokenizer, --vocab-size), read from the words alone.
+struct TextTokenizer {
+    TokenizerKind kind = TokenizerKind::gpt2;
+    std::uint64_t vocab_size = k_default_trained_vocab;  // unigram and bpe: the pieces to train
+    bool vocab_size_given = false;  // without it, 1,000 or the most the text allows
+};
 
-// The ids of the text as one flat sequence, with its tokens, once check_text passes.
-ParseResult<IdBatch> ids_from_text(GivenText given);
+// Why the text cannot be tokenized, if it cannot: it is not UTF-8, it is empty (no tokens), or
+// the tokenizer's data is missing.
+std::optional<std::string> check_text(const GivenText& given, TokenizerKind kind = TokenizerKind::gpt2);
+
+// The ids of the text as one flat sequence, with its tokens, the tokenizer and its V, once
+// check_text passes. Unigram and BPE are trained on the text first; a --vocab-size the text
+// cannot reach is refused then, with the bounds SentencePiece found.
+ParseResult<IdBatch> ids_from_text(GivenText given, const TextTokenizer& tokenizer = {});
 
 // --text-file's content: a regular file of at most k_max_text_file_bytes. `option` is the option
 // that named the file, for the message (embdemo bench reads its --tokenizer file here too).

@@ -80,7 +80,13 @@ for mode in "${modes[@]}"; do
   check "$mode" "grad --optimizer a" "adam adamw" "sgd"
   check "$mode" "grad --upstream ''" "randn ones weights.npy"
   check "$mode" "--show ''" "weight onehot lookup onehot_matmul linear_output"
-  check "$mode" "cost --model ''" "gpt2 gpt2-xl llama3-8b"
+  check "$mode" "cost --model ''" "gpt2 gpt2-xl llama3-8b" "bigram skipgram"
+  check "$mode" "train --model ''" "bigram tied skipgram" "gpt2 llama3-8b"
+  check "$mode" "train --level ''" "gpt2 token word char"
+  check "$mode" "tokens --tokenizer ''" "gpt2 wordpiece unigram bpe all"
+  check "$mode" "grad --tokenizer ''" "gpt2 wordpiece unigram bpe" "all"
+  check "$mode" "--tokenizer ''" "gpt2 wordpiece unigram bpe" "all"
+  check "$mode" "cost --tokenizer w" "wordpiece" "all"
   check "$mode" "--weights w" "weights.npy"
   check "$mode" "--export-projector d" "dir.d" "weights.npy"
   check "$mode" "--dim ''" "" "--ids lookup"
@@ -115,7 +121,13 @@ done
 # the run may fail for other reasons, never by naming the value ("--mode \"max\": ..."), unless to
 # say what else it needs (the parse checks the words before any input, so that comes first).
 while read -r _ option values; do
-  lesson=$(sed -n "s/^options \([a-z]*\) .* $option\( .*\)\{0,1\}$/\1/p" <<<"$data" | head -1)
+  lesson=""
+  if [[ $option != --* ]]; then  # "values LESSON --option ...": that lesson's own
+    lesson=$option
+    read -r option values <<<"$values"
+  else
+    lesson=$(sed -n "s/^options \([a-z]*\) .* $option\( .*\)\{0,1\}$/\1/p" <<<"$data" | head -1)
+  fi
   for value in $values; do
     cases=$((cases + 1))
     message=$("$binary" $lesson "$option" "$value" 2>&1 >/dev/null)

@@ -231,6 +231,75 @@ for i in range(30):
         if result.returncode not in (0, 2) or (result.returncode == 2 and len(result.stderr.splitlines()) != 1):
             failures.append(f"{model_type} {text!r}: exit {result.returncode}: {result.stderr.strip()[:200]}")
 
+
+
+# Every lesson's --tokenizer: lookup, grad and positions on a text cut by WordPiece, Unigram and
+# BPE take the reference's ids and its V (BERT's 30,522, the trained size), and their numbers are
+# PyTorch's for those ids: nn.Embedding(V, d) after torch.manual_seed(123) looked up, its
+# gradient for G = torch.randn(n, d), and the token plus learned position embedding.
+def run_lesson(lesson, text, *args):
+    with tempfile.TemporaryDirectory() as directory:
+        path = os.path.join(directory, "text.txt")
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        return subprocess.run([BINARY, lesson, "--text-file", path, "--format", "json", "--dim", "3", *args],
+                              capture_output=True, text=True, timeout=600)
+
+
+lesson_runs = []
+
+
+def check_lessons(text, tokenizer, want_ids, vocab_size, args, label):
+    import torch
+    for lesson in ("lookup", "grad", "positions"):
+        result = run_lesson(lesson, text, "--tokenizer", tokenizer, *args)
+        # grad exits 3 when one_hot(ids).T @ G rounds a repeated id's sum otherwise than the
+        # scatter-add, which is still PyTorch's gradient.
+        if result.returncode != 0 and not (lesson == "grad" and result.returncode == 3):
+            failures.append(f"{lesson} {tokenizer} {label}: exit {result.returncode}: {result.stderr.strip()}")
+            continue
+        report = json.loads(result.stdout)
+        lesson_runs.append((lesson, tokenizer))
+        if report["ids"] != want_ids or report["vocab"] != vocab_size or report.get("tokenizer") != tokenizer:
+            failures.append(f"{lesson} {tokenizer} {label}: ids {report['ids'][:10]} V {report['vocab']} "
+                            f"({report.get('tokenizer')}), python {want_ids[:10]} V {vocab_size}")
+            continue
+        ids = torch.tensor(want_ids)
+        torch.manual_seed(123)
+        embedding = torch.nn.Embedding(vocab_size, 3)
+        if lesson == "lookup":
+            ok = torch.equal(torch.tensor(report["lookup"], dtype=torch.float32), embedding(ids).detach())
+        elif lesson == "grad":
+            upstream = torch.randn(len(want_ids), 3)
+            embedding(ids).backward(upstream)
+            ok = torch.equal(torch.tensor(report["grad_lookup"], dtype=torch.float32), embedding.weight.grad)
+        else:
+            positions = torch.nn.Embedding(len(want_ids), 3)
+            want = embedding(ids) + positions(torch.arange(len(want_ids)))
+            ok = torch.equal(torch.tensor(report["output"], dtype=torch.float32), want.detach())
+        if not ok:
+            failures.append(f"{lesson} {tokenizer} {label}: the numbers differ from PyTorch's")
+
+
+for i in range(4):
+    text = random_text() if i else "Héllo, wörld! Your journey starts with one step."
+    if wordpiece_ids(text):
+        check_lessons(text, "wordpiece", wordpiece_ids(text), len(VOCAB_IDS), (), f"text {i}")
+for i in range(3):
+    text = random_corpus()
+    for model_type in ("unigram", "bpe"):
+        vocab_size = rng.randrange(20, 60)
+        try:
+            want = sentencepiece_reference(text, model_type, vocab_size)
+        except Exception:
+            continue  # a size this text cannot reach: refused above, in both
+        check_lessons(text, model_type, want[1], vocab_size, ("--vocab-size", str(vocab_size)),
+                      f"corpus {i} V={vocab_size}")
+
+for tokenizer in ("wordpiece", "unigram", "bpe"):
+    if not any(run_[1] == tokenizer for run_ in lesson_runs):
+        failures.append(f"no lesson ran with --tokenizer {tokenizer}")
+print(f"tokenizers_live: {len(lesson_runs)} lesson runs against PyTorch")
 for failure in failures[:40]:
     print(failure)
 print(f"tokenizers_live: {len(failures)} failures (seed {SEED})")

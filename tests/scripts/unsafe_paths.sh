@@ -128,6 +128,15 @@ EMBDEMO_DATA_DIR="$work/data" refused "--save-weights a link to GPT-2's vocab.bp
 EMBDEMO_DATA_DIR="$work/data" refused "--save-weights a link to GPT-2's vocab.bpe, --ids" \
   '--save-weights "v.npy": is GPT-2'"'"'s vocabulary' --ids 0 --dim 2 --save-weights v.npy
 cmp -s data/gpt2/vocab.bpe vocab.orig || fail "GPT-2's vocab.bpe was changed"
+# BERT's vocab.txt likewise, with --tokenizer wordpiece and without.
+cp -r "$(dirname "$binary")/share/embdemo/bert" data/bert
+cp data/bert/vocab.txt bert.orig
+ln -s "$work/data/bert/vocab.txt" b.npy
+EMBDEMO_DATA_DIR="$work/data" refused "--save-weights a link to BERT's vocab.txt, --tokenizer wordpiece" \
+  '--save-weights "b.npy": is BERT'"'"'s vocabulary' --text hello --tokenizer wordpiece --dim 2 --save-weights b.npy
+EMBDEMO_DATA_DIR="$work/data" refused "--save-weights a link to BERT's vocab.txt, --ids" \
+  '--save-weights "b.npy": is BERT'"'"'s vocabulary' --ids 0 --dim 2 --save-weights b.npy
+cmp -s data/bert/vocab.txt bert.orig || fail "BERT's vocab.txt was changed"
 
 # Standard output redirected to an output: refused, as `cat f > f` is (the shell has emptied the
 # file already; nothing else is written to it).

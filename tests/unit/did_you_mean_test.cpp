@@ -151,7 +151,8 @@ TEST_CASE("completion data lists each lesson's options and only values the parse
     const std::string& text = data.stdout_text;
     CHECK(text.find("lessons lookup grad cost bench positions tied factor tokens bag train help\n") == 0);
     CHECK(text.find("options grad --help --padding-idx") != std::string::npos);
-    CHECK(text.find("options cost --help --model --tokens --ids --text --text-file --vocab --dim --format\n") !=
+    CHECK(text.find("options cost --help --model --tokens --ids --text --text-file --tokenizer --vocab-size --vocab --dim "
+                    "--format\n") !=
           std::string::npos);
     CHECK(text.find("values --format text json csv tsv markdown svg html python ipynb\n") != std::string::npos);
     CHECK(text.find("dirs --export-projector\n") != std::string::npos);

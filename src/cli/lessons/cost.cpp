@@ -21,8 +21,8 @@ using namespace option_checks;
 
 std::optional<std::string> check_cost_shared(const RawOptions& raw) {
     if (const std::string* option = unread_shared_option(raw)) {
-        return *option + " has no effect on embdemo cost (allowed with cost: --ids, --text, --text-file, --vocab, "
-               "--dim, --format and the options of embdemo cost --help)";
+        return *option + " has no effect on embdemo cost (allowed with cost: --ids, --text, --text-file, --tokenizer, "
+               "--vocab-size, --vocab, --dim, --format and the options of embdemo cost --help)";
     }
     return std::nullopt;
 }
@@ -78,7 +78,8 @@ std::optional<std::string> cost_ids(const std::string& text, bool vocab_known, C
     return std::nullopt;
 }
 
-// --text or --text-file: n is the number of GPT-2 tokens, V GPT-2's 50,257 unless --vocab says.
+// --text or --text-file: n is the number of the tokenizer's tokens, V its vocabulary's size
+// (GPT-2's 50,257) unless --vocab says.
 std::optional<std::string> cost_text(const RawOptions& raw, CostRequest& request) {
     const auto ids = read_ids(raw);
     if (!ids) return ids.error();
@@ -89,7 +90,8 @@ std::optional<std::string> cost_text(const RawOptions& raw, CostRequest& request
     }
     request.ids = values.size();
     request.token_source = TokenSource::text;
-    if (request.vocab_size == 0) request.vocab_size = k_gpt2_vocab_size;
+    request.tokenizer = ids.value().source.tokenizer;
+    if (request.vocab_size == 0) request.vocab_size = ids.value().source.vocab_size;
     const std::uint64_t largest = *std::max_element(values.begin(), values.end());
     if (largest >= request.vocab_size) {
         return std::string(ids_option(raw)) + ": token id " + std::to_string(largest) + " is out of range for a vocab of " +
@@ -109,6 +111,7 @@ CommandLine check_cost(const RawOptions& raw) {
     if (!format) return fail(bad_value("--format", raw.format, "is not a known format", names_of(k_formats)));
     if (auto problem = check_lesson_format(raw, *format)) return fail(*problem);
     options.format = *format;
+    if (const auto tokenizer = text_tokenizer(raw); !tokenizer) return fail(tokenizer.error());
     CostRequest& cost = own_settings<CostRequest>(options);
     if (auto problem = cost_sizes(raw, cost)) return fail(*problem);
     if (raw.ids) {
@@ -158,7 +161,8 @@ const OptionSpec k_cost_options[] = {
 }  // namespace
 
 // The shared options cost reads; any other one given is refused rather than ignored.
-constexpr const char* k_cost_shared_options[] = {"--ids", "--text", "--text-file", "--vocab", "--dim", "--format"};
+constexpr const char* k_cost_shared_options[] = {"--ids", "--text", "--text-file", "--tokenizer", "--vocab-size",
+                                                 "--vocab", "--dim", "--format"};
 
 extern const LessonSpec k_cost_lesson = [] {
     LessonSpec spec{"cost", "the cost of both forms for n, V, d or a real model"};

@@ -88,8 +88,10 @@ ParseResult<std::vector<std::string>> read_labels(const Options& options, std::s
 LessonView lookup_view(const DemoReport& report, const Options& options) {
     const DemoRequest& request = report.request;
     const auto linear_init = [&request] { return torch_linear_weight(request.vocab_size, request.dim, request.seed); };
-    // The walkthrough and the page start from a text with its pieces; validation loaded the vocabulary.
-    const Gpt2Vocabulary* vocab = request.source.from_text() ? gpt2_vocabulary().value() : nullptr;
+    // The walkthrough and the page start from a text with GPT-2's pieces (the pattern and the
+    // merges); validation loaded the vocabulary. Another tokenizer's ids start at the ids.
+    const bool gpt2 = request.source.from_text() && request.source.tokenizer == TokenizerKind::gpt2;
+    const Gpt2Vocabulary* vocab = gpt2 ? gpt2_vocabulary().value() : nullptr;
     LessonView view;
     view.report = [&report, &options](const std::vector<std::string>&) {
         return ParseResult<LessonReport>::ok(lookup_report(report, options.show, options.timing));

@@ -44,8 +44,10 @@ constexpr const char* k_tokenizer_names = "gpt2, wordpiece, unigram, bpe or all"
 // --tokenizer and --vocab-size into the request: which tokenizers to compare (none for gpt2,
 // GPT-2's own lesson) and the trained vocabularies' size.
 std::optional<std::string> read_tokenizers(const RawOptions& raw, TokensRequest& tokens) {
-    const std::string* name = raw.value("--tokenizer");
-    const std::string* vocab_size = raw.value("--vocab-size");
+    // Its own options, or the shared ones of the same name given before the lesson's name.
+    const std::string* name = raw.value("--tokenizer") ? raw.value("--tokenizer") : raw.tokenizer ? &*raw.tokenizer : nullptr;
+    const std::string* vocab_size = raw.value("--vocab-size") ? raw.value("--vocab-size")
+                                    : raw.vocab_size ? &*raw.vocab_size : nullptr;
     using K = TokenizerKind;
     if (name && *name == "all") {
         tokens.tokenizers = {K::gpt2, K::wordpiece, K::unigram, K::bpe};
@@ -91,8 +93,8 @@ CommandLine check_tokens(const RawOptions& raw) {
         if (sources > 1) return fail(std::string(raw.text ? "--text" : "--text-file") + " and --ids each give the tokens (allowed: one of them)");
         if (raw.value("--piece")) return fail("--piece follows a piece of --text through BPE; --ids decodes ids (allowed: one of them)");
         if (raw.dim) return fail("--dim sets d for the table sizes of --text; --ids decodes ids (allowed: one of them)");
-        if (raw.value("--tokenizer") || raw.value("--vocab-size")) {
-            return fail(std::string(raw.value("--tokenizer") ? "--tokenizer" : "--vocab-size") +
+        if (raw.value("--tokenizer") || raw.value("--vocab-size") || raw.tokenizer || raw.vocab_size) {
+            return fail(std::string(raw.value("--tokenizer") || raw.tokenizer ? "--tokenizer" : "--vocab-size") +
                         " is for --text; --ids decodes GPT-2 ids (allowed: one of them)");
         }
         auto ids = tokens_decode_ids(*raw.ids);
@@ -104,12 +106,13 @@ CommandLine check_tokens(const RawOptions& raw) {
         return result;
     }
     if (raw.text && raw.text_file) return fail("--text and --text-file each give the text (allowed: one of them)");
+    // The words first, before the file is opened (a FIFO nobody writes must not hold the answer).
+    if (auto problem = read_tokenizers(raw, tokens)) return fail(*problem);
     auto text = given_text(raw);
     if (!text) return fail(text.error());
     // The same checks and messages as every lesson's --text; the lesson cuts the text itself.
     if (auto problem = check_text(text.value())) return fail(*problem);
     tokens.text = std::move(text.value().text);
-    if (auto problem = read_tokenizers(raw, tokens)) return fail(*problem);
     if (!tokens.tokenizers.empty()) {
         for (const TokenizerKind kind : tokens.tokenizers) {
             if (kind != TokenizerKind::wordpiece) continue;
@@ -219,7 +222,8 @@ const OptionSpec k_tokens_options[] = {
 }  // namespace
 
 // The shared options tokens reads; any other one given is refused rather than ignored.
-constexpr const char* k_tokens_shared_options[] = {"--text", "--text-file", "--ids", "--dim", "--format"};
+constexpr const char* k_tokens_shared_options[] = {"--text", "--text-file", "--ids", "--dim", "--format", "--tokenizer",
+                                                   "--vocab-size"};
 
 extern const LessonSpec k_tokens_lesson = [] {
     LessonSpec spec{"tokens", "GPT-2's tokenizer: text -> pieces -> merges -> ids"};

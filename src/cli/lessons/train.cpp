@@ -41,16 +41,17 @@ struct TrainSettings {
     TrainViewSettings view;
 };
 
+// "token" is the tokenizer's tokens (--tokenizer, GPT-2's by default); "gpt2" names GPT-2's.
 std::optional<TextLevel> level_named(const std::string& name) {
-    if (name == "gpt2") return TextLevel::gpt2;
+    if (name == "gpt2" || name == "token") return TextLevel::gpt2;
     if (name == "word") return TextLevel::word;
     if (name == "char") return TextLevel::character;
     return std::nullopt;
 }
 
-const char* level_words(TextLevel level) {
+const char* level_words(TextLevel level, TokenizerKind tokenizer) {
     switch (level) {
-        case TextLevel::gpt2: return "GPT-2 tokens";
+        case TextLevel::gpt2: return tokenizer_tokens(tokenizer);
         case TextLevel::word: return "words";
         case TextLevel::character: return "characters";
     }
@@ -58,17 +59,18 @@ const char* level_words(TextLevel level) {
 }
 
 // The text's units renumbered by count, each row's label kept for the views.
-ParseResult<IdBatch> text_units(GivenText given, TextLevel level) {
+ParseResult<IdBatch> text_units(GivenText given, TextLevel level, const TextTokenizer& tokenizer) {
     using Result = ParseResult<IdBatch>;
     IdBatch batch;
     std::vector<std::string> labels;
     if (level == TextLevel::gpt2) {
-        auto tokens = ids_from_text(std::move(given));
+        auto tokens = ids_from_text(std::move(given), tokenizer);
         if (!tokens) return tokens;
         const CompactIds compact = compact_by_count(tokens.value().values);
         for (const std::uint64_t id : compact.rows) labels.push_back(tokens.value().source.token_of(id));
         batch.values = compact.ids;
         batch.source.text = std::move(tokens.value().source.text);
+        batch.source.tokenizer = tokenizer.kind;
     } else {
         if (!is_valid_utf8(given.text)) {
             return Result::fail(given.option + " " + quote_for_message(given.text) + " is not UTF-8 text (allowed: UTF-8)");
@@ -76,7 +78,7 @@ ParseResult<IdBatch> text_units(GivenText given, TextLevel level) {
         const FirstSeen seen = ids_by_first_appearance(split_text(given.text, level).units);
         if (seen.ids.empty()) {
             return Result::fail(fmt::format("{} {} has no {} (allowed: a text with at least two)", given.option,
-                                            quote_for_message(given.text), level_words(level)));
+                                            quote_for_message(given.text), level_words(level, tokenizer.kind)));
         }
         const CompactIds compact = compact_by_count(seen.ids);
         for (const std::uint64_t id : compact.rows) labels.push_back(seen.values[id]);
@@ -84,6 +86,7 @@ ParseResult<IdBatch> text_units(GivenText given, TextLevel level) {
         batch.source.text = std::move(given.text);
     }
     batch.seq = batch.values.size();
+    batch.source.vocab_size = labels.size();  // the rows are renumbered by count
     batch.source.token_of = [labels = std::move(labels)](std::uint64_t row) {
         return row < labels.size() ? labels[row] : std::string();
     };
@@ -107,11 +110,22 @@ ParseResult<IdBatch> prepare_train(const RawOptions& raw) {
         return read_ids(raw);
     }
     const auto level = level_named(level_given ? *level_given : "gpt2");
-    if (!level) return Result::fail(bad_value("--level", *level_given, "is not a known level", "gpt2, word, char"));
-    if (int(raw.text.has_value()) + int(raw.text_file.has_value()) + int(raw.ids.has_value()) > 1) return read_ids(raw);
+    if (!level) return Result::fail(bad_value("--level", *level_given, "is not a known level", "gpt2, token, word, char"));
+    const auto tokenizer = text_tokenizer(raw);
+    if (!tokenizer) return Result::fail(tokenizer.error());
+    // Without --level, a tokenizer's tokens are the units; word and char cut by their own rules.
+    const bool by_tokenizer = *level == TextLevel::gpt2 &&
+                              (!level_given || *level_given == "token" || tokenizer.value().kind == TokenizerKind::gpt2);
+    if ((raw.tokenizer || raw.vocab_size) && !by_tokenizer) {
+        return Result::fail(fmt::format("{} {}: --level {} cuts the text into {}, not into the tokenizer's tokens "
+                                        "(allowed: --level token with --tokenizer)",
+                                        raw.tokenizer ? "--tokenizer" : "--vocab-size",
+                                        quote_for_message(raw.tokenizer ? *raw.tokenizer : *raw.vocab_size), *level_given,
+                                        level_words(*level, TokenizerKind::gpt2)));
+    }
     auto text = given_text(raw);
     if (!text) return Result::fail(text.error());
-    auto ids = text_units(std::move(text.value()), *level);
+    auto ids = text_units(std::move(text.value()), *level, tokenizer.value());
     if (!ids) return ids;
     if (auto problem = apply_data_loader(raw, ids.value())) return Result::fail(*problem);
     return ids;
@@ -225,7 +239,7 @@ std::optional<std::string> check_train(const RawOptions& raw, Options& options) 
     settings.view.labels.rows.clear();
     if (ids.source.from_text()) {
         for (std::size_t k = 0; k < request.vocab_size; ++k) settings.view.labels.rows.push_back(ids.source.token_of(k));
-        settings.view.level = level_words(*level_named(raw.value_or("--level", "gpt2")));
+        settings.view.level = level_words(*level_named(raw.value_or("--level", "gpt2")), ids.source.tokenizer);
         settings.view.text = ids.source.text;
         settings.view.text_quote = quote_for_message(ids.source.text, 50);
         settings.view.text_note = fmt::format("{} bytes, cut into {}", group_thousands(ids.source.text.size()), settings.view.level);
@@ -336,7 +350,7 @@ for bit, 3 when they differ, 2 for bad input, 1 for a failed write.)";
 
 const OptionSpec k_train_options[] = {
     own_value("--model", "M", "bigram (default), tied or skipgram"),
-    own_value("--level", "L", "a text's units: gpt2 (default), word or char"),
+    own_value("--level", "L", "a text's units: gpt2 (default), token, word or char"),
     own_value("--optimizer", "OPT", "bigram, tied: sgd (default), adam, adamw"),
     own_value("--lr", "LR", "sgd 1, adam/adamw 0.001, skipgram 0.025"),
     own_value("--weight-decay", "W", "default 0, adamw 0.01"),

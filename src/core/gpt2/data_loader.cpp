@@ -45,6 +45,8 @@ ParseResult<LoaderBatch> first_loader_batch(const IdBatch& tokens, const LoaderS
     inputs.batched = true;
     inputs.source.text = tokens.source.text;
     inputs.source.token_of = tokens.source.token_of;
+    inputs.source.tokenizer = tokens.source.tokenizer;
+    inputs.source.vocab_size = tokens.source.vocab_size;
     for (std::size_t b = 0; b < settings.batch; ++b) {
         const std::size_t start = b * settings.stride;
         for (std::size_t k = start; k < start + t; ++k) {

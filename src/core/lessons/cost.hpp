@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/parse_result.hpp"
+#include "core/tokenizers/tokenized.hpp"
 
 namespace embdemo {
 
@@ -132,6 +133,7 @@ struct CostRequest {
     std::uint64_t ids = 0, vocab_size = 0, dim = 0;
     const ModelPreset* model = nullptr;  // --model, or nullptr for --vocab/--dim
     TokenSource token_source = TokenSource::tokens;
+    TokenizerKind tokenizer = TokenizerKind::gpt2;  // with a text: the one that cut it
     bool vocab_inferred = false;         // V = largest id + 1
 };
 

@@ -51,7 +51,7 @@ struct DemoRequest : TableSizes {
         option,          // --vocab
         largest_id,      // max(ids) + 1 (vocab_inferred)
         weights_file,    // the rows of --weights
-        gpt2_tokenizer,  // --text or --text-file without --vocab: GPT-2's 50,257 ids
+        tokenizer,       // --text or --text-file without --vocab: the tokenizer's V (GPT-2's 50,257)
     };
     VocabSource vocab_source = VocabSource::option;
     WeightOrigin origin;

@@ -24,6 +24,14 @@ struct Tokenized {
 // "gpt2", "wordpiece", "unigram", "bpe".
 const char* tokenizer_name(TokenizerKind kind);
 
+// How sentences name the run's tokenizer, so that none says GPT-2 for another one's ids:
+// "GPT-2 tokens", "WordPiece tokens", "Unigram tokens", "BPE tokens";
+const char* tokenizer_tokens(TokenizerKind kind);
+// "GPT-2's tokenizer", "BERT's WordPiece", "SentencePiece's Unigram, trained on the text", ...;
+const char* tokenizer_title(TokenizerKind kind);
+// "GPT-2's vocabulary", "BERT's vocabulary", "the Unigram vocabulary trained on the text", ...
+const char* tokenizer_vocabulary(TokenizerKind kind);
+
 // Counts unknowns and distinct ids once pieces and ids are filled.
 void count_tokenized(Tokenized& tokenized);
 

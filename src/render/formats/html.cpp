@@ -58,7 +58,7 @@ std::string render_explorer(const HtmlExplorer& explorer) {
         "<p>Type up to {} ids between 0 and {}: the page looks each one up in this run's E, multiplies its "
         "one-hot row by E in float32, and says whether the two give the same numbers, bit for bit.{}</p>\n",
         k_max_page_ids, group_thousands(explorer.vocab_size - 1),
-        explorer.tokens.empty() ? "" : " The ids of this run's text are named by their GPT-2 tokens.");
+        explorer.tokens.empty() ? "" : fmt::format(" The ids of this run's text are named by their {}.", explorer.tokens_name));
     out += fmt::format("<form id=\"explore-form\"><label for=\"explore-ids\">ids</label>"
                        "<input id=\"explore-ids\" type=\"text\" inputmode=\"numeric\" autocomplete=\"off\" "
                        "spellcheck=\"false\" value=\"{}\"><button type=\"submit\">Show</button></form>\n",
@@ -98,6 +98,7 @@ HtmlExplorer page_explorer(const Matrix& weight, const TokenIds& ids, const IdSo
     } else {
         explorer.weights = base64_floats(weight.values);
         if (source.from_text()) explorer.tokens = token_names(ids, source);
+        explorer.tokens_name = tokenizer_tokens(source.tokenizer);
     }
     return explorer;
 }

@@ -51,6 +51,7 @@ struct HtmlExplorer {
     // With --text: {"7120": "Your", ...} (JSON, token_label's spelling), the run's distinct ids
     // up to k_max_page_tokens; the explorer names these ids' tokens. Empty for typed ids.
     std::string tokens;
+    const char* tokens_name = "GPT-2 tokens";  // what names them: tokenizer_tokens of the run's
 };
 
 struct HtmlPage {

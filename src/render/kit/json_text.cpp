@@ -79,8 +79,12 @@ std::string tokens_json(const IdBatch& ids) {
 
 std::string id_source_json(const IdBatch& ids, const std::string& indent) {
     if (!ids.source.from_text()) return "";
-    return fmt::format("{0}\"text\": {1},\n{0}\"tokens\": {2},\n", indent, json_string(ids.source.text),
-                       tokens_json(ids));
+    // GPT-2's runs keep the fields they always had; another tokenizer is named.
+    const std::string tokenizer = ids.source.tokenizer == TokenizerKind::gpt2
+                                      ? std::string()
+                                      : fmt::format("{}\"tokenizer\": {},\n", indent, json_string(tokenizer_name(ids.source.tokenizer)));
+    return fmt::format("{0}\"text\": {1},\n{3}{0}\"tokens\": {2},\n", indent, json_string(ids.source.text),
+                       tokens_json(ids), tokenizer);
 }
 
 }  // namespace embdemo

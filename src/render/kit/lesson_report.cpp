@@ -149,6 +149,10 @@ void add_id_source(LessonReport& report, const IdBatch& ids, const std::string& 
     auto after_ids = std::find_if(head.begin(), head.end(), [&after](const LessonField& field) { return field.name == after; });
     if (after_ids != head.end()) ++after_ids;
     std::vector<LessonField> fields{{"text", json_string(ids.source.text)}, {"tokens", tokens_json(ids)}};
+    // GPT-2's runs keep the fields they always had; another tokenizer is named.
+    if (ids.source.tokenizer != TokenizerKind::gpt2) {
+        fields.insert(fields.begin() + 1, {"tokenizer", json_string(tokenizer_name(ids.source.tokenizer))});
+    }
     const LoaderWindows& loader = ids.source.loader;
     if (loader.used()) {
         fields.push_back({"targets", ids_json(target_batch(loader.targets, ids.batch, ids.seq))});

@@ -32,7 +32,7 @@ std::vector<Parameter> token_parameters(const IdBatch& ids) {
     if (!ids.source.from_text()) return {};
     constexpr std::size_t k_value_width = 66;  // 80 minus the indent, the name and the gaps
     const std::string quoted = quoted_text(ids.source.text, k_value_width - 5);
-    std::vector<Parameter> rows{{"text", quoted, group_thousands(ids.source.text.size()) + " bytes, GPT-2's tokenizer"}};
+    std::vector<Parameter> rows{{"text", quoted, group_thousands(ids.source.text.size()) + " bytes, " + tokenizer_title(ids.source.tokenizer)}};
     std::string line;
     const auto add = [&](const std::string& item) {  // "... N more" too: it takes columns like a token
         if (!line.empty() && line.size() + 3 + item.size() > k_value_width) {
@@ -61,11 +61,11 @@ std::vector<Parameter> token_parameters(const IdBatch& ids) {
     return rows;
 }
 
-std::string vocab_note(DemoRequest::VocabSource source) {
+std::string vocab_note(DemoRequest::VocabSource source, TokenizerKind tokenizer) {
     switch (source) {
         case DemoRequest::VocabSource::largest_id: return "largest id + 1; set it with --vocab";
         case DemoRequest::VocabSource::weights_file: return "rows in the file";
-        case DemoRequest::VocabSource::gpt2_tokenizer: return "GPT-2's vocabulary";
+        case DemoRequest::VocabSource::tokenizer: return tokenizer_vocabulary(tokenizer);
         case DemoRequest::VocabSource::option: break;
     }
     return "";
@@ -73,7 +73,7 @@ std::string vocab_note(DemoRequest::VocabSource source) {
 
 DemoRequest::VocabSource table_vocab_source(bool vocab_inferred, const IdBatch& ids, std::uint64_t vocab_size) {
     if (vocab_inferred) return DemoRequest::VocabSource::largest_id;
-    if (ids.source.from_text() && vocab_size == k_gpt2_vocab_size) return DemoRequest::VocabSource::gpt2_tokenizer;
+    if (ids.source.from_text() && vocab_size == ids.source.vocab_size) return DemoRequest::VocabSource::tokenizer;
     return DemoRequest::VocabSource::option;
 }
 
@@ -94,7 +94,7 @@ std::vector<Parameter> demo_parameters(const DemoRequest& request, const std::st
     const IdShape& shape = request.shape;
     parameters.push_back({"ids", ids_text, describe_id_count(shape, request.ids.size())});
     for (Parameter& token : token_parameters(request.id_batch())) parameters.push_back(std::move(token));
-    parameters.push_back({"vocab", group_thousands(request.vocab_size), vocab_note(request.vocab_source)});
+    parameters.push_back({"vocab", group_thousands(request.vocab_size), vocab_note(request.vocab_source, request.source.tokenizer)});
     parameters.push_back({"dim", group_thousands(request.dim), from_file ? "columns in the file" : ""});
     const std::string n = group_thousands(request.ids.size());
     const std::string v = group_thousands(request.vocab_size);

@@ -31,7 +31,7 @@ constexpr std::size_t k_max_listed_tokens = 24;
 
 // The note beside "vocab": where V came from ("largest id + 1; set it with --vocab", "rows in
 // the file", "GPT-2's vocabulary"), or "" for --vocab.
-std::string vocab_note(DemoRequest::VocabSource source);
+std::string vocab_note(DemoRequest::VocabSource source, TokenizerKind tokenizer = TokenizerKind::gpt2);
 
 // The table lessons keep only vocab_inferred; their ids say whether --text chose GPT-2's V.
 DemoRequest::VocabSource table_vocab_source(bool vocab_inferred, const IdBatch& ids, std::uint64_t vocab_size);

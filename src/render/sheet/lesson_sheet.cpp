@@ -44,7 +44,7 @@ std::vector<SheetParameter> id_table_parameters(const IdBatch& ids, std::uint64_
     if (ids_note.empty()) ids_note = describe_id_count(ids.shape(), ids.values.size());
     return {
         {"ids", format_id_batch(ids), std::move(ids_note), ids_json(ids)},
-        {"vocab", group_thousands(vocab_size), vocab_note(table_vocab_source(vocab_inferred, ids, vocab_size)),
+        {"vocab", group_thousands(vocab_size), vocab_note(table_vocab_source(vocab_inferred, ids, vocab_size), ids.source.tokenizer),
          std::to_string(vocab_size)},
         {"vocab_inferred", "", "", vocab_inferred ? "true" : "false"},
     };

@@ -20,10 +20,12 @@ namespace {
 // Where the trace's continuation lines start: under the values after "  product   ".
 constexpr std::size_t k_trace_indent = 12;
 
-// "[0 0 1 0]", or for a wide vocabulary "[0 0 0 ... 0 1 0 ... 0 0 0]".
-std::string onehot_row_text(std::size_t id, std::size_t vocab, Palette palette) {
+// "[0 0 1 0]", or for a wide vocabulary "[0 0 0 ... 0 1 0 ... 0 0 0]": spelled out only when
+// its 2V + 1 columns fit `room` (a batch's "X[0, 0]" and a two-digit id leave less than a list's).
+std::string onehot_row_text(std::size_t id, std::size_t vocab, Palette palette, std::size_t room) {
     const std::vector<std::size_t> ids_shown{id};
-    const auto columns = visible_positions(vocab, vocab > k_max_spelled_onehot, ids_shown);
+    const bool spelled = vocab <= k_max_spelled_onehot && 2 * vocab + 1 <= room;
+    const auto columns = visible_positions(vocab, !spelled, ids_shown);
     std::string text = "[";
     for (const std::size_t k : columns) {
         if (text.size() > 1) text += ' ';
@@ -246,8 +248,11 @@ std::string render_trace_position(const DemoReport& report, std::size_t position
                                       "ids[" + torch_index(shape, earlier) + "]"),
                           "  repeated  ", std::string(k_trace_indent, ' '));
     }
-    out += fmt::format("  one-hot   X[{}] = {}   (1 at column {} of {})\n", at,
-                       onehot_row_text(id, e.rows, options.palette), id, group_thousands(e.rows));
+    const std::string onehot_head = fmt::format("  one-hot   X[{}] = ", at);
+    const std::string onehot_note = fmt::format("   (1 at column {} of {})", id, group_thousands(e.rows));
+    const std::size_t used = onehot_head.size() + onehot_note.size();
+    const std::size_t room = used < k_max_line_width ? k_max_line_width - used : 0;
+    out += onehot_head + onehot_row_text(id, e.rows, options.palette, room) + onehot_note + '\n';
     const std::string label = result_label(shape, position);
     out += fmt::format("  lookup    copies row {} of E\n{}{} = {}\n", id, indent,
                        pad_right(fmt::format("E[{}]", id), label.size()),

@@ -47,7 +47,9 @@ WalkthroughStep step_ids(const DemoReport& report) {
                                      count_of(request.ids.size(), "token id", "token ids"),
                                      loader ? ", the loader's first batch" : ""));
         const std::vector<Parameter> rows = token_parameters(request.id_batch());
-        for (std::size_t r = 1; r < rows.size() && rows[r].name != "loader"; ++r) out += format_parameter_row(rows[r]);
+        // Only GPT-2's ids had a step of their own for the text (its pieces and merges).
+        const std::size_t first = request.source.tokenizer == TokenizerKind::gpt2 ? 1 : 0;
+        for (std::size_t r = first; r < rows.size() && rows[r].name != "loader"; ++r) out += format_parameter_row(rows[r]);
         out += code(loader ? "idx = inputs" : "idx = torch.tensor(token_ids)");
     } else {
         out += paragraph(fmt::format("We start from {}, the way a tokenizer hands them to a model "
@@ -73,12 +75,20 @@ WalkthroughStep step_ids(const DemoReport& report) {
                 group_thousands(request.vocab_size), request.vocab_size == 1 ? "row" : "rows",
                 id_range(request.vocab_size)));
             break;
-        case Source::gpt2_tokenizer:
+        case Source::tokenizer:
+            if (request.source.tokenizer == TokenizerKind::gpt2) {
+                out += paragraph(fmt::format(
+                    "The embedding table needs one row for every possible id. These ids index GPT-2's "
+                    "vocabulary, so V = {}, GPT-2's vocabulary size ({}):",
+                    group_thousands(request.vocab_size), id_range(request.vocab_size)));
+                out += code(fmt::format("num_idx = tokenizer.n_vocab    # {}", request.vocab_size));
+                break;
+            }
             out += paragraph(fmt::format(
-                "The embedding table needs one row for every possible id. These ids index GPT-2's "
-                "vocabulary, so V = {}, GPT-2's vocabulary size ({}):",
+                "The embedding table needs one row for every possible id. These ids index {}, so "
+                "V = {}, its size ({}):", tokenizer_vocabulary(request.source.tokenizer),
                 group_thousands(request.vocab_size), id_range(request.vocab_size)));
-            out += code(fmt::format("num_idx = tokenizer.n_vocab    # {}", request.vocab_size));
+            out += code(fmt::format("num_idx = {}    # the tokenizer's vocabulary size", request.vocab_size));
             break;
         case Source::option:
             out += paragraph(fmt::format(

@@ -69,6 +69,10 @@ LessonReport cost_report(const CostLesson& lesson) {
         {"value_bytes", std::to_string(k_value_bytes)},
         {"index_bytes", std::to_string(k_index_bytes)},
     };
+    // A text cut by another tokenizer than GPT-2's names it (GPT-2's runs keep their fields).
+    if (request.token_source == TokenSource::text && request.tokenizer != TokenizerKind::gpt2) {
+        report.head.insert(report.head.begin() + 4, {"tokenizer", json_string(tokenizer_name(request.tokenizer))});
+    }
     report.checks = {{"rows", rows_json(lesson.rows)}, {"model_parameters", model_json(request.model)}};
     // csv/tsv/markdown: the same rows as a table of exact counts (the JSON has them as objects).
     const Matrix* shape = own_matrix(report, Matrix(lesson.rows.size(), k_cost_columns.size()));

@@ -28,7 +28,7 @@ std::string sizes_line(const CostRequest& request) {
     switch (request.token_source) {
         case TokenSource::ids: n = fmt::format("n = {} (--ids)", count_of(request.ids, "id", "ids")); break;
         case TokenSource::text:
-            n = fmt::format("n = {} (GPT-2 tokens of the text)", count_of(request.ids, "token", "tokens"));
+            n = fmt::format("n = {} ({} of the text)", count_of(request.ids, "token", "tokens"), tokenizer_tokens(request.tokenizer));
             break;
         case TokenSource::tokens: n = "n = " + count_of(request.ids, "token", "tokens"); break;
         case TokenSource::context:
