@@ -204,7 +204,8 @@ return {
 
 def check_present(driver, name, key, measured):
     """After Home and after every Next (then PageUp, PageDown and Space once each): each step in
-    view with the figure's part it speaks of, the page still; at 1280x720 numbers of 20 px or more."""
+    view with the figure's part it speaks of, the page still; at 1280x720 numbers of 20 px or more;
+    at 1920x1080 step text of 20 px or more."""
     steps = driver.execute_script("return document.querySelectorAll('section.step').length")
     press(driver, Keys.HOME)
     smallest_text, seen = 99, []
@@ -221,6 +222,8 @@ def check_present(driver, name, key, measured):
         if key == "1280x720":
             assert m["numbers"] == 0 or m["smallestNumber"] >= 20, (where, f"numbers at {m['smallestNumber']:.1f} px")
         smallest_text = min(smallest_text, m["textPx"] or 99)
+        if key == "1920x1080":
+            assert (m["textPx"] or 99) >= 20, (where, f"step text at {m['textPx']} px")
         seen.append(m["focus"])
     if steps > 1:
         press(driver, Keys.PAGE_UP)

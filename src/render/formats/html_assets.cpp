@@ -6,7 +6,9 @@ namespace {
 // Present mode: the page is one screen that never scrolls. The figure's box and the step's
 // panel share it (side by side on a landscape screen, the figure above on a portrait one), and
 // each scrolls by itself: Next moves the figure's box to the part the step speaks of and fits
-// the step's text to its panel (the text views' 80 columns: about 12 px at 1280 x 720). The figure is drawn at --zoom times its size (--w wide): 1.75
+// the step's text to its panel. The text views' 80 columns set that size, so a landscape screen
+// gives the text the wider share (11 to 9): 20 px at 1920 x 1080, 13-14 px at 1280 x 720, where
+// the figure's zoom keeps it readable beside it. The figure is drawn at --zoom times its size (--w wide): 1.75
 // makes its 12 px numbers 21 CSS px; a phone gets 1.25. Print lays everything out in one column.
 constexpr std::string_view k_style = R"page(
 :root { color-scheme: light; --zoom: 1.75; }
@@ -18,7 +20,7 @@ header { padding: 0.3rem 1rem; border-bottom: 1px solid #cccccc; }
 h1 { font-size: 1.2rem; margin: 0; }
 header p { margin: 0.1rem 0 0; font-size: 0.85rem; }
 header p:empty { display: none; }
-main { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 0.6rem; padding: 0.5rem 0.8rem;
+main { display: grid; grid-template-columns: minmax(0, 9fr) minmax(0, 11fr); gap: 0.6rem; padding: 0.5rem 0.8rem;
        min-height: 0; }
 main > * { min-width: 0; min-height: 0; }
 #panel { overflow: auto; }
