@@ -117,13 +117,41 @@ TEST_CASE("page_explorer embeds E's float32 bits exactly, -0.0, inf and NaN incl
     CHECK(page_explorer(odd, {0}).weights == "AACAPw==");  // 00 00 80 3f
 }
 
-TEST_CASE("page_explorer is off, with the reason, past k_max_page_values") {
+TEST_CASE("page_explorer past k_max_page_values carries E's edge rows and the run's ids, and the left-out rows' inf and nan") {
     const Matrix at_cap(k_max_page_values / 4, 4);
-    CHECK(page_explorer(at_cap, {0}).off.empty());
-    const Matrix past(k_max_page_values / 4 + 1, 4);
-    const HtmlExplorer off = page_explorer(past, {0});
+    CHECK(page_explorer(at_cap, {0}).rows.empty());
+    Matrix past(k_max_page_values / 4 + 1, 4);
+    for (std::size_t v = 0; v < past.values.size(); ++v) past.values[v] = static_cast<float>(v);
+    past.at(7, 1) = INFINITY;          // the run's id: carried, not in `outside`
+    past.at(100, 1) = -INFINITY;       // left out: column 1's first non-finite
+    past.at(200, 1) = std::nanf("");   // left out, after row 100 in column 1: not needed
+    std::uint32_t payload = 0x7fa00001;
+    std::memcpy(&past.at(300, 3), &payload, sizeof payload);
+    const HtmlExplorer explorer = page_explorer(past, {7, 16000, 7});
+    CHECK(explorer.off.empty());
+    CHECK(explorer.rows == std::vector<std::uint64_t>{0, 1, 2, 7, 16000, 16382, 16383, 16384});
+    CHECK(explorer.outside == "1 100 ff800000;3 300 7fa00001");
+    const std::vector<unsigned char> bytes = from_base64(explorer.weights);
+    REQUIRE(bytes.size() == explorer.rows.size() * 4 * sizeof(float));
+    for (std::size_t r = 0; r < explorer.rows.size(); ++r) {
+        CHECK(std::memcmp(bytes.data() + r * 16, past.row(explorer.rows[r]), 16) == 0);
+    }
+    HtmlPage page = lesson_page("T", "I", Figure{}, {"a"});
+    page.explorer = explorer;
+    const std::string html = render_html(page);
+    CHECK(contains(html, "data-rows=\"0 1 2 7 16000 16382 16383 16384\" data-outside=\"1 100 ff800000;3 300 7fa00001\""));
+    CHECK(contains(html, "of the 8 ids whose rows this page carries"));
+}
+
+TEST_CASE("page_explorer carries rows up to k_max_page_values and is off, with the reason, when even E's edges are more") {
+    const Matrix many(1000, 1024);  // 64 rows fit: the 6 edge rows and 58 of the run's ids
+    TokenIds ids;
+    for (std::uint64_t id = 100; id < 200; ++id) ids.push_back(id);
+    CHECK(page_explorer(many, ids).rows.size() == k_max_page_values / 1024);
+    const Matrix wide(10, k_max_page_values / 6 + 1);
+    const HtmlExplorer off = page_explorer(wide, {0});
     CHECK(off.weights.empty());
-    CHECK(contains(off.off, "V x d = 16,385 x 4 = 65,540 values"));
+    CHECK(contains(off.off, "a row of E has d = 10,923 values"));
     CHECK(contains(off.off, "only up to 65,536 values"));
     HtmlPage page = lesson_page("T", "I", Figure{}, {"a"});
     page.explorer = off;

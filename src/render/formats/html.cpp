@@ -1,5 +1,7 @@
 #include "render/formats/html.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <set>
 
@@ -9,6 +11,7 @@
 #include "render/formats/html_assets.hpp"
 #include "render/formats/svg.hpp"
 #include "render/kit/json_text.hpp"
+#include "render/kit/table.hpp"
 #include "render/kit/xml_text.hpp"
 
 namespace embdemo {
@@ -50,14 +53,23 @@ std::string render_explorer(const HtmlExplorer& explorer) {
     if (explorer.off.empty()) {
         out += fmt::format(" data-vocab=\"{}\" data-dim=\"{}\" data-max-ids=\"{}\" data-weights=\"{}\"",
                            explorer.vocab_size, explorer.dim, k_max_page_ids, explorer.weights);
+        if (!explorer.rows.empty()) {
+            out += fmt::format(" data-rows=\"{}\" data-outside=\"{}\"", join_rows(explorer.rows), explorer.outside);
+        }
         if (!explorer.tokens.empty()) out += fmt::format(" data-tokens=\"{}\"", escape_xml(explorer.tokens));
     }
     out += ">\n<h2>Try other ids</h2>\n";
     if (!explorer.off.empty()) return out + fmt::format("<p id=\"explore-off\">{}</p>\n</section>\n", escape_xml(explorer.off));
+    const std::string which =
+        explorer.rows.empty()
+            ? fmt::format("ids between 0 and {}", group_thousands(explorer.vocab_size - 1))
+            : fmt::format("of the {} ids whose rows this page carries (E's first and last {} rows and this run's "
+                          "ids, as the text view shows E)",
+                          explorer.rows.size(), k_edge_items);
     out += fmt::format(
-        "<p>Type up to {} ids between 0 and {}: the page looks each one up in this run's E, multiplies its "
+        "<p>Type up to {} {}: the page looks each one up in this run's E, multiplies its "
         "one-hot row by E in float32, and says whether the two give the same numbers, bit for bit.{}</p>\n",
-        k_max_page_ids, group_thousands(explorer.vocab_size - 1),
+        k_max_page_ids, which,
         explorer.tokens.empty() ? "" : fmt::format(" The ids of this run's text are named by their {}.", explorer.tokens_name));
     out += fmt::format("<form id=\"explore-form\"><label for=\"explore-ids\">ids</label>"
                        "<input id=\"explore-ids\" type=\"text\" inputmode=\"numeric\" autocomplete=\"off\" "
@@ -81,6 +93,51 @@ std::string token_names(const TokenIds& ids, const IdSource& source) {
 
 }  // namespace
 
+namespace {
+
+// The rows a page carries of an E too large to embed whole: the text view's summary (its first
+// and last k_edge_items rows), then the run's distinct ids in order of first appearance while
+// the values fit k_max_page_values; ascending. Empty when not even the edges fit.
+std::vector<std::uint64_t> carried_rows(const Matrix& weight, const TokenIds& ids) {
+    const std::uint64_t most_rows = k_max_page_values / std::max<std::uint64_t>(weight.cols, 1);
+    std::set<std::uint64_t> rows;
+    for (std::uint64_t k = 0; k < weight.rows && k < k_edge_items; ++k) rows.insert(k);
+    for (std::uint64_t k = weight.rows - std::min<std::uint64_t>(weight.rows, k_edge_items); k < weight.rows; ++k) {
+        rows.insert(k);
+    }
+    if (rows.size() > most_rows) return {};
+    for (const std::uint64_t id : ids) {
+        if (rows.size() == most_rows) break;
+        rows.insert(id);
+    }
+    return {rows.begin(), rows.end()};
+}
+
+// Per column, the first inf or nan of the rows not carried, "j k bits;...": all the product's
+// in-order sum needs of them.
+std::string outside_values(const Matrix& weight, const std::vector<std::uint64_t>& carried) {
+    std::vector<bool> seen(weight.cols, false);
+    std::string out;
+    std::size_t next = 0;
+    for (std::uint64_t k = 0; k < weight.rows; ++k) {
+        if (next < carried.size() && carried[next] == k) {
+            ++next;
+            continue;
+        }
+        const float* row = weight.row(k);
+        for (std::size_t j = 0; j < weight.cols; ++j) {
+            if (seen[j] || std::isfinite(row[j])) continue;
+            seen[j] = true;
+            std::uint32_t bits = 0;
+            std::memcpy(&bits, &row[j], sizeof bits);
+            out += fmt::format("{}{} {} {:08x}", out.empty() ? "" : ";", j, k, bits);
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
 HtmlExplorer page_explorer(const Matrix& weight, const TokenIds& ids, const IdSource& source) {
     HtmlExplorer explorer;
     explorer.vocab_size = weight.rows;
@@ -89,17 +146,26 @@ HtmlExplorer page_explorer(const Matrix& weight, const TokenIds& ids, const IdSo
         explorer.ids += (i == 0 ? "" : ",") + std::to_string(ids[i]);
     }
     const std::uint64_t values = std::uint64_t{weight.rows} * weight.cols;
-    if (values > k_max_page_values) {
-        explorer.off = fmt::format(
-            "Off for this run: E has V x d = {} x {} = {} values, and a page embeds E only up to {} values "
-            "(so that it stays small). Try other ids with embdemo --ids ..., or a smaller --vocab or --dim.",
-            group_thousands(weight.rows), group_thousands(weight.cols), group_thousands(values),
-            group_thousands(k_max_page_values));
-    } else {
+    if (values <= k_max_page_values) {
         explorer.weights = base64_floats(weight.values);
-        if (source.from_text()) explorer.tokens = token_names(ids, source);
-        explorer.tokens_name = tokenizer_tokens(source.tokenizer);
+    } else {
+        explorer.rows = carried_rows(weight, ids);
+        if (explorer.rows.empty()) {
+            explorer.off = fmt::format(
+                "Off for this run: a row of E has d = {} values, and a page carries only up to {} values, "
+                "not even E's first and last {} rows (so that it stays small). Try other ids with embdemo --ids ..., "
+                "or a smaller --dim.",
+                group_thousands(weight.cols), group_thousands(k_max_page_values), k_edge_items);
+            return explorer;
+        }
+        std::vector<float> kept;
+        kept.reserve(explorer.rows.size() * weight.cols);
+        for (const std::uint64_t k : explorer.rows) kept.insert(kept.end(), weight.row(k), weight.row(k) + weight.cols);
+        explorer.weights = base64_floats(kept);
+        explorer.outside = outside_values(weight, explorer.rows);
     }
+    if (source.from_text()) explorer.tokens = token_names(ids, source);
+    explorer.tokens_name = tokenizer_tokens(source.tokenizer);
     return explorer;
 }
 

@@ -4,9 +4,9 @@
 // screen scrolls inside its box), one section per step with the step's text exactly as the text
 // views print it. The steps' script shows one section at a time and outlines the rows of E the
 // step is about; arrow keys and buttons move between steps; printing shows every step. A page
-// can add an explorer (the lookup lesson does): E embedded bit for bit, and a field where the
-// learner types other ids and sees the lookup, the one-hot rows and the product computed in
-// the page.
+// can add an explorer (the lookup lesson does): E, or the rows the text view shows of it,
+// embedded bit for bit, and a field where the learner types other ids and sees the lookup, the
+// one-hot rows and the product computed in the page.
 #pragma once
 
 #include <cstdint>
@@ -46,8 +46,15 @@ struct HtmlExplorer {
     std::uint64_t vocab_size = 0;
     std::uint64_t dim = 0;
     std::string ids;       // the field's first value: the run's ids, "2,3,1"
-    std::string weights;   // E's float32 values, little-endian bytes in base64; empty when off
-    std::string off;       // why the explorer is off (E too large); empty when on
+    std::string weights;   // the carried rows' float32 values, little-endian bytes in base64; empty when off
+    std::string off;       // why the explorer is off (E's carried rows too large); empty when on
+    // Past k_max_page_values E is carried as the text view summarises it: its first and last
+    // k_edge_items rows and the run's distinct ids (while they fit), ascending; empty when every
+    // row is carried. A product's sum over all V rows still needs the rows left out only where
+    // they hold inf or nan (0 * a finite value adds a zero that changes no sum):
+    // `outside` lists, per column, the first such value of a left-out row, "j k bits" (hex), ";"-joined.
+    std::vector<std::uint64_t> rows;
+    std::string outside;
     // With --text: {"7120": "Your", ...} (JSON, token_label's spelling), the run's distinct ids
     // up to k_max_page_tokens; the explorer names these ids' tokens. Empty for typed ids.
     std::string tokens;
@@ -70,8 +77,9 @@ std::string render_html(const HtmlPage& page);
 // are one step. No explorer.
 HtmlPage lesson_page(std::string title, std::string intro, Figure figure, std::vector<std::string> text_steps);
 
-// The explorer for E (V x d) and the run's ids (with their tokens when `source` is a text); off,
-// with the reason, past k_max_page_values.
+// The explorer for E (V x d) and the run's ids (with their tokens when `source` is a text): all
+// of E up to k_max_page_values, else the rows it can show; off, with the reason, when even E's
+// edge rows are more than k_max_page_values.
 HtmlExplorer page_explorer(const Matrix& weight, const TokenIds& ids, const IdSource& source = {});
 
 // The notebook lesson: the steps of --walkthrough and the lookup figure. `linear_init` and

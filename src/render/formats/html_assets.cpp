@@ -6,7 +6,9 @@ namespace {
 // Present mode: the page is one screen that never scrolls. The figure's box and the step's
 // panel share it (side by side on a landscape screen, the figure above on a portrait one), and
 // each scrolls by itself: Next moves the figure's box to the part the step speaks of and fits
-// the step's text to its panel (the text views' 80 columns: about 12 px at 1280 x 720). The figure is drawn at --zoom times its size (--w wide): 1.75
+// the step's text to its panel. The text views' 80 columns set that size, so a landscape screen
+// gives the text the wider share (11 to 9): 20 px at 1920 x 1080, 13-14 px at 1280 x 720, where
+// the figure's zoom keeps it readable beside it. The figure is drawn at --zoom times its size (--w wide): 1.75
 // makes its 12 px numbers 21 CSS px; a phone gets 1.25. Print lays everything out in one column.
 constexpr std::string_view k_style = R"page(
 :root { color-scheme: light; --zoom: 1.75; }
@@ -18,7 +20,7 @@ header { padding: 0.3rem 1rem; border-bottom: 1px solid #cccccc; }
 h1 { font-size: 1.2rem; margin: 0; }
 header p { margin: 0.1rem 0 0; font-size: 0.85rem; }
 header p:empty { display: none; }
-main { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 0.6rem; padding: 0.5rem 0.8rem;
+main { display: grid; grid-template-columns: minmax(0, 9fr) minmax(0, 11fr); gap: 0.6rem; padding: 0.5rem 0.8rem;
        min-height: 0; }
 main > * { min-width: 0; min-height: 0; }
 #panel { overflow: auto; }
@@ -167,13 +169,29 @@ constexpr std::string_view k_explorer_script = R"page(
   function named(id) {
     return Object.prototype.hasOwnProperty.call(tokens, id) ? id + " \"" + tokens[id] + "\"" : String(id);
   }
+  // The rows of E the page carries, ascending (all of them unless data-rows names some), and
+  // where each one's values start; for a partial E, per column the first inf or nan of the rows
+  // left out (the only values of theirs that can change the product's sum).
+  var rowOf = [], place = {};
+  if (root.hasAttribute("data-rows")) {
+    rowOf = root.getAttribute("data-rows").split(" ").map(Number);
+  } else {
+    for (var k0 = 0; k0 < V; ++k0) rowOf.push(k0);
+  }
+  rowOf.forEach(function (k, r) { place[k] = r; });
+  var R = rowOf.length, outside = [];
+  (root.getAttribute("data-outside") || "").split(";").forEach(function (item) {
+    if (!item) return;
+    var parts = item.split(" ");
+    outside[Number(parts[0])] = { k: Number(parts[1]), bits: parseInt(parts[2], 16) >>> 0 };
+  });
   var raw = atob(root.getAttribute("data-weights"));
   var bytes = new Uint8Array(raw.length);
   for (var b = 0; b < raw.length; ++b) bytes[b] = raw.charCodeAt(b);
   var view = new DataView(bytes.buffer);
   // E's bits as well as its values: a NaN read as a number may lose its payload or be quieted.
-  var E = new Float32Array(V * d), Ebits = new Uint32Array(V * d);
-  for (var e = 0; e < V * d; ++e) {
+  var E = new Float32Array(R * d), Ebits = new Uint32Array(R * d);
+  for (var e = 0; e < R * d; ++e) {
     E[e] = view.getFloat32(4 * e, true);
     Ebits[e] = view.getUint32(4 * e, true);
   }
@@ -277,14 +295,21 @@ constexpr std::string_view k_explorer_script = R"page(
     if (ids.length > maxIds) {
       return { error: ids.length + " ids are more than the " + maxIds + " this page shows at once" };
     }
-    var place = function (i) { return batched ? Math.floor(i / seq) + ", " + (i % seq) : String(i); };
+    var where = function (i) { return batched ? Math.floor(i / seq) + ", " + (i % seq) : String(i); };
     for (var i = 0; i < ids.length; ++i) {
       if (ids[i] >= V) {
-        return { error: "ids[" + place(i) + "] = " + texts[i] +
+        return { error: "ids[" + where(i) + "] = " + texts[i] +
                  " is out of range for a vocab of " + thousands(V) + " (allowed: ids 0 to " + thousands(V - 1) + ")" };
       }
     }
-    return { ids: ids, place: place };
+    for (var m = 0; m < ids.length; ++m) {
+      if (!Object.prototype.hasOwnProperty.call(place, ids[m])) {
+        return { error: "ids[" + where(m) + "] = " + texts[m] + ": row " + texts[m] + " of E is not in this page, " +
+                 "which carries only the rows the text view shows (E's first and last rows and this run's ids); " +
+                 "embdemo --ids " + texts[m] + " looks up any row" };
+      }
+    }
+    return { ids: ids, place: where };
   }
 
   // The columns shown of `count`: all up to 16, else three at each end and the `wanted` ones,
@@ -347,19 +372,27 @@ constexpr std::string_view k_explorer_script = R"page(
     var ids = parsed.ids, n = ids.length;
     var lookup = new Float32Array(n * d), product = new Float32Array(n * d);
     var lookupBits = new Uint32Array(n * d), productBits = new Uint32Array(n * d);
+    // A NaN is carried as bits, as the CPU (x86 SSE) makes it: a NaN operand comes out quieted,
+    // 0 * inf is the default NaN 0xffc00000, and a sum keeps the NaN it met first.
+    function nanOf(bits, one) {
+      if ((bits & 0x7fffffff) > 0x7f800000) return (bits | 0x00400000) >>> 0;
+      return !one && (bits & 0x7fffffff) === 0x7f800000 ? 0xffc00000 : -1;
+    }
     for (var i = 0; i < n; ++i) {
+      var at = place[ids[i]];
       for (var j = 0; j < d; ++j) {
-        lookup[i * d + j] = E[ids[i] * d + j];
-        lookupBits[i * d + j] = Ebits[ids[i] * d + j];  // a copy keeps every bit, NaN payloads too
-        // Row i of one_hot(ids) times column j of E, every term and every sum rounded. A NaN is
-        // carried as bits, as the CPU (x86 SSE) makes it: a NaN operand comes out quieted, 0 * inf
-        // is the default NaN 0xffc00000, and a sum keeps the NaN it met first.
-        var acc = 0, accNaN = -1;
-        for (var k = 0; k < V && accNaN < 0; ++k) {
-          var one = k === ids[i], bits = Ebits[k * d + j];
-          if ((bits & 0x7fffffff) > 0x7f800000) accNaN = (bits | 0x00400000) >>> 0;
-          else if (!one && !isFinite(E[k * d + j])) accNaN = 0xffc00000;
-          else acc = Math.fround(acc + Math.fround(E[k * d + j] * (one ? 1 : 0)));
+        lookup[i * d + j] = E[at * d + j];
+        lookupBits[i * d + j] = Ebits[at * d + j];  // a copy keeps every bit, NaN payloads too
+        // Row i of one_hot(ids) times column j of E, every term and every sum rounded, over E's
+        // rows in order; a row left out of the page adds a zero unless it holds the column's inf or nan.
+        var acc = 0, accNaN = -1, out = outside[j];
+        for (var r = 0; r <= R && accNaN < 0; ++r) {
+          var k = r < R ? rowOf[r] : Infinity;
+          if (out && out.k < k) { accNaN = nanOf(out.bits, false); break; }
+          if (r === R) break;
+          var one = k === ids[i];
+          accNaN = nanOf(Ebits[r * d + j], one);
+          if (accNaN < 0) acc = Math.fround(acc + Math.fround(E[r * d + j] * (one ? 1 : 0)));
         }
         product[i * d + j] = acc;
         productBits[i * d + j] = accNaN >= 0 ? accNaN : bitsOf(acc);
