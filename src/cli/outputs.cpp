@@ -130,6 +130,31 @@ std::optional<std::string> check_output_paths(const Options& options) {
     return std::nullopt;
 }
 
+std::optional<std::string> check_stdout_is_no_input(const option_checks::RawOptions& raw, const Options& options) {
+    const auto out = descriptor_id(1);
+    if (!out) return std::nullopt;
+    // Every file the run reads, as given; a value that names no file (--upstream ones) has no id.
+    std::vector<std::pair<const char*, std::string>> inputs = {
+        {"--weights", raw.weights.value_or("")},
+        {"--text-file", raw.text_file.value_or("")},
+        {"--labels", raw.labels.value_or("")},
+    };
+    inputs.insert(inputs.end(), options.lesson_inputs.begin(), options.lesson_inputs.end());
+    for (const auto& [option, path] : inputs) {
+        if (path.empty() || !(file_id(path) == out)) continue;
+        return std::string("standard output is the same file as ") + option + ' ' + quote_for_message(path) +
+               ", which the run reads (allowed: standard output to a file that is none of the run's inputs)";
+    }
+    // GPT-2's vocabulary is embdemo's own data: appended to, every later --text run fails.
+    const std::string vocabulary = gpt2_vocabulary_file();
+    if (!vocabulary.empty() && file_id(vocabulary) == out) {
+        return "standard output is GPT-2's vocabulary " + quote_for_message(vocabulary) +
+               ", which embdemo's tokenizer reads (allowed: standard output to a file that is none of embdemo's data "
+               "files or the run's inputs)";
+    }
+    return std::nullopt;
+}
+
 std::string stage_output_files(const Options& options, const Matrix& weight,
                                const std::vector<std::string>& labels, FileTransaction& transaction) {
     if (!options.export_projector.empty()) {
