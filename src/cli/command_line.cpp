@@ -1,5 +1,7 @@
 #include "cli/command_line.hpp"
 
+#include "cli/outputs.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -301,7 +303,11 @@ CommandLine CommandLineParser::parse(int argc, const char* const argv[]) {
         if (option->count() > 0) raw.shared_given.push_back(option->get_name());
     }
     raw.precision_given = app.count("--precision") > 0;
-    return validate(raw);
+    CommandLine result = validate(raw);
+    if (result.run) {
+        if (auto problem = check_stdout_is_no_input(raw, result.options)) return fail(*problem);
+    }
+    return result;
 }
 
 CommandLine parse_command_line(int argc, const char* const argv[]) {

@@ -58,6 +58,16 @@ std::string stage_file(OutputFile::Kind kind, const std::string& path, const Mat
                       [&](std::size_t first, std::size_t end) { return render_projector_metadata(metadata, first, end); });
 }
 
+// The tokenizers' vocabularies are embdemo's own data: replaced or appended to, every later
+// --text run with that tokenizer fails, so no output, standard output included, may be one.
+struct DataFile {
+    std::string path;
+    const char* what;
+};
+std::vector<DataFile> vocabulary_files() {
+    return {{gpt2_vocabulary_file(), "GPT-2's vocabulary"}, {bert_vocabulary_file(), "BERT's vocabulary"}};
+}
+
 }  // namespace
 
 std::vector<OutputFile> requested_output_files(const Options& options) {
@@ -71,6 +81,7 @@ std::vector<OutputFile> requested_output_files(const Options& options) {
     }
     return files;
 }
+
 
 std::optional<std::string> check_output_paths(const Options& options) {
     const std::string& dir = options.export_projector;
@@ -111,13 +122,7 @@ std::optional<std::string> check_output_paths(const Options& options) {
             return problem_with(file.option, file.path, *problem);
         }
         if (!output) continue;
-        // The tokenizers' vocabularies are embdemo's own data: replaced, every later --text run
-        // with that tokenizer fails.
-        const struct {
-            std::string path;
-            const char* what;
-        } vocabularies[] = {{gpt2_vocabulary_file(), "GPT-2's vocabulary"}, {bert_vocabulary_file(), "BERT's vocabulary"}};
-        for (const auto& vocabulary : vocabularies) {
+        for (const DataFile& vocabulary : vocabulary_files()) {
             if (vocabulary.path.empty() || !(file_id(vocabulary.path) == output)) continue;
             return problem_with(file.option, file.path,
                                 std::string("is ") + vocabulary.what + " " + quote_for_message(vocabulary.path) +
@@ -131,6 +136,30 @@ std::optional<std::string> check_output_paths(const Options& options) {
                                         ", which the run reads (allowed: an output that is none of the run's inputs)");
             }
         }
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> check_stdout_is_no_input(const option_checks::RawOptions& raw, const Options& options) {
+    const auto out = descriptor_id(1);
+    if (!out) return std::nullopt;
+    // Every file the run reads, as given; a value that names no file (--upstream ones) has no id.
+    std::vector<std::pair<const char*, std::string>> inputs = {
+        {"--weights", raw.weights.value_or("")},
+        {"--text-file", raw.text_file.value_or("")},
+        {"--labels", raw.labels.value_or("")},
+    };
+    inputs.insert(inputs.end(), options.lesson_inputs.begin(), options.lesson_inputs.end());
+    for (const auto& [option, path] : inputs) {
+        if (path.empty() || !(file_id(path) == out)) continue;
+        return std::string("standard output is the same file as ") + option + ' ' + quote_for_message(path) +
+               ", which the run reads (allowed: standard output to a file that is none of the run's inputs)";
+    }
+    for (const DataFile& vocabulary : vocabulary_files()) {
+        if (vocabulary.path.empty() || !(file_id(vocabulary.path) == out)) continue;
+        return std::string("standard output is ") + vocabulary.what + " " + quote_for_message(vocabulary.path) +
+               ", which embdemo's tokenizer reads (allowed: standard output to a file that is none of embdemo's data "
+               "files or the run's inputs)";
     }
     return std::nullopt;
 }

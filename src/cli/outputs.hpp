@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "io/files.hpp"
+#include "cli/option_checks.hpp"
 #include "cli/options.hpp"
 #include "core/matrix.hpp"
 
@@ -32,6 +33,11 @@ std::vector<OutputFile> requested_output_files(const Options& options);
 // asked (check_output_file, check_output_directory), two outputs name the same file, or an
 // output is one of the run's input files.
 std::optional<std::string> check_output_paths(const Options& options);
+
+// Standard output appended or redirected to a file the run reads (`--weights w.npy >> w.npy`,
+// `--text-file t >> t`, --labels, --upstream, --hidden, GPT-2's vocab.bpe): refused on every
+// lesson, as `cat f >> f` is, by comparing fstat(1)'s device and inode with each input's.
+std::optional<std::string> check_stdout_is_no_input(const option_checks::RawOptions& raw, const Options& options);
 
 // Writes every requested file into `transaction`, where it stays invisible until committed;
 // large tables a piece at a time, so that no second copy of E is held as text. Returns a whole

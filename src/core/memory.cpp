@@ -24,7 +24,8 @@ std::uint64_t estimate_peak_bytes(const std::vector<Buffer>& buffers) {
     return total;
 }
 
-std::optional<std::string> check_memory_budget(const std::vector<Buffer>& buffers, std::uint64_t budget) {
+std::optional<std::string> check_memory_budget(const std::vector<Buffer>& buffers, std::uint64_t budget,
+                                               std::string_view smaller) {
     const std::uint64_t estimate = estimate_peak_bytes(buffers);
     if (estimate <= budget) return std::nullopt;
     std::vector<Buffer> largest = buffers;
@@ -36,7 +37,7 @@ std::optional<std::string> check_memory_budget(const std::vector<Buffer>& buffer
     }
     return "the run would need about " + describe_bytes(estimate) + " of memory (largest: " + parts +
            "); the budget is " + describe_bytes(budget) +
-           " (allowed: --max-memory SIZE to raise it, e.g. --max-memory 4G, or fewer ids or a smaller vocab or dim)";
+           " (allowed: --max-memory SIZE to raise it, e.g. --max-memory 4G, or " + std::string(smaller) + ")";
 }
 
 ParseResult<std::uint64_t> parse_memory_size(std::string_view text) {

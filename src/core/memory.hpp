@@ -38,7 +38,9 @@ std::uint64_t estimate_peak_bytes(const std::vector<Buffer>& buffers);
 
 // nullopt when the estimate fits `budget`; otherwise a message with the estimate, its largest
 // buffers and the budget.
-std::optional<std::string> check_memory_budget(const std::vector<Buffer>& buffers, std::uint64_t budget);
+// `smaller` says what would need less ("a shorter text"); by default fewer ids or a smaller vocab or dim.
+std::optional<std::string> check_memory_budget(const std::vector<Buffer>& buffers, std::uint64_t budget,
+                                               std::string_view smaller = "fewer ids or a smaller vocab or dim");
 
 // "4G", "512M", "64K" (binary units: 1K = 1024 bytes, upper or lower case, an optional "iB" or
 // "B") or a plain number of bytes. At least 1 MiB.

@@ -86,5 +86,27 @@ if [ $status -ne 2 ] || [ "$rss" -gt 20480 ] || ! grep -qF 'is 1,073,741,824 byt
   failures=$((failures + 1))
 fi
 
+# tokens: 4 MiB of "a1" is 4 Mi one-byte pieces (each a token), the most pieces a text can have;
+# English prose has a piece per 5 bytes. 16 MiB of "a1" took 1.2 GiB with no budget at all.
+python3 -c "open('$work/a1.txt', 'w').write('a1' * (2 << 20))"
+python3 -c "
+w = 'the quick brown fox jumps over a lazy dog while seventeen curious engineers measured it. '
+open('$work/prose.txt', 'w').write((w * ((4 << 20) // len(w) + 1))[:4 << 20])"
+compare "tokens, one-byte pieces" tokens --text-file "$work/a1.txt"
+compare "tokens, one-byte pieces, csv" tokens --text-file "$work/a1.txt" --format csv
+compare "tokens, prose, json" tokens --text-file "$work/prose.txt" --format json
+compare "tokens, prose, csv" tokens --text-file "$work/prose.txt" --format csv
+compare "tokens, prose, markdown" tokens --text-file "$work/prose.txt" --format markdown
+# Past the budget, refused before the cut: the count that decides holds nothing per piece.
+/usr/bin/time -o "$work/rss" -f %M "$binary" tokens --text-file "$work/a1.txt" --max-memory 64M \
+  >/dev/null 2>"$work/stderr" </dev/null
+status=$?
+rss=$(tail -1 "$work/rss")
+echo "tokens past its budget: status $status, peak $rss KiB"
+if [ $status -ne 2 ] || [ "$rss" -gt 40960 ] || ! grep -qF 'the budget is 64.0 MiB (allowed: --max-memory SIZE to raise it, e.g. --max-memory 4G, or a shorter text)' "$work/stderr"; then
+  echo "FAIL: tokens past its budget: $(cat "$work/stderr")"
+  failures=$((failures + 1))
+fi
+
 [ $failures -eq 0 ] || exit 1
 echo "every estimate within its tolerance of the measured peak"

@@ -50,6 +50,35 @@ TEST_CASE("tokens_report's cap is the exact size of its JSON") {
     CHECK(size == 3225 + 8 + std::string(k_version_json_name).size() + version_json_value().size());
 }
 
+TEST_CASE("tokens_report: csv and tsv have a cap of their own in numbers, markdown none, and neither holds the JSON's lists") {
+    const TokensLesson lesson = lesson_of(k_hostile_text, 7, 12);
+    const std::size_t values = 4 * lesson.ids.size() + 5 * lesson.pieces.size();
+    for (const OutputFormat format : {OutputFormat::csv, OutputFormat::tsv}) {
+        const auto at_cap = tokens_report(lesson, gpt2_vocabulary(), format, values);
+        REQUIRE(at_cap);
+        // The same tables as the JSON's report, so the same csv, without the three lists.
+        CHECK(render_lesson_delimited(at_cap.value(), ',', {}) == render_lesson_delimited(report_of(lesson), ',', {}));
+        for (const LessonField& field : at_cap.value().checks) {
+            CHECK(field.name != "pieces");
+            CHECK(field.name != "ids");
+            CHECK(field.name != "tokens");
+        }
+        const auto past_cap = tokens_report(lesson, gpt2_vocabulary(), format, values - 1);
+        REQUIRE_FALSE(past_cap);
+        const std::string name = format == OutputFormat::csv ? "csv" : "tsv";
+        CHECK(past_cap.error() == "embdemo tokens --format " + name + ": the tables of this " +
+                                      std::to_string(lesson.request.text.size()) + "-byte text would print " +
+                                      std::to_string(values) + " numbers (4 an id, 5 a piece) (allowed: at most " +
+                                      std::to_string(values - 1) + "; use the text view, or a shorter text)");
+    }
+    // Markdown: the same page as from the JSON's report, without the pieces' records it never printed.
+    const auto markdown = tokens_report(lesson, gpt2_vocabulary(), OutputFormat::markdown, 1);
+    REQUIRE(markdown);
+    CHECK(render_lesson_markdown(markdown.value(), "t", 6) == render_lesson_markdown(report_of(lesson), "t", 6));
+    CHECK(std::none_of(markdown.value().checks.begin(), markdown.value().checks.end(),
+                       [](const LessonField& field) { return field.name == "pieces"; }));
+}
+
 TEST_CASE("tokens_report's tables: every id with its piece, bytes and rank; the pieces; the followed merges") {
     const TokensLesson lesson = lesson_of(k_hostile_text, 7, 12);
     const LessonReport report = report_of(lesson);

@@ -14,6 +14,7 @@
 #include "core/tokenizers/sentencepiece_trained.hpp"
 #include "cli/exit_codes.hpp"
 #include "core/limits.hpp"
+#include "core/memory.hpp"
 #include "cli/lessons/lesson.hpp"
 #include "cli/option_spec.hpp"
 #include "io/text_input.hpp"
@@ -74,6 +75,44 @@ std::optional<std::string> read_tokenizers(const RawOptions& raw, TokensRequest&
     return std::nullopt;
 }
 
+// What GPT-2's lesson of a text holds at its peak, from the text's size and its counted pieces
+// and ids, listed before it is cut. Measured with /usr/bin/time -f %M by
+// tests/scripts/memory_estimate.sh.
+std::vector<Buffer> tokens_buffers(OutputFormat format, std::uint64_t text_bytes, const TokenCounts& counts) {
+    const std::uint64_t pieces = counts.pieces;
+    const std::uint64_t ids = counts.ids;
+    std::vector<Buffer> buffers{{"the text (as read and as the lesson's)", text_bytes, 2},
+                                {"the pieces (20 bytes each)", pieces, sizeof(TokenPiece)},
+                                {"the ids", ids, sizeof(std::uint64_t)}};
+    // The tables of csv, tsv and markdown: 4 numbers an id and 5 a piece, as float32.
+    const std::uint64_t table_values = 4 * ids + 5 * pieces;
+    switch (format) {
+        case OutputFormat::json: {
+            // A piece's record is about 58 bytes beside its text and tokens, an id about 24 in
+            // the three lists, and the text is spelled three times. The lists, the page they
+            // are joined into and the piece being written: about 2.5 times the page.
+            const std::uint64_t page = 58 * pieces + 24 * ids + 3 * text_bytes;
+            buffers.push_back({"the JSON (its lists, the page and the write)", page / 2, 5});
+            break;
+        }
+        case OutputFormat::csv:
+        case OutputFormat::tsv:
+            // Whole numbers of at most 8 digits: an id's row (id, piece, bytes, merge rank) takes
+            // about 21 bytes, a piece's (offset, bytes, first token, tokens, special) about 23.
+            buffers.push_back({"the tables (float32)", table_values, 4});
+            buffers.push_back({"the printed tables", 21 * ids + 23 * pieces, 1});
+            break;
+        case OutputFormat::markdown:
+            // The tables, and the ids and tokens lists the page cuts its two lines from (about 17
+            // bytes an id), each held three times as markdown_value spells it visibly and unquotes it.
+            buffers.push_back({"the tables (float32)", table_values, 4});
+            buffers.push_back({"the ids and tokens lists (three copies)", ids, 3 * 17});
+            break;
+        default: break;  // the text, svg and html views summarise: a few kilobytes beside the lists
+    }
+    return buffers;
+}
+
 CommandLine check_tokens(const RawOptions& raw) {
     CommandLine result;
     Options& options = result.options;
@@ -81,7 +120,7 @@ CommandLine check_tokens(const RawOptions& raw) {
     TokensRequest& tokens = own_settings<TokensRequest>(options);
     if (const std::string* option = unread_shared_option(raw)) {
         return fail(*option + " has no effect on embdemo tokens (allowed with tokens: --text, --text-file, --ids, "
-                    "--dim, --format and --piece)");
+                    "--dim, --format, --max-memory and --piece)");
     }
     const int sources = (raw.text ? 1 : 0) + (raw.text_file ? 1 : 0) + (raw.ids ? 1 : 0);
     if (sources == 0) return fail("embdemo tokens needs --text TEXT or --text-file FILE (or --ids LIST to decode)");
@@ -124,8 +163,30 @@ CommandLine check_tokens(const RawOptions& raw) {
         if (!dim) return fail(dim.error());
         tokens.dim = dim.value();
     }
+    if (raw.max_memory) {
+        const auto budget = parse_memory_size(*raw.max_memory);
+        if (!budget) {
+            return fail(bad_value("--max-memory", *raw.max_memory, budget.error(),
+                                  "a size of at least 1M: bytes, or a number with K, M, G or T, e.g. 512M, 4G"));
+        }
+        options.max_memory = budget.value();
+    }
+    if (tokens.tokenizers.empty()) {
+        // Counted before the cut, which then reserves its lists once.
+        const auto vocab = gpt2_vocabulary();
+        if (!vocab) return fail(vocab.error());
+        const TokenCounts counts = count_tokens(*vocab.value(), tokens.text);
+        if (auto problem = check_tokens_tables(options.format, tokens.text.size(), counts.ids, counts.pieces)) {
+            return fail(*problem);
+        }
+        if (auto problem = check_memory_budget(tokens_buffers(options.format, tokens.text.size(), counts),
+                                               options.max_memory, "a shorter text")) {
+            return fail(*problem);
+        }
+        tokens.counts = counts;
+    }
     if (const std::string* piece_text = raw.value("--piece")) {
-        const std::size_t pieces = count_gpt2_pieces(tokens.text);
+        const std::size_t pieces = tokens.counts ? tokens.counts->pieces : count_gpt2_pieces(tokens.text);
         const auto piece = parse_bounded("--piece", *piece_text, 0, pieces - 1);
         if (!piece) return fail(piece.error());
         tokens.piece = piece.value();
@@ -178,9 +239,10 @@ int run_tokens(const Options& options) {
     const Gpt2Vocabulary& vocab = *gpt2_vocabulary().value();  // validation loaded it
     if (own_settings<TokensRequest>(options).decode_ids) return run_tokens_decode(options, vocab);
     if (!own_settings<TokensRequest>(options).tokenizers.empty()) return run_tokenizer_comparison(options, vocab);
-    const TokensLesson lesson = run_tokens_lesson(vocab, own_settings<TokensRequest>(options));
+    const TokensRequest& request = own_settings<TokensRequest>(options);
+    const TokensLesson lesson = run_tokens_lesson(vocab, request, request.counts ? &*request.counts : nullptr);
     LessonView view;
-    view.report = [&](const std::vector<std::string>&) { return tokens_report(lesson, vocab); };
+    view.report = [&](const std::vector<std::string>&) { return tokens_report(lesson, vocab, options.format); };
     view.figure = [&](int precision) { return tokens_figure(lesson, vocab, precision); };
     view.text = [&](const TextOptions&, View) { return std::vector<std::string>{render_tokens_text(lesson, vocab)}; };
     return write_view(options, view);
@@ -222,12 +284,13 @@ const OptionSpec k_tokens_options[] = {
 }  // namespace
 
 // The shared options tokens reads; any other one given is refused rather than ignored.
-constexpr const char* k_tokens_shared_options[] = {"--text", "--text-file", "--ids", "--dim", "--format", "--tokenizer",
-                                                   "--vocab-size"};
+constexpr const char* k_tokens_shared_options[] = {"--text", "--text-file", "--ids",        "--dim",
+                                                   "--format", "--tokenizer", "--vocab-size", "--max-memory"};
 
 extern const LessonSpec k_tokens_lesson = [] {
     LessonSpec spec{"tokens", "GPT-2's tokenizer: text -> pieces -> merges -> ids"};
     spec.caps.one_hot = std::nullopt;  // no table: the tokenizer alone
+    spec.caps.memory_budget = true;
     spec.help = lesson_help(k_tokens_options, "", k_tokens_footer);
     spec.formats = fixed_formats<k_every_format & ~format_bit(OutputFormat::python)>;
     spec.checks.whole = check_tokens;

@@ -25,75 +25,101 @@ CharClass classify(std::uint32_t code_point) {
 
 namespace {
 
-// The text as characters: where each starts and its class, plus an end sentinel.
-struct Chars {
-    std::vector<std::size_t> start;
-    std::vector<CharClass> kind;
-    std::vector<std::uint32_t> code;
-    std::size_t count() const { return kind.size(); }
+// One character of the text: its bytes and class. Callers validate the text first; a byte that
+// does not start a character is taken as U+FFFD of length 1.
+struct Char {
+    std::uint32_t code = 0;
+    std::size_t length = 0;
+    CharClass kind = CharClass::other;
 };
 
-Chars decode(std::string_view text) {
-    Chars chars;
-    // A character per byte at the most: growing vectors of a 16 MiB text would copy each twice.
-    chars.start.reserve(text.size() + 1);
-    chars.kind.reserve(text.size());
-    chars.code.reserve(text.size());
-    for (std::size_t at = 0; at < text.size();) {
-        const auto next = decode_utf8(text, at);
-        const std::uint32_t code = next ? next->code_point : 0xfffd;  // callers validate first
-        chars.start.push_back(at);
-        chars.kind.push_back(classify(code));
-        chars.code.push_back(code);
-        at += next ? next->length : 1;
+// The pattern read straight off the text, a character at a time: a copy of a 16 MiB text's
+// characters (start, class and code point, 13 bytes each) and a list of its pieces (16 bytes
+// each) took 460 MiB before a piece was encoded.
+class Scanner {
+public:
+    explicit Scanner(std::string_view text) : text_(text) {}
+
+    bool done(std::size_t at) const { return at >= text_.size(); }
+
+    Char at(std::size_t at) const {
+        const auto next = decode_utf8(text_, at);
+        const std::uint32_t code = next ? next->code_point : 0xfffd;
+        return {code, next ? next->length : 1, classify(code)};
     }
-    chars.start.push_back(text.size());
-    return chars;
-}
 
-// 's 't 're 've 'm 'll 'd: how many characters the contraction at `i` takes, or 0.
-std::size_t contraction(const Chars& chars, std::size_t i) {
-    if (chars.code[i] != '\'' || i + 1 >= chars.count()) return 0;
-    const std::uint32_t a = chars.code[i + 1];
-    if (a == 's' || a == 't' || a == 'm' || a == 'd') return 2;
-    if (i + 2 >= chars.count()) return 0;
-    const std::uint32_t b = chars.code[i + 2];
-    if ((a == 'r' && b == 'e') || (a == 'v' && b == 'e') || (a == 'l' && b == 'l')) return 3;
-    return 0;
-}
+    // The byte after the piece that starts at byte `i`.
+    std::size_t piece_end(std::size_t i) const {
+        if (const std::size_t end = contraction(i)) return end;
+        if (const std::size_t end = classed_run(i)) return end;
+        return space_run(i);
+    }
 
-std::size_t run_end(const Chars& chars, std::size_t i, CharClass kind) {
-    while (i < chars.count() && chars.kind[i] == kind) ++i;
-    return i;
-}
+private:
+    std::uint32_t code_at(std::size_t i) const { return done(i) ? 0 : at(i).code; }
 
-// ` ?\p{L}+`, ` ?\p{N}+` and ` ?[^\s\p{L}\p{N}]+`: an optional U+0020, then a run of one class.
-std::size_t classed_run(const Chars& chars, std::size_t i) {
-    const std::size_t first = chars.code[i] == ' ' && i + 1 < chars.count() ? i + 1 : i;
-    if (chars.kind[first] == CharClass::space) return 0;
-    return run_end(chars, first, chars.kind[first]) - i;
-}
+    // 's 't 're 've 'm 'll 'd: the byte after the contraction at `i`, or 0.
+    std::size_t contraction(std::size_t i) const {
+        if (text_[i] != '\'') return 0;
+        const std::uint32_t a = code_at(i + 1);
+        if (a == 's' || a == 't' || a == 'm' || a == 'd') return i + 2;
+        const std::uint32_t b = a == 0 ? 0 : code_at(i + 2);
+        if ((a == 'r' && b == 'e') || (a == 'v' && b == 'e') || (a == 'l' && b == 'l')) return i + 3;
+        return 0;
+    }
 
-// `\s+(?!\S)|\s+`: a run of white space, leaving its last character to start the next piece when
-// a non-space follows (so " world" keeps its space), unless that would leave nothing.
-std::size_t space_run(const Chars& chars, std::size_t i) {
-    const std::size_t end = run_end(chars, i, CharClass::space);
-    if (end < chars.count() && end - i > 1) return end - 1 - i;
-    return end - i;
-}
+    std::size_t run_end(std::size_t i, CharClass kind) const {
+        while (!done(i)) {
+            const Char c = at(i);
+            if (c.kind != kind) break;
+            i += c.length;
+        }
+        return i;
+    }
+
+    // ` ?\p{L}+`, ` ?\p{N}+` and ` ?[^\s\p{L}\p{N}]+`: an optional U+0020, then a run of one
+    // class; 0 when there is none.
+    std::size_t classed_run(std::size_t i) const {
+        const std::size_t first = text_[i] == ' ' && !done(i + 1) ? i + 1 : i;
+        const Char c = at(first);
+        if (c.kind == CharClass::space) return 0;
+        return run_end(first, c.kind);
+    }
+
+    // `\s+(?!\S)|\s+`: a run of white space, leaving its last character to start the next piece
+    // when a non-space follows (so " world" keeps its space), unless that would leave nothing.
+    std::size_t space_run(std::size_t i) const {
+        std::size_t last = i;  // where the run's last character starts
+        std::size_t end = i;
+        std::size_t characters = 0;
+        while (!done(end)) {
+            const Char c = at(end);
+            if (c.kind != CharClass::space) break;
+            last = end;
+            end += c.length;
+            ++characters;
+        }
+        if (!done(end) && characters > 1) return last;
+        return end;
+    }
+
+    std::string_view text_;
+};
 
 }  // namespace
 
-std::vector<std::string_view> gpt2_pieces(std::string_view text) {
-    const Chars chars = decode(text);
-    std::vector<std::string_view> pieces;
-    for (std::size_t i = 0; i < chars.count();) {
-        std::size_t length = contraction(chars, i);
-        if (length == 0) length = classed_run(chars, i);
-        if (length == 0) length = space_run(chars, i);
-        pieces.push_back(text.substr(chars.start[i], chars.start[i + length] - chars.start[i]));
-        i += length;
+void for_each_gpt2_raw_piece(std::string_view text, const std::function<void(std::string_view)>& take) {
+    const Scanner scanner(text);
+    for (std::size_t i = 0; !scanner.done(i);) {
+        const std::size_t end = scanner.piece_end(i);
+        take(text.substr(i, end - i));
+        i = end;
     }
+}
+
+std::vector<std::string_view> gpt2_pieces(std::string_view text) {
+    std::vector<std::string_view> pieces;
+    for_each_gpt2_raw_piece(text, [&](std::string_view piece) { pieces.push_back(piece); });
     return pieces;
 }
 

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -24,5 +25,8 @@ CharClass classify(std::uint32_t code_point);
 
 // The pieces of `text`, in order, covering every byte. `text` must be valid UTF-8.
 std::vector<std::string_view> gpt2_pieces(std::string_view text);
+
+// The same pieces, each to `take` as it is cut, with nothing held per piece or character.
+void for_each_gpt2_raw_piece(std::string_view text, const std::function<void(std::string_view)>& take);
 
 }  // namespace embdemo

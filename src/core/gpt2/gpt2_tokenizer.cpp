@@ -29,7 +29,8 @@ void for_each_piece(const Gpt2Vocabulary& vocab, std::string_view text, Take&& t
     for_each_segment(
         text,
         [&](std::string_view between) {
-            for (const std::string_view piece : gpt2_pieces(between)) take(TextPiece{piece, vocab.encode_piece(piece), false});
+            for_each_gpt2_raw_piece(between,
+                                    [&](std::string_view piece) { take(TextPiece{piece, vocab.encode_piece(piece), false}); });
         },
         [&](std::string_view special) { take(TextPiece{special, {k_gpt2_end_of_text}, true}); });
 }
@@ -50,7 +51,7 @@ void for_each_gpt2_piece(const Gpt2Vocabulary& vocab, std::string_view text,
 std::size_t count_gpt2_pieces(std::string_view text) {
     std::size_t count = 0;
     for_each_segment(
-        text, [&](std::string_view between) { count += gpt2_pieces(between).size(); },
+        text, [&](std::string_view between) { for_each_gpt2_raw_piece(between, [&](std::string_view) { ++count; }); },
         [&](std::string_view) { ++count; });
     return count;
 }

@@ -12,14 +12,15 @@ namespace embdemo {
 
 namespace {
 
-// The lesson's pieces and ids, cut from lesson.request.text.
-void cut(const Gpt2Vocabulary& vocab, TokensLesson& lesson) {
+// The lesson's pieces and ids, cut from lesson.request.text into lists reserved to `counts`.
+void cut(const Gpt2Vocabulary& vocab, const TokenCounts& counts, TokensLesson& lesson) {
     const std::string_view text = lesson.request.text;
-    lesson.ids.reserve(likely_token_count(text));
-    lesson.pieces.reserve(likely_token_count(text));  // a piece is at least one token
+    lesson.ids.reserve(counts.ids);
+    lesson.pieces.reserve(counts.pieces);
     for_each_gpt2_piece(vocab, text, [&](TextPiece&& piece) {
-        lesson.pieces.push_back({static_cast<std::size_t>(piece.text.data() - text.data()), piece.text.size(),
-                                 lesson.ids.size(), piece.ids.size(), piece.special});
+        lesson.pieces.push_back({static_cast<std::uint32_t>(piece.text.data() - text.data()),
+                                 static_cast<std::uint32_t>(piece.text.size()), static_cast<std::uint32_t>(lesson.ids.size()),
+                                 static_cast<std::uint32_t>(piece.ids.size()), piece.special});
         lesson.ids.insert(lesson.ids.end(), piece.ids.begin(), piece.ids.end());
     });
 }
@@ -107,10 +108,19 @@ std::vector<std::string> book_word_split(const std::string& text) {
     return items;
 }
 
-TokensLesson run_tokens_lesson(const Gpt2Vocabulary& vocab, const TokensRequest& request) {
+TokenCounts count_tokens(const Gpt2Vocabulary& vocab, std::string_view text) {
+    TokenCounts counts;
+    for_each_gpt2_piece(vocab, text, [&](TextPiece&& piece) {
+        ++counts.pieces;
+        counts.ids += piece.ids.size();
+    });
+    return counts;
+}
+
+TokensLesson run_tokens_lesson(const Gpt2Vocabulary& vocab, const TokensRequest& request, const TokenCounts* counts) {
     TokensLesson lesson;
     lesson.request = request;
-    cut(vocab, lesson);
+    cut(vocab, counts ? *counts : count_tokens(vocab, lesson.request.text), lesson);
     lesson.followed = request.piece ? *request.piece : busiest_piece(vocab, lesson);
     const TokenPiece& followed = lesson.pieces[lesson.followed];
     if (!followed.special) vocab.encode_piece(lesson.bytes_of(followed), &lesson.merges);

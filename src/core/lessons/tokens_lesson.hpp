@@ -20,6 +20,13 @@ namespace embdemo {
 // (Pennington, Socher and Manning, 2014; Wikipedia 2014 + Gigaword 5) have 400,000 words.
 constexpr std::uint64_t k_glove_6b_words = 400000;
 
+// How many pieces and ids a text cuts into: counted first, so that the lists are reserved once
+// (a list that doubles holds its old and new buffer at once) and the memory known before.
+struct TokenCounts {
+    std::size_t pieces = 0;
+    std::size_t ids = 0;
+};
+
 struct TokensRequest {
     std::string text;                  // valid UTF-8 (the caller checks)
     // --ids: decode these instead of cutting a text (core/gpt2/gpt2_decode); each below 50,257.
@@ -31,17 +38,21 @@ struct TokensRequest {
     std::vector<TokenizerKind> tokenizers;
     std::uint64_t trained_vocab_size = 1000;
     bool vocab_size_given = false;
+    // count_tokens of the text, when the caller counted it (to check the memory budget).
+    std::optional<TokenCounts> counts;
 };
 
-// A piece as cut from the text, by position: a 16 MiB text has millions of pieces, and a string
-// and a vector each took 200 bytes a piece.
+// A piece as cut from the text, by position, in 20 bytes: a 16 MiB text has millions of pieces
+// (16 Mi of "a1"), and a string and a vector each took 200 bytes a piece, size_t fields 40. A
+// text is at most 16 MiB, so every field fits 32 bits.
 struct TokenPiece {
-    std::size_t offset = 0;    // its bytes: request.text[offset, offset + size)
-    std::size_t size = 0;
-    std::size_t first_id = 0;  // its ids: ids[first_id, first_id + id_count)
-    std::size_t id_count = 0;
-    bool special = false;      // <|endoftext|>
+    std::uint32_t offset = 0;    // its bytes: request.text[offset, offset + size)
+    std::uint32_t size = 0;
+    std::uint32_t first_id = 0;  // its ids: ids[first_id, first_id + id_count)
+    std::uint32_t id_count = 0;
+    bool special = false;        // <|endoftext|>
 };
+static_assert(sizeof(TokenPiece) == 20, "the memory estimate counts 20 bytes a piece");
 
 // A piece's ids, where they are in TokensLesson::ids.
 struct IdRange {
@@ -70,8 +81,13 @@ struct TokensLesson {
     }
 };
 
-// The request's piece must exist (the caller checks against count_gpt2_pieces).
-TokensLesson run_tokens_lesson(const Gpt2Vocabulary& vocab, const TokensRequest& request);
+// The pieces and ids GPT-2 cuts `text` (valid UTF-8) into, without keeping them.
+TokenCounts count_tokens(const Gpt2Vocabulary& vocab, std::string_view text);
+
+// The request's piece must exist (the caller checks against count_gpt2_pieces). `counts`, when
+// the caller has them, are count_tokens of the request's text.
+TokensLesson run_tokens_lesson(const Gpt2Vocabulary& vocab, const TokensRequest& request,
+                               const TokenCounts* counts = nullptr);
 
 // The book's SimpleTokenizerV1 split, re.split(r'([,.:;?_!"()\']|--|\s)', text) with blanks
 // dropped: words and punctuation marks, the items a word-level vocabulary needs a row for.

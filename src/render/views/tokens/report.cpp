@@ -1,5 +1,6 @@
 #include "render/views/tokens/report.hpp"
 
+#include <algorithm>
 #include <array>
 #include <iterator>
 #include <string_view>
@@ -163,15 +164,42 @@ std::uint64_t fields_json_size(const std::vector<LessonField>& fields, std::uint
 
 }  // namespace
 
-ParseResult<LessonReport> tokens_report(const TokensLesson& lesson, const Gpt2Vocabulary& vocab,
-                                        std::uint64_t max_json_bytes) {
-    const std::vector<std::string> labels = json_labels(vocab);
+namespace {
+
+// The three long lists a format prints: JSON all three, markdown the two it cuts its ids and
+// tokens lines from (it leaves out the pieces' records), csv and tsv none (only the tables).
+struct Lists {
+    bool pieces = false;
+    bool ids = false;
+    bool tokens = false;
+};
+
+Lists lists_of(OutputFormat format) {
+    switch (format) {
+        case OutputFormat::csv:
+        case OutputFormat::tsv: return {};
+        case OutputFormat::markdown: return {false, true, true};
+        default: return {true, true, true};
+    }
+}
+
+// The report with the lists `format` prints, or why they are refused: a JSON past
+// `max_json_bytes`, or tables of more than `max_table_values` numbers in csv or tsv.
+ParseResult<LessonReport> build_report(const TokensLesson& lesson, const Gpt2Vocabulary& vocab, OutputFormat format,
+                                       std::uint64_t max_json_bytes, std::uint64_t max_table_values) {
+    const Lists lists = lists_of(format);
+    if (auto refused = check_tokens_tables(format, lesson.request.text.size(), lesson.ids.size(), lesson.pieces.size(),
+                                           max_table_values)) {
+        return ParseResult<LessonReport>::fail(*refused);
+    }
+    const std::vector<std::string> labels =
+        lists.pieces || lists.tokens ? json_labels(vocab) : std::vector<std::string>{};
     ByteCount pieces_size;
-    write_pieces(lesson, labels, pieces_size);
+    if (lists.pieces) write_pieces(lesson, labels, pieces_size);
     ByteCount ids_size;
-    write_ids(lesson, ids_size);
+    if (lists.ids) write_ids(lesson, ids_size);
     ByteCount tokens_size;
-    write_tokens(lesson, labels, tokens_size);
+    if (lists.tokens) write_tokens(lesson, labels, tokens_size);
 
     LessonReport report;
     // In the schema's order; the three long lists are written once their size has passed the cap.
@@ -189,19 +217,31 @@ ParseResult<LessonReport> tokens_report(const TokensLesson& lesson, const Gpt2Vo
         {"word_table_rows", std::to_string(k_glove_6b_words)},
         {"gpt2_table_rows", std::to_string(k_gpt2_vocab_size)},
     };
-    std::vector<LessonField> fields = report.head;
-    fields.insert(fields.end(), report.checks.begin(), report.checks.end());
-    const std::uint64_t size = fields_json_size(fields, pieces_size.size + ids_size.size + tokens_size.size);
-    if (size > max_json_bytes) {
-        return ParseResult<LessonReport>::fail(fmt::format(
-            "embdemo tokens --format json: the JSON of this {}-byte text would be {} bytes ({}) (allowed: at most "
-            "{} bytes; use the text view, or a shorter text)",
-            group_thousands(lesson.request.text.size()), group_thousands(size), describe_bytes(size),
-            group_thousands(max_json_bytes)));
+    if (format == OutputFormat::json) {
+        std::vector<LessonField> fields = report.head;
+        fields.insert(fields.end(), report.checks.begin(), report.checks.end());
+        const std::uint64_t size = fields_json_size(fields, pieces_size.size + ids_size.size + tokens_size.size);
+        if (size > max_json_bytes) {
+            return ParseResult<LessonReport>::fail(fmt::format(
+                "embdemo tokens --format json: the JSON of this {}-byte text would be {} bytes ({}) (allowed: at most "
+                "{} bytes; use the text view, or a shorter text)",
+                group_thousands(lesson.request.text.size()), group_thousands(size), describe_bytes(size),
+                group_thousands(max_json_bytes)));
+        }
     }
-    report.checks[0].json = written(pieces_size.size, [&](std::string& out) { write_pieces(lesson, labels, out); });
-    report.checks[3].json = written(ids_size.size, [&](std::string& out) { write_ids(lesson, out); });
-    report.checks[4].json = written(tokens_size.size, [&](std::string& out) { write_tokens(lesson, labels, out); });
+    if (lists.pieces) {
+        report.checks[0].json = written(pieces_size.size, [&](std::string& out) { write_pieces(lesson, labels, out); });
+    }
+    if (lists.ids) report.checks[3].json = written(ids_size.size, [&](std::string& out) { write_ids(lesson, out); });
+    if (lists.tokens) {
+        report.checks[4].json = written(tokens_size.size, [&](std::string& out) { write_tokens(lesson, labels, out); });
+    }
+    // A list the format does not print is no field of it.
+    const auto unprinted = [&](const LessonField& field) {
+        return (field.name == "pieces" && !lists.pieces) || (field.name == "ids" && !lists.ids) ||
+               (field.name == "tokens" && !lists.tokens);
+    };
+    report.checks.erase(std::remove_if(report.checks.begin(), report.checks.end(), unprinted), report.checks.end());
 
     add_records(report, "token_ids", "GPT-2's ids of the text, in order", token_rows(lesson, vocab),
                 {"id", "piece", "bytes", "rank"});
@@ -223,6 +263,30 @@ ParseResult<LessonReport> tokens_report(const TokensLesson& lesson, const Gpt2Vo
     };
     report.tables.back().row_text_name = "token";
     return ParseResult<LessonReport>::ok(std::move(report));
+}
+
+}  // namespace
+
+std::optional<std::string> check_tokens_tables(OutputFormat format, std::uint64_t text_bytes, std::uint64_t ids,
+                                               std::uint64_t pieces, std::uint64_t max_table_values) {
+    if (format != OutputFormat::csv && format != OutputFormat::tsv) return std::nullopt;
+    const std::uint64_t values = 4 * ids + 5 * pieces;
+    if (values <= max_table_values) return std::nullopt;
+    return fmt::format(
+        "embdemo tokens --format {}: the tables of this {}-byte text would print {} numbers (4 an id, 5 a piece) "
+        "(allowed: at most {}; use the text view, or a shorter text)",
+        format == OutputFormat::csv ? "csv" : "tsv", group_thousands(text_bytes), group_thousands(values),
+        group_thousands(max_table_values));
+}
+
+ParseResult<LessonReport> tokens_report(const TokensLesson& lesson, const Gpt2Vocabulary& vocab,
+                                        std::uint64_t max_json_bytes) {
+    return build_report(lesson, vocab, OutputFormat::json, max_json_bytes, k_max_tokens_table_values);
+}
+
+ParseResult<LessonReport> tokens_report(const TokensLesson& lesson, const Gpt2Vocabulary& vocab, OutputFormat format,
+                                        std::uint64_t max_table_values) {
+    return build_report(lesson, vocab, format, k_max_tokens_json_bytes, max_table_values);
 }
 
 }  // namespace embdemo
