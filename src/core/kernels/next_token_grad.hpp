@@ -53,8 +53,8 @@ private:
     double m_total = 0.0;
     // tied only
     Matrix m_rows;        // E at the distinct inputs
-    Matrix m_dlogits;     // n x V
-    Matrix m_pair_dlogits, m_looked_up, m_through;
+    Matrix m_pair_dlogits, m_block, m_through, m_coef;
+    std::vector<const float*> m_h;
 };
 
 }  // namespace embdemo
