@@ -160,6 +160,7 @@ EMBDEMO_SKIPGRAM_INLINE SkipgramResult train_loop(const SkipgramCorpus& corpus, 
                 if (keep[word] < 1.0 && static_cast<double>(generator.random()) / k_two_32 >= keep[word]) continue;
                 kept.push_back(word);
             }
+            if (settings.progress) settings.progress(processed, total);
             const std::size_t stretch = std::min<std::size_t>(points - 1, static_cast<std::size_t>(
                 (static_cast<double>(processed - 1) / static_cast<double>(std::max<std::uint64_t>(total, 1))) * points));
             result.trained_words += kept.size();
@@ -213,6 +214,7 @@ EMBDEMO_SKIPGRAM_INLINE SkipgramResult train_loop(const SkipgramCorpus& corpus, 
             }
         }
     }
+    if (settings.progress) settings.progress(total, total);
     for (std::size_t p = 0; p < points; ++p) {
         if (loss_pairs[p] > 0) result.loss.push_back(loss_sum[p] / static_cast<double>(loss_pairs[p]));
     }

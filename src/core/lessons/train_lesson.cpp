@@ -192,6 +192,7 @@ void train_next_token(const TrainRequest& request, TrainLesson& lesson) {
         }
         record.changed = ledgered_step(optimizer, lesson.weight, grad, pairs.inputs);
         lesson.steps.push_back(std::move(record));
+        if (request.progress) request.progress(t + 1, request.steps);
     }
     lesson.final_loss = model_loss(request.model, lesson.weight, all_pairs(batches));
 }
@@ -215,6 +216,7 @@ void train_skipgram_model(const TrainRequest& request, TrainLesson& lesson) {
     SkipgramSettings settings = request.skipgram;
     settings.dim = request.dim;
     settings.seed = request.seed;
+    settings.progress = request.progress;
     SkipgramResult result = train_skipgram(corpus, settings);
     lesson.initial = std::move(result.initial);
     lesson.weight = std::move(result.input);
@@ -258,6 +260,7 @@ TrainLesson run_train_lesson(const TrainRequest& request) {
         TrainRequest again = request;
         again.seed = request.seed + s;
         again.seeds = 1;
+        again.progress = nullptr;
         const TrainLesson other = s == 0 ? TrainLesson{} : run_train_lesson(again);
         for (std::size_t p = 0; p < lesson.neighbours.size(); ++p) {
             lesson.neighbours[p].by_seed.push_back(rows_of(s == 0 ? lesson.neighbours[p].after : other.neighbours[p].after));
