@@ -127,7 +127,7 @@ int write_stdout(const std::string& text, const std::string& not_written) {
     return k_exit_failure;
 }
 
-ProductProgress terminal_progress(const char* what) {
+ProductProgress terminal_progress(const char* what, const char* unit) {
     if (!stderr_is_terminal()) return {};
     using Clock = std::chrono::steady_clock;
     struct Shown {
@@ -136,7 +136,7 @@ ProductProgress terminal_progress(const char* what) {
         bool drawn = false;
     };
     auto shown = std::make_shared<Shown>();
-    return [shown, what](std::size_t done, std::size_t total) {
+    return [shown, what, unit](std::size_t done, std::size_t total) {
         const auto now = Clock::now();
         if (done == total) {
             if (shown->drawn) std::fputs("\r\033[K", stderr);
@@ -145,8 +145,8 @@ ProductProgress terminal_progress(const char* what) {
         if (now - shown->start < std::chrono::seconds(1) || now - shown->last < std::chrono::milliseconds(200)) return;
         shown->last = now;
         shown->drawn = true;
-        std::fprintf(stderr, "\r%s: %s of %s rows (%d%%)", what, group_thousands(done).c_str(),
-                     group_thousands(total).c_str(), static_cast<int>(100 * done / total));
+        std::fprintf(stderr, "\r%s: %s of %s %s (%d%%)", what, group_thousands(done).c_str(),
+                     group_thousands(total).c_str(), unit, static_cast<int>(100 * done / total));
         std::fflush(stderr);
     };
 }

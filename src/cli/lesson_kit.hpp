@@ -22,10 +22,10 @@ int write_stdout(const std::string& text, const std::string& not_written = "");
 // The text view's settings for this terminal: width, colour, palette, precision.
 TextOptions text_options(const Options& options);
 
-// "one-hot product: 1,234 of 6,237 rows (19%)" on stderr, redrawn in place, for a product that
+// "one-hot product: 1,234 of 6,237 rows (19%)" on stderr, redrawn in place, for work that
 // runs past a second; nothing when stderr is not a terminal (a script reads only the result).
-// `what` names the product ("logits H @ E.T: ...").
-ProductProgress terminal_progress(const char* what = "one-hot product");
+// `what` names the work ("logits H @ E.T: ..."), `unit` what it counts ("train: 40 of 100 steps").
+ProductProgress terminal_progress(const char* what = "one-hot product", const char* unit = "rows");
 
 // The files a run writes besides stdout, staged and committed around writing the view.
 struct StagedFiles {

@@ -167,6 +167,8 @@ def skipgram_case(embdemo, rng):
     for word in text.split():
         counts[index[word]] += 1
     counts = [n if n >= min_count else 0 for n in counts]
+    if not any(counts):  # every word rarer than --min-count: nothing trains, no noise table to replay
+        return
     sentences = []
     for line in text.split("\n"):
         sentence = [index[word] for word in line.split() if counts[index[word]] > 0]

@@ -305,7 +305,9 @@ int run_train(const Options& options) {
         return k_exit_usage;
     }
     const TrainSettings& settings = own_settings<TrainSettings>(options);
-    const TrainLesson lesson = run_train_lesson(settings.request);
+    TrainRequest request = settings.request;
+    request.progress = terminal_progress("train", request.model == TrainModel::skipgram ? "words" : "steps");
+    const TrainLesson lesson = run_train_lesson(request);
     FileTransaction transaction;
     if (const std::string problem = stage_output_files(options, lesson.weight, settings.view.labels.rows, transaction);
         !problem.empty()) {

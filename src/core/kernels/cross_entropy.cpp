@@ -38,29 +38,33 @@ float exp_sum(const float* row, std::size_t count, float max, std::vector<float>
 
 }  // namespace
 
+void softmax_row(const float* row, std::size_t v, float* log_probs, float* probs, std::vector<float>& work) {
+    float max = -std::numeric_limits<float>::infinity();
+    for (std::size_t j = 0; j < v; ++j) max = std::max(max, row[j]);
+    const float log_sum = sleef_logf(exp_sum(row, v, max, work));
+    for (std::size_t j = 0; j < v; ++j) log_probs[j] = row[j] - max - log_sum;
+    std::copy(log_probs, log_probs + v, probs);
+    sleef_expf_all(probs, v);
+}
+
 CrossEntropy cross_entropy(const Matrix& logits, const std::vector<std::uint64_t>& targets) {
     const std::size_t n = logits.rows, v = logits.cols;
     CrossEntropy result;
     result.grad = Matrix(n, v);
     // nll_loss_backward: grad_input[i][target] = -(grad_output / total_weight), total_weight = n.
-    const float go = -(1.0f / static_cast<float>(n));
+    const float go = cross_entropy_go(n);
     double total = 0.0;
-    std::vector<float> work;
+    std::vector<float> work, log_probs(v), probs(v);
     for (std::size_t i = 0; i < n; ++i) {
-        const float* row = logits.row(i);
         float* grad = result.grad.values.data() + i * v;
-        float max = -std::numeric_limits<float>::infinity();
-        for (std::size_t j = 0; j < v; ++j) max = std::max(max, row[j]);
-        const float log_sum = sleef_logf(exp_sum(row, v, max, work));
+        softmax_row(logits.row(i), v, log_probs.data(), probs.data(), work);
         const std::size_t target = static_cast<std::size_t>(targets[i]);
-        for (std::size_t j = 0; j < v; ++j) work[j] = row[j] - max - log_sum;  // log_softmax
-        total -= static_cast<double>(work[target]);
-        sleef_expf_all(work.data(), v);
+        total -= static_cast<double>(log_probs[target]);
         // log_softmax_backward: go - exp(output) * sum(go), the row's sum of go being go itself.
         // GCC fuses the AVX2 kernel's x - exp(y) * sum into one fma; with x = 0 off the target
         // that is -(exp(y) * sum), rounded once either way.
-        for (std::size_t j = 0; j < v; ++j) grad[j] = -(work[j] * go);
-        grad[target] = std::fma(-work[target], go, go);
+        for (std::size_t j = 0; j < v; ++j) grad[j] = -(probs[j] * go);
+        grad[target] = std::fma(-probs[target], go, go);
     }
     result.loss = static_cast<float>(total / static_cast<double>(n));
     return result;

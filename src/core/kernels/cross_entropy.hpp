@@ -7,6 +7,7 @@
 // the bound the live tests hold. Pure: no printing.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -21,5 +22,14 @@ struct CrossEntropy {
 
 // logits n x V, targets n ids below V (the caller checks), n >= 1.
 CrossEntropy cross_entropy(const Matrix& logits, const std::vector<std::uint64_t>& targets);
+
+// One row of it, for a row of v logits: log_softmax into `log_probs`, their exps (SLEEF's) into
+// `probs`, each v floats. cross_entropy computes every row with it, so a caller that computes a
+// repeated row once gets the same bits.
+void softmax_row(const float* row, std::size_t v, float* log_probs, float* probs, std::vector<float>& work);
+
+// The gradient of a row with respect to its logits, given its probs: -(p * go) off the target and
+// fma(-p, go, go) at it, go = -1/n (nll_loss_backward's share of a row among n).
+inline float cross_entropy_go(std::size_t n) { return -(1.0f / static_cast<float>(n)); }
 
 }  // namespace embdemo

@@ -62,6 +62,11 @@ EMBDEMO_SKIPGRAM_INLINE void axpy(float g, const float* x, float* y, std::size_t
     for (std::size_t j = 0; j < d; ++j) y[j] += g * x[j];
 }
 
+EMBDEMO_SKIPGRAM_INLINE void prefetch_lines(const float* row, std::size_t d) {
+    const char* bytes = reinterpret_cast<const char*>(row);
+    for (std::size_t b = 0; b < d * sizeof(float); b += 64) __builtin_prefetch(bytes + b, 1);
+}
+
 struct SigmoidTable {
     float values[k_skipgram_exp_table];
     // -log of each entry and of 1 - it: the loss of a positive and of a negative pair.
@@ -142,7 +147,7 @@ EMBDEMO_SKIPGRAM_INLINE SkipgramResult train_loop(const SkipgramCorpus& corpus, 
     std::vector<double> loss_sum(points, 0.0);
     std::vector<std::uint64_t> loss_pairs(points, 0);
     std::vector<float> neu1e(d);
-    std::vector<std::uint32_t> kept;
+    std::vector<std::uint32_t> kept, negatives;
     for (std::size_t epoch = 0; epoch < settings.epochs; ++epoch) {
         for (const auto& sentence : corpus.sentences) {
             kept.clear();
@@ -155,6 +160,7 @@ EMBDEMO_SKIPGRAM_INLINE SkipgramResult train_loop(const SkipgramCorpus& corpus, 
                 if (keep[word] < 1.0 && static_cast<double>(generator.random()) / k_two_32 >= keep[word]) continue;
                 kept.push_back(word);
             }
+            if (settings.progress) settings.progress(processed, total);
             const std::size_t stretch = std::min<std::size_t>(points - 1, static_cast<std::size_t>(
                 (static_cast<double>(processed - 1) / static_cast<double>(std::max<std::uint64_t>(total, 1))) * points));
             result.trained_words += kept.size();
@@ -163,6 +169,19 @@ EMBDEMO_SKIPGRAM_INLINE SkipgramResult train_loop(const SkipgramCorpus& corpus, 
                 const std::size_t reach = settings.window - generator.random() % settings.window;  // 1 .. window
                 const std::size_t first = pos >= reach ? pos - reach : 0;
                 const std::size_t last = std::min(kept.size() - 1, pos + reach);
+                // The negatives of every context of this word, drawn now in the order the loop
+                // below takes them (nothing else draws in between), so that their rows of C, the
+                // memory this loop waits on, are asked for before they are needed.
+                negatives.clear();
+                for (std::size_t c = first; c <= last; ++c) {
+                    if (c == pos) continue;
+                    prefetch_lines(result.input.values.data() + std::size_t{kept[c]} * d, d);
+                    for (std::size_t k = 0; k < settings.negative; ++k) {
+                        negatives.push_back(noise.row(generator.random() % k_skipgram_domain));
+                        prefetch_lines(result.output.values.data() + std::size_t{negatives.back()} * d, d);
+                    }
+                }
+                std::size_t next_negative = 0;
                 for (std::size_t c = first; c <= last; ++c) {
                     if (c == pos) continue;
                     float* l1 = result.input.values.data() + std::size_t{kept[c]} * d;
@@ -171,8 +190,7 @@ EMBDEMO_SKIPGRAM_INLINE SkipgramResult train_loop(const SkipgramCorpus& corpus, 
                         std::uint32_t target = word;
                         float label = 1.0f;
                         if (k > 0) {
-                            const std::uint32_t draw = generator.random() % k_skipgram_domain;
-                            target = noise.row(draw);
+                            target = negatives[next_negative++];
                             if (target == word) continue;
                             label = 0.0f;
                         }
@@ -196,6 +214,7 @@ EMBDEMO_SKIPGRAM_INLINE SkipgramResult train_loop(const SkipgramCorpus& corpus, 
             }
         }
     }
+    if (settings.progress) settings.progress(total, total);
     for (std::size_t p = 0; p < points; ++p) {
         if (loss_pairs[p] > 0) result.loss.push_back(loss_sum[p] / static_cast<double>(loss_pairs[p]));
     }

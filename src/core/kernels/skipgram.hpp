@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "core/matrix.hpp"
@@ -25,6 +26,8 @@ struct SkipgramSettings {
     double alpha = 0.025;     // the starting learning rate, decayed linearly to alpha * 1e-4
     std::uint64_t seed = 1;
     std::size_t loss_points = 20;  // the mean loss is kept over this many equal stretches of the run
+    // Told (words processed, words in all epochs) after each sentence, and at the end; may be empty.
+    std::function<void(std::size_t done, std::size_t total)> progress;
 };
 
 // word2vec.c's MAX_EXP and EXP_TABLE_SIZE: sigmoid(f) read from a table on (-6, 6); past it the

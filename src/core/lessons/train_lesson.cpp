@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <memory>
 #include <numeric>
 
 #include "core/kernels/cross_entropy.hpp"
+#include "core/kernels/next_token_grad.hpp"
 #include "core/kernels/onehot_products.hpp"
 #include "core/kernels/torch_matmul.hpp"
 #include "core/torch/init.hpp"
@@ -136,6 +139,17 @@ float model_loss(TrainModel model, const Matrix& weight, const NextTokenPairs& p
     return cross_entropy(torch_linear(looked_up, weight), pairs.targets).loss;
 }
 
+bool train_bits_equal(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+bool train_bits_equal(const Matrix& a, const Matrix& b) {
+    return a.rows == b.rows && a.cols == b.cols &&
+           std::memcmp(a.values.data(), b.values.data(), a.values.size() * sizeof(float)) == 0;
+}
+
+// Steps take the loss and gradient from NextTokenGrad (a row's log-softmax once per distinct
+// input, no allocation per step), which must give model_grad's bits: each batch's first step
+// computes both and compares them, and one difference sends the rest of the run through
+// model_grad. Step 1 computes model_grad anyway, for the one-hot product's check.
 void train_next_token(const TrainRequest& request, TrainLesson& lesson) {
     const std::size_t v = request.vocab_size;
     const std::size_t d = request.model == TrainModel::bigram ? v : request.dim;
@@ -144,20 +158,41 @@ void train_next_token(const TrainRequest& request, TrainLesson& lesson) {
     lesson.weight = lesson.initial;
     const std::vector<NextTokenPairs> batches = next_token_batches(request.ids);
     Optimizer optimizer(request.optimizer);
+    std::unique_ptr<NextTokenGrad> fast;
+    std::size_t fast_batch = 0;
+    bool checked_all = false, plain_only = false;
+    Matrix grad;
     for (std::size_t t = 0; t < request.steps; ++t) {
-        const NextTokenPairs& pairs = batches[t % batches.size()];
-        ModelGrad step = model_grad(request.model, lesson.weight, pairs);
-        if (t == 0) {
-            lesson.scatter_grad = embedding_backward(step.lookup_upstream, pairs.inputs, v);
-            lesson.onehot_grad = onehot_backward(step.lookup_upstream, pairs.inputs, v);
-            lesson.onehot_check = compare_exact(lesson.scatter_grad, lesson.onehot_grad);
-        } else {
-            as_grad_after_zero_grad(step.grad);
+        const std::size_t b = t % batches.size();
+        const NextTokenPairs& pairs = batches[b];
+        if (!fast || fast_batch != b) {
+            fast = std::make_unique<NextTokenGrad>(request.model == TrainModel::tied, pairs.inputs, pairs.targets, v, d);
+            fast_batch = b;
         }
+        checked_all = checked_all || t >= batches.size();
         TrainStep record;
-        record.loss = step.loss;
-        record.changed = ledgered_step(optimizer, lesson.weight, step.grad, pairs.inputs);
+        if (plain_only || !checked_all) {
+            ModelGrad step = model_grad(request.model, lesson.weight, pairs);
+            if (!plain_only) {
+                const float loss = fast->loss_and_grad(lesson.weight, grad);
+                plain_only = !train_bits_equal(loss, step.loss) || !train_bits_equal(grad, step.grad);
+            }
+            if (t == 0) {
+                lesson.scatter_grad = embedding_backward(step.lookup_upstream, pairs.inputs, v);
+                lesson.onehot_grad = onehot_backward(step.lookup_upstream, pairs.inputs, v);
+                lesson.onehot_check = compare_exact(lesson.scatter_grad, lesson.onehot_grad);
+            } else {
+                as_grad_after_zero_grad(step.grad);
+            }
+            record.loss = step.loss;
+            grad = std::move(step.grad);
+        } else {
+            record.loss = fast->loss_and_grad(lesson.weight, grad);
+            as_grad_after_zero_grad(grad);
+        }
+        record.changed = ledgered_step(optimizer, lesson.weight, grad, pairs.inputs);
         lesson.steps.push_back(std::move(record));
+        if (request.progress) request.progress(t + 1, request.steps);
     }
     lesson.final_loss = model_loss(request.model, lesson.weight, all_pairs(batches));
 }
@@ -181,6 +216,7 @@ void train_skipgram_model(const TrainRequest& request, TrainLesson& lesson) {
     SkipgramSettings settings = request.skipgram;
     settings.dim = request.dim;
     settings.seed = request.seed;
+    settings.progress = request.progress;
     SkipgramResult result = train_skipgram(corpus, settings);
     lesson.initial = std::move(result.initial);
     lesson.weight = std::move(result.input);
@@ -224,6 +260,7 @@ TrainLesson run_train_lesson(const TrainRequest& request) {
         TrainRequest again = request;
         again.seed = request.seed + s;
         again.seeds = 1;
+        again.progress = nullptr;
         const TrainLesson other = s == 0 ? TrainLesson{} : run_train_lesson(again);
         for (std::size_t p = 0; p < lesson.neighbours.size(); ++p) {
             lesson.neighbours[p].by_seed.push_back(rows_of(s == 0 ? lesson.neighbours[p].after : other.neighbours[p].after));

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,9 @@ struct TrainRequest : TableSizes {
     std::size_t top = 5;              // neighbours per probe
     // Runs with seeds seed, seed + 1, ...: how stable the probes' neighbours are across them.
     std::size_t seeds = 1;
+    // Told (done, total) as the run goes: steps for bigram and tied, words for skipgram; done ==
+    // total at the end. The CLI draws a bar on a terminal; empty: nothing is told.
+    std::function<void(std::size_t done, std::size_t total)> progress;
 };
 
 struct Neighbour {

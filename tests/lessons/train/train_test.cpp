@@ -13,6 +13,9 @@
 #include <vector>
 
 #include "core/kernels/cross_entropy.hpp"
+#include "core/kernels/next_token_grad.hpp"
+#include "core/kernels/torch_matmul.hpp"
+#include "core/torch/init.hpp"
 #include "core/kernels/sleef_math.hpp"
 #include "core/lessons/train_lesson.hpp"
 #include "core/lessons/train_lesson_text.hpp"
@@ -183,6 +186,53 @@ TEST_CASE("train: the cross-entropy is the mean of -log_softmax at the targets, 
         CHECK(std::fabs(grad_sum) < 1e-6);
     }
     CHECK(ce.loss == doctest::Approx(loss / 3.0).epsilon(1e-6));
+}
+
+// The plain computation a training step's NextTokenGrad must reproduce: the whole n x V logits,
+// F.cross_entropy, and autograd's products through the BLAS.
+float plain_loss_and_grad(bool tied, const Matrix& weight, const TokenIds& x, const TokenIds& y, Matrix& grad) {
+    const Matrix h = lookup(weight, x);
+    if (!tied) {
+        const CrossEntropy ce = cross_entropy(h, y);
+        grad = embedding_backward(ce.grad, x, weight.rows);
+        return ce.loss;
+    }
+    const CrossEntropy ce = cross_entropy(torch_linear(h, weight), y);
+    grad = torch_mm_transposed_left(ce.grad, h);
+    const Matrix through = embedding_backward(torch_mm(ce.grad, weight), x, weight.rows);
+    for (std::size_t k = 0; k < grad.values.size(); ++k) grad.values[k] += through.values[k];
+    return ce.loss;
+}
+
+TEST_CASE("train: a step's loss and gradient, once per distinct input and in the BLAS's order, are the plain ones bit for bit") {
+    TorchGenerator draws(2024);
+    for (std::size_t round = 0; round < 40; ++round) {
+        const bool tied = round % 2 == 1;
+        const std::size_t v = 1 + draws.random() % 70;
+        const std::size_t d = tied ? 1 + draws.random() % 40 : v;
+        // Past 768 pairs the head's sum runs in several of OpenBLAS's blocks of k.
+        const std::size_t n = 1 + draws.random() % (round % 5 == 0 ? 2500 : 300);
+        TokenIds x(n), y(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            x[i] = draws.random() % v;
+            y[i] = draws.random() % v;
+        }
+        Matrix weight = torch_randn(draws, v, d);
+        for (float& value : weight.values) value *= 1.0f + static_cast<float>(round % 4);
+        CAPTURE(round);
+        CAPTURE(v);
+        CAPTURE(d);
+        CAPTURE(n);
+        Matrix plain, fast;
+        const float plain_loss = plain_loss_and_grad(tied, weight, x, y, plain);
+        NextTokenGrad step(tied, x, y, v, d);
+        for (int again = 0; again < 2; ++again) {  // its buffers are reused: the second call too
+            const float fast_loss = step.loss_and_grad(weight, fast);
+            CHECK(std::memcmp(&fast_loss, &plain_loss, sizeof fast_loss) == 0);
+            REQUIRE(fast.values.size() == plain.values.size());
+            CHECK(std::memcmp(fast.values.data(), plain.values.data(), fast.values.size() * sizeof(float)) == 0);
+        }
+    }
 }
 
 TEST_CASE("train: SGD moves only the batch's rows, the tied head moves every row, AdamW decays the rest") {
