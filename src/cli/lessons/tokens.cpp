@@ -120,7 +120,7 @@ CommandLine check_tokens(const RawOptions& raw) {
     TokensRequest& tokens = own_settings<TokensRequest>(options);
     if (const std::string* option = unread_shared_option(raw)) {
         return fail(*option + " has no effect on embdemo tokens (allowed with tokens: --text, --text-file, --ids, "
-                    "--dim, --format, --max-memory and --piece)");
+                    "--dim, --format, --tokenizer, --vocab-size, --max-memory and --piece)");
     }
     const int sources = (raw.text ? 1 : 0) + (raw.text_file ? 1 : 0) + (raw.ids ? 1 : 0);
     if (sources == 0) return fail("embdemo tokens needs --text TEXT or --text-file FILE (or --ids LIST to decode)");
@@ -170,6 +170,11 @@ CommandLine check_tokens(const RawOptions& raw) {
                                   "a size of at least 1M: bytes, or a number with K, M, G or T, e.g. 512M, 4G"));
         }
         options.max_memory = budget.value();
+        // A budget the run would not keep is refused rather than ignored.
+        if (!tokens.tokenizers.empty()) {
+            return fail("--max-memory holds GPT-2's tokenizer to a budget; embdemo has no estimate of what WordPiece "
+                        "and SentencePiece's training take (allowed: --max-memory with --tokenizer gpt2)");
+        }
     }
     if (tokens.tokenizers.empty()) {
         // Counted before the cut, which then reserves its lists once.
@@ -260,6 +265,8 @@ tiktoken.get_encoding("gpt2").encode(text, allowed_special={"<|endoftext|>"}).
 --ids LIST decodes GPT-2 ids (0 to 50,256) instead: each id's bytes (tiktoken's
 decode_single_token_bytes), escaped where they are not UTF-8 on their own, and
 the text they join into (decode_bytes; decode puts U+FFFD where they are not).
+--max-memory SIZE bounds the memory GPT-2's tokenizer may take (default 1G), as
+in embdemo --help; the other tokenizers are not estimated and refuse it.
 
 Examples:
   embdemo tokens --text "Your journey starts with one step"
