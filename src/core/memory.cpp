@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
+
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "core/ids.hpp"
 #include "core/limits.hpp"
@@ -16,6 +20,26 @@ std::uint64_t buffer_bytes(const Buffer& buffer) {
 
 std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
 
+// The address-space limit and what the process has mapped already (which the limit counts).
+struct AddressSpace {
+    std::uint64_t limit = 0;
+    std::uint64_t mapped = 0;
+};
+
+std::optional<AddressSpace> address_space() {
+    rlimit limit{};
+    if (::getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return std::nullopt;
+    AddressSpace space;
+    space.limit = limit.rlim_cur;
+    // /proc/self/statm's first number: the pages mapped now (VmSize), which the limit counts.
+    if (std::FILE* statm = std::fopen("/proc/self/statm", "r")) {
+        unsigned long long pages = 0;
+        if (std::fscanf(statm, "%llu", &pages) == 1) space.mapped = pages * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+        std::fclose(statm);
+    }
+    return space;
+}
+
 }  // namespace
 
 std::uint64_t estimate_peak_bytes(const std::vector<Buffer>& buffers) {
@@ -27,6 +51,18 @@ std::uint64_t estimate_peak_bytes(const std::vector<Buffer>& buffers) {
 std::optional<std::string> check_memory_budget(const std::vector<Buffer>& buffers, std::uint64_t budget,
                                                std::string_view smaller) {
     const std::uint64_t estimate = estimate_peak_bytes(buffers);
+    // The estimate counts resident pages, which are all mapped: past what the address-space
+    // limit leaves, the run would end in "out of memory" half-way (or in OpenBLAS's retries).
+    if (const auto space = address_space(); space && estimate <= budget) {
+        const std::uint64_t room = space->limit > space->mapped ? space->limit - space->mapped : 0;
+        const std::uint64_t needed = estimate > k_process_base_bytes ? estimate - k_process_base_bytes : 0;
+        if (needed > room) {
+            return "the run would need about " + describe_bytes(estimate) + " of memory, and the address-space limit " +
+                   "(ulimit -v, RLIMIT_AS) of " + describe_bytes(space->limit) + " leaves " +
+                   describe_bytes(room) + " beside the " + describe_bytes(space->mapped) +
+                   " already mapped (allowed: a larger limit, or " + std::string(smaller) + ")";
+        }
+    }
     if (estimate <= budget) return std::nullopt;
     std::vector<Buffer> largest = buffers;
     std::stable_sort(largest.begin(), largest.end(),

@@ -36,8 +36,9 @@ inline constexpr std::uint64_t k_blas_bytes = std::uint64_t{4} << 20;
 // Saturates at UINT64_MAX instead of wrapping.
 std::uint64_t estimate_peak_bytes(const std::vector<Buffer>& buffers);
 
-// nullopt when the estimate fits `budget`; otherwise a message with the estimate, its largest
-// buffers and the budget.
+// nullopt when the estimate fits `budget` and, under an address-space limit (RLIMIT_AS:
+// `ulimit -v`, `prlimit --as`), what the limit leaves beside the pages mapped already; otherwise
+// a message with the estimate and its largest buffers and the budget, or the limit.
 // `smaller` says what would need less ("a shorter text"); by default fewer ids or a smaller vocab or dim.
 std::optional<std::string> check_memory_budget(const std::vector<Buffer>& buffers, std::uint64_t budget,
                                                std::string_view smaller = "fewer ids or a smaller vocab or dim");

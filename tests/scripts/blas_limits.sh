@@ -63,6 +63,18 @@ done
 env -u OPENBLAS_CORETYPE prlimit --as=150000000 "$binary" grad --ids 2,3,1,3 --dim 4 >/dev/null 2>"$work/err"
 grep -q "address-space limit (ulimit -v, RLIMIT_AS) of 143 MiB" "$work/err" ||
   fail "grad under --as=150000000 does not name the limit: $(cat "$work/err")"
+# GPT-2-sized tables past what the limit leaves are refused before the work (exit 2), not "out
+# of memory" half-way (exit 1).
+for lesson in "--ids 5,40000" "grad --ids 5,40000" "tied --ids 5,40000" "bag --bags 5,40000"; do
+  read -r -a args <<<"$lesson"
+  for limit in 30000000 100000000 150000000; do
+    cases=$((cases + 1))
+    prlimit --as="$limit" "$binary" "${args[@]}" --vocab 50257 --dim 768 >"$work/out" 2>"$work/err" </dev/null
+    status=$?
+    [ $status -eq 2 ] && [ ! -s "$work/out" ] && grep -q "the address-space limit (ulimit -v, RLIMIT_AS) of" "$work/err" ||
+      fail "$lesson at GPT-2's size under --as=$limit: exit $status: $(head -c 300 "$work/err")"
+  done
+done
 env LD_LIBRARY_PATH="$work" "$binary" tied --ids 1,2 --dim 3 >/dev/null 2>"$work/err"
 [ $? -eq 1 ] && grep -q "cannot load the BLAS" "$work/err" ||
   fail "tied with a broken libblas.so.3 does not say so with exit 1: $(cat "$work/err")"
