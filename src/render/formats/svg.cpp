@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "render/formats/svg_chart.hpp"
+#include "render/formats/svg_plot.hpp"
 #include "render/formats/svg_text.hpp"
 #include "render/kit/table.hpp"
 #include "render/kit/xml_text.hpp"
@@ -238,7 +239,7 @@ struct Drawing {
     int height = 0;  // the y under the keys
 };
 
-// The title, the panels, the chart and the keys, every heading and key wrapped to `width`.
+// The title, the panels, the chart, the plot and the keys, every heading and key wrapped to `width`.
 Drawing draw_figure(const Figure& figure, bool page_hooks, int width) {
     const int text_width_px = width - 2 * k_margin;
     const std::vector<std::string> title = svg_wrap(figure.title, text_width_px, k_title_font);
@@ -254,6 +255,11 @@ Drawing draw_figure(const Figure& figure, bool page_hooks, int width) {
         const ChartDrawing chart = draw_chart(*figure.chart, k_margin, y, colour);
         out.body += chart.body;
         y += chart.height;
+    }
+    if (figure.plot) {
+        const ChartDrawing plot = draw_plot(*figure.plot, k_margin, y);
+        out.body += plot.body;
+        y += plot.height;
     }
     // The keys side by side, as many to a line as fit; a key wider than the drawing wraps.
     int key_x = k_margin;
@@ -304,6 +310,7 @@ std::string svg_element(const Figure& figure, bool page_hooks) {
     int natural = k_min_beside;
     for (const FigurePanel& panel : figure.panels) natural = std::max(natural, draw_panel(panel, 0, page_hooks, 0).width);
     if (figure.chart) natural = std::max(natural, draw_chart(*figure.chart, k_margin, 0, colour).width + k_margin);
+    if (figure.plot) natural = std::max(natural, draw_plot(*figure.plot, k_margin, 0).width + k_margin);
 
     int width = std::max(natural, k_min_width);
     Drawing drawing = draw_figure(figure, page_hooks, width);

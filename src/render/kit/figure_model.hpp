@@ -62,11 +62,27 @@ struct FigureChart {
     std::vector<FigureBar> bars;
 };
 
+// A value against a count (the loss per step): a line through the points on axes that say what
+// they count, the first and last values written by their points.
+struct FigurePlotPoint {
+    double x = 0.0;
+    double y = 0.0;
+};
+
+struct FigurePlot {
+    std::string title;
+    std::string x_label;  // "steps taken"
+    std::string y_label;  // "loss"
+    int precision = 4;    // decimals of the values and the value axis's ticks
+    std::vector<FigurePlotPoint> points;  // x ascending, y finite, at least one
+};
+
 struct Figure {
     std::string title;
     std::vector<std::string> keys;      // keys[k]: what key k means ("id 2 (ids[0])")
     std::vector<FigurePanel> panels;    // stacked top to bottom
     std::optional<FigureChart> chart;   // under the panels
+    std::optional<FigurePlot> plot;     // under the chart
     std::vector<std::string> caption;   // sentences under the panels, from the run's numbers
 };
 

@@ -1,5 +1,8 @@
-// train_figure: the loss curve, one bar per shown step (or stretch of a skip-gram run), on the
-// chart's log and linear axes; the caption is the sheet's.
+// train_figure: the loss as a line, per step taken (the loss before step t + 1 is that after t
+// steps; the last point is the loss after the run) or per stretch of a skip-gram run; the caption
+// is the sheet's.
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "render/views/train/view.hpp"
@@ -7,29 +10,39 @@
 namespace embdemo {
 
 Figure train_figure(const TrainLesson& lesson, const TrainViewSettings& settings, int precision) {
+    (void)settings;  // every step is drawn: the line needs no --every to stay readable
     const TrainRequest& request = lesson.request;
-    FigureChart chart;
-    chart.unit = "loss";
-    const auto bar = [&chart, precision](std::string label, double value) {
-        FigureBar b;
-        b.label = std::move(label);
-        b.value = value;
-        b.value_text = fmt::format("{:.{}f}", value, precision);
-        chart.bars.push_back(std::move(b));
+    FigurePlot plot;
+    plot.precision = precision;
+    std::size_t not_finite = 0;
+    // A diverged run's NaN or infinite losses have no height; the title counts them instead.
+    const auto add = [&plot, &not_finite](double x, double loss) {
+        if (std::isfinite(loss)) {
+            plot.points.push_back({x, loss});
+        } else {
+            ++not_finite;
+        }
     };
     if (request.model == TrainModel::skipgram) {
-        chart.title = "The loss over the run's stretches";
-        for (std::size_t i = 0; i < lesson.skipgram_loss.size(); ++i) bar(fmt::format("stretch {}", i + 1), lesson.skipgram_loss[i]);
+        plot.title = "The loss over the run's stretches";
+        plot.x_label = "stretch of the run";
+        plot.y_label = "loss: -log sigmoid per pair, mean over a stretch";
+        for (std::size_t i = 0; i < lesson.skipgram_loss.size(); ++i) add(static_cast<double>(i + 1), lesson.skipgram_loss[i]);
     } else {
-        chart.title = "The loss before each shown step, and after the last";
-        for (const std::size_t t : shown_steps(lesson.steps.size(), settings.every)) bar(fmt::format("step {}", t + 1), lesson.steps[t].loss);
-        bar("after", lesson.final_loss);
+        plot.title = "The loss before each step, and after the last";
+        plot.x_label = "steps taken";
+        plot.y_label = "loss: F.cross_entropy's mean";
+        for (std::size_t t = 0; t < lesson.steps.size(); ++t) add(static_cast<double>(t), lesson.steps[t].loss);
+        add(static_cast<double>(lesson.steps.size()), lesson.final_loss);
+    }
+    if (not_finite > 0) {
+        plot.title += fmt::format(" ({} of {} not finite, not drawn)", not_finite, not_finite + plot.points.size());
     }
     Figure figure;
     figure.title = fmt::format("Training {} (V = {}, {})", train_model_name(request.model), request.vocab_size,
                                request.model == TrainModel::skipgram ? fmt::format("{} epochs", request.skipgram.epochs)
                                                                      : fmt::format("{} steps", request.steps));
-    figure.chart = std::move(chart);
+    if (!plot.points.empty()) figure.plot = std::move(plot);
     return figure;
 }
 
