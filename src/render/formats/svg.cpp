@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 
 #include "render/formats/svg_chart.hpp"
+#include "render/formats/svg_plot.hpp"
+#include "render/formats/svg_scatter.hpp"
 #include "render/formats/svg_text.hpp"
 #include "render/kit/table.hpp"
 #include "render/kit/xml_text.hpp"
@@ -23,6 +25,7 @@ constexpr int k_baseline = k_row - 5;
 constexpr int k_gap_row = 10;
 constexpr int k_gap_baseline = 7;
 constexpr int k_margin = 20;
+constexpr int k_beside_gap = 24;  // between the loss plot and the scatter right of it
 constexpr int k_op_gap = 44;
 constexpr int k_arrow_gap = 72;
 constexpr int k_cell_pad = 12;
@@ -238,7 +241,7 @@ struct Drawing {
     int height = 0;  // the y under the keys
 };
 
-// The title, the panels, the chart and the keys, every heading and key wrapped to `width`.
+// The title, the panels, the chart, the plot, the scatter and the keys, every heading and key wrapped to `width`.
 Drawing draw_figure(const Figure& figure, bool page_hooks, int width) {
     const int text_width_px = width - 2 * k_margin;
     const std::vector<std::string> title = svg_wrap(figure.title, text_width_px, k_title_font);
@@ -255,6 +258,21 @@ Drawing draw_figure(const Figure& figure, bool page_hooks, int width) {
         out.body += chart.body;
         y += chart.height;
     }
+    // The scatter goes right of the plot: stacked, the two would be too tall for a slide.
+    int beside_x = k_margin;
+    int row_height = 0;
+    if (figure.plot) {
+        const ChartDrawing plot = draw_plot(*figure.plot, k_margin, y);
+        out.body += plot.body;
+        beside_x = plot.width + k_beside_gap;
+        row_height = plot.height;
+    }
+    if (figure.scatter) {
+        const ChartDrawing scatter = draw_scatter(*figure.scatter, beside_x, y);
+        out.body += scatter.body;
+        row_height = std::max(row_height, scatter.height);
+    }
+    y += row_height;
     // The keys side by side, as many to a line as fit; a key wider than the drawing wraps.
     int key_x = k_margin;
     for (std::size_t k = 0; k < figure.keys.size(); ++k) {
@@ -304,6 +322,11 @@ std::string svg_element(const Figure& figure, bool page_hooks) {
     int natural = k_min_beside;
     for (const FigurePanel& panel : figure.panels) natural = std::max(natural, draw_panel(panel, 0, page_hooks, 0).width);
     if (figure.chart) natural = std::max(natural, draw_chart(*figure.chart, k_margin, 0, colour).width + k_margin);
+    if (figure.plot || figure.scatter) {
+        const int scatter_x = figure.plot ? draw_plot(*figure.plot, k_margin, 0).width + k_beside_gap : k_margin;
+        natural = std::max(natural, figure.scatter ? draw_scatter(*figure.scatter, scatter_x, 0).width + k_margin
+                                                   : scatter_x - k_beside_gap + k_margin);
+    }
 
     int width = std::max(natural, k_min_width);
     Drawing drawing = draw_figure(figure, page_hooks, width);

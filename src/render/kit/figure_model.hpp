@@ -62,11 +62,43 @@ struct FigureChart {
     std::vector<FigureBar> bars;
 };
 
+// A value against a count (the loss per step): a line through the points on axes that say what
+// they count, the first and last values written by their points.
+struct FigurePlotPoint {
+    double x = 0.0;
+    double y = 0.0;
+};
+
+struct FigurePlot {
+    std::string title;
+    std::string x_label;  // "steps taken"
+    std::string y_label;  // "loss"
+    int precision = 4;    // decimals of the values and the value axis's ticks
+    std::vector<FigurePlotPoint> points;  // x ascending, y finite, at least one
+};
+
+// Points in a plane, each labelled (a table's rows on its top two principal components), in
+// frames side by side that share no scale: each frame fits its own points.
+struct FigureScatterFrame {
+    std::string title;  // "before training: 81.2% of the variance"
+    std::vector<FigurePlotPoint> points;
+    std::vector<std::string> labels;  // one per point
+};
+
+struct FigureScatter {
+    std::string title;
+    std::string x_label;  // "PC1"
+    std::string y_label;  // "PC2"
+    std::vector<FigureScatterFrame> frames;
+};
+
 struct Figure {
     std::string title;
     std::vector<std::string> keys;      // keys[k]: what key k means ("id 2 (ids[0])")
     std::vector<FigurePanel> panels;    // stacked top to bottom
     std::optional<FigureChart> chart;   // under the panels
+    std::optional<FigurePlot> plot;     // under the chart
+    std::optional<FigureScatter> scatter;  // under the plot
     std::vector<std::string> caption;   // sentences under the panels, from the run's numbers
 };
 
