@@ -51,7 +51,7 @@ BenchPlan plan_bench(const BenchConfig& config);
 // against RLIMIT_AS (ulimit -v), not against the memory available. The first thread's buffer
 // is room the limit must leave too. The bench keeps glibc to one malloc arena
 // (k_bench_malloc_arenas), so threads add no 64 MiB arena reservations of their own.
-inline constexpr std::uint64_t k_openblas_buffer_bytes = (std::uint64_t{128} << 20) + 8192;
+// (k_openblas_buffer_bytes: core/memory.hpp)
 inline constexpr int k_bench_malloc_arenas = 1;
 std::uint64_t address_space_per_thread(std::uint64_t stack_bytes);
 

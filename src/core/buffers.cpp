@@ -23,8 +23,7 @@ constexpr int k_madv_populate_write = 23;  // Linux 5.14; older headers lack the
 // own, so the thread count changes no value.
 void populate_4k_pages(std::uintptr_t first, std::uintptr_t last) {
     constexpr std::uintptr_t k_page = 4096;
-    constexpr std::uint64_t k_product_terms_per_faulted_float = 32;  // 1.5 ns against 0.04 ns
-    const unsigned threads = product_threads(k_product_terms_per_faulted_float, (last - first) / sizeof(float), 1);
+    const unsigned threads = populate_threads(last - first);
     const std::uintptr_t pages = (last - first) / k_page;
     run_parts(threads, [&](unsigned part) {
         const std::uintptr_t begin = first + pages * part / threads * k_page;
@@ -63,6 +62,11 @@ void advise_huge_pages_while_cheap(std::uintptr_t first, std::uintptr_t last) {
 
 }  // namespace
 #endif
+
+unsigned populate_threads(std::size_t bytes) {
+    constexpr std::uint64_t k_product_terms_per_faulted_float = 32;  // 1.5 ns against 0.04 ns
+    return bytes < k_huge_page_min_bytes ? 1 : product_threads(k_product_terms_per_faulted_float, bytes / sizeof(float), 1);
+}
 
 namespace {
 

@@ -14,4 +14,8 @@ namespace embdemo {
 std::vector<float> zeroed_floats(std::size_t count);
 inline constexpr std::size_t k_huge_page_min_bytes = std::size_t{8} << 20;
 
+// The threads that may fault in a buffer of `bytes` (when 2 MiB pages stop coming cheap): each
+// beyond the first maps a stack and a malloc arena, which an address-space limit counts.
+unsigned populate_threads(std::size_t bytes);
+
 }  // namespace embdemo

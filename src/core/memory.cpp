@@ -7,6 +7,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "core/buffers.hpp"
 #include "core/ids.hpp"
 #include "core/limits.hpp"
 
@@ -19,6 +20,17 @@ std::uint64_t buffer_bytes(const Buffer& buffer) {
 }
 
 std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+
+std::uint64_t mapped_only_bytes(const std::vector<Buffer>& buffers) {
+    std::uint64_t total = 0;
+    std::uint64_t largest = 0;
+    for (const Buffer& buffer : buffers) {
+        total = saturating_add(total, buffer.mapped_only_bytes);
+        largest = std::max(largest, buffer_bytes(buffer));
+    }
+    const std::uint64_t helpers = populate_threads(static_cast<std::size_t>(std::min<std::uint64_t>(largest, SIZE_MAX))) - 1;
+    return saturating_add(total, helpers * k_helper_thread_mapped_bytes);
+}
 
 // The address-space limit and what the process has mapped already (which the limit counts).
 struct AddressSpace {
@@ -55,9 +67,12 @@ std::optional<std::string> check_memory_budget(const std::vector<Buffer>& buffer
     // limit leaves, the run would end in "out of memory" half-way (or in OpenBLAS's retries).
     if (const auto space = address_space(); space && estimate <= budget) {
         const std::uint64_t room = space->limit > space->mapped ? space->limit - space->mapped : 0;
-        const std::uint64_t needed = estimate > k_process_base_bytes ? estimate - k_process_base_bytes : 0;
+        const std::uint64_t resident = estimate > k_process_base_bytes ? estimate - k_process_base_bytes : 0;
+        const std::uint64_t needed = saturating_add(resident, mapped_only_bytes(buffers));
         if (needed > room) {
-            return "the run would need about " + describe_bytes(estimate) + " of memory, and the address-space limit " +
+            return "the run would need about " + describe_bytes(estimate) + " of memory" +
+                   (needed > resident ? " and " + describe_bytes(needed - resident) + " of address space mapped beside it" : "") +
+                   ", and the address-space limit " +
                    "(ulimit -v, RLIMIT_AS) of " + describe_bytes(space->limit) + " leaves " +
                    describe_bytes(room) + " beside the " + describe_bytes(space->mapped) +
                    " already mapped (allowed: a larger limit, or " + std::string(smaller) + ")";

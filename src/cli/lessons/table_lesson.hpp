@@ -57,7 +57,7 @@ inline std::optional<std::string> check_sheet_memory(const Options& options, con
     std::vector<Buffer> buffers = std::move(own);
     for (const SheetTable& table : tables) buffers.push_back({table.name + " (" + table.torch + ")", table.held_values(), 4});
     buffers.push_back({"the views' work for each column of dim", dim, view_bytes_per_column});
-    if (calls_blas) buffers.push_back({"OpenBLAS", k_blas_bytes, 1});
+    if (calls_blas) buffers.push_back(blas_buffer());
     if (auto too_big = check_memory_budget(buffers, options.max_memory)) return options.size_options + ": " + *too_big;
     return std::nullopt;
 }

@@ -7,6 +7,7 @@
 // keeps embdemo's call identical to PyTorch's in every shape.
 #include "core/kernels/torch_matmul.hpp"
 #include "core/cpu_features.hpp"
+#include "core/memory.hpp"
 
 #include <dlfcn.h>
 #include <sched.h>
@@ -43,8 +44,6 @@ void pin_env(const char* name, const char* value) { setenv(name, value, 1); }
 // first product a 128 MiB buffer (BUFFER_SIZE, malloc'ed: 128 MiB and 8 KiB) per thread that
 // runs one, and each thread beyond the first a stack. A buffer that an address-space limit
 // refuses is retried by OpenBLAS for ever (blas_memory_alloc), so the room is checked first.
-constexpr std::uint64_t k_openblas_library_bytes = std::uint64_t{40} << 20;
-constexpr std::uint64_t k_openblas_buffer_bytes = (std::uint64_t{128} << 20) + 8192;
 constexpr std::uint64_t k_blas_margin_bytes = std::uint64_t{4} << 20;  // its own small mallocs
 
 std::string mib(std::uint64_t bytes) { return std::to_string((bytes + (std::uint64_t{1} << 20) - 1) >> 20) + " MiB"; }

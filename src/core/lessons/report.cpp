@@ -41,7 +41,7 @@ std::vector<Buffer> demo_buffers(std::uint64_t ids, std::uint64_t vocab_size, st
             buffers.push_back({"blocks of X's rows and their products (one each per thread)",
                                values(threads, block_rows * (vocab_size + dim)), 4});
         }
-        buffers.push_back({"the BLAS (code and work space)", k_blas_bytes, 1});
+        buffers.push_back(blas_buffer());
     } else {
         buffers.push_back({"the dense kernel's packed panels (one set per thread)",
                            values(threads, onehot_dense_panel_floats(ids, dim)), 4});

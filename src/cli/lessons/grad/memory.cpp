@@ -33,6 +33,8 @@ std::vector<Buffer> grad_buffers(const Options& options, std::uint64_t vocab_siz
         // scores; dL/dX itself whole up to k_onehot_kept_values, else the rows the views show.
         const OneHotProductSettings blocks;
         const std::uint64_t threads = product_threads(n, vocab_size, dim);
+        // Each thread hands its blocks' products to the BLAS (onehot_products.cpp).
+        buffers.push_back(blas_buffer(threads));
         const std::uint64_t columns = std::min<std::uint64_t>(vocab_size, aligned_block_rows(n, blocks.block_values));
         const std::uint64_t rows = std::min<std::uint64_t>(n, aligned_block_rows(vocab_size, blocks.block_values));
         const std::uint64_t scores = values(n, vocab_size);
